@@ -1,0 +1,48 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+const alias = { '@shared': resolve(root, 'src-shared') };
+
+// Three builds: the Electron main process (plus the `workbench` CLI, which shares the
+// runtime but never loads Electron), the sandboxed preload (must be CommonJS: Electron's
+// sandboxed preloads cannot be ES modules), and the React renderer.
+export default defineConfig({
+  main: {
+    resolve: { alias },
+    build: {
+      outDir: 'out/main',
+      rolldownOptions: {
+        input: {
+          index: resolve(root, 'src-main/electron/main.ts'),
+          cli: resolve(root, 'src-main/cli/main.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    resolve: { alias },
+    build: {
+      outDir: 'out/preload',
+      rolldownOptions: {
+        input: { index: resolve(root, 'src-main/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src-renderer',
+    resolve: { alias },
+    plugins: [react()],
+    build: {
+      outDir: 'out/renderer',
+      minify: true,
+      rolldownOptions: {
+        input: { index: resolve(root, 'src-renderer/index.html') },
+      },
+    },
+  },
+});

@@ -1,0 +1,58 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const alias = { '@shared': `${root}src-shared` };
+
+// Projects: fast unit tests per layer, and integration tests (real Docker engine, real
+// servers and processes), which `npm test` runs after the unit tests.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit-node',
+          environment: 'node',
+          include: ['src-shared/**/*.test.ts', 'src-main/runtime/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts'],
+        },
+      },
+      {
+        resolve: {
+          // Electron cannot start here: the host and Electron glue run against a mock.
+          alias: { ...alias, electron: `${root}src-main/electron/testing/electron-mock.ts` },
+        },
+        test: {
+          name: 'host',
+          environment: 'node',
+          include: ['src-main/{host,electron,preload,cli}/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts'],
+        },
+      },
+      {
+        plugins: [react()],
+        resolve: { alias },
+        test: {
+          name: 'renderer',
+          environment: 'happy-dom',
+          include: ['src-renderer/**/*.test.{ts,tsx}'],
+          setupFiles: [`${root}src-renderer/testing/setup.ts`],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: ['src-*/**/*.int.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Docker-backed tests share one engine; run files one at a time on 2 cores.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
