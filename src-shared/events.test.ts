@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { createEventStamper, looksLikeRunEvent } from './events';
+
+describe('createEventStamper', () => {
+  it('stamps v, runId, ts and a gapless seq starting at 1', () => {
+    let now = 1000;
+    const stamper = createEventStamper('run-1', () => now++);
+    const a = stamper.stamp({ type: 'step.started', agent: 'manus', step: 1, maxSteps: 5 });
+    const b = stamper.stamp({ type: 'step.finished', agent: 'manus', step: 1, durationMs: 3 });
+    expect(a).toMatchObject({ v: 1, runId: 'run-1', seq: 1, ts: 1000, type: 'step.started' });
+    expect(b).toMatchObject({ seq: 2, ts: 1001 });
+    expect(stamper.lastSeq).toBe(2);
+  });
+});
+
+describe('looksLikeRunEvent', () => {
+  it('accepts stamped events and rejects anything else', () => {
+    const event = createEventStamper('r').stamp({
+      type: 'human.answered',
+      toolCallId: 'c',
+      answer: 'yes',
+    });
+    expect(looksLikeRunEvent(event)).toBe(true);
+    expect(looksLikeRunEvent(JSON.parse(JSON.stringify(event)))).toBe(true);
+    for (const bad of [
+      null,
+      3,
+      'x',
+      {},
+      { ...event, v: 2 },
+      { ...event, seq: 0 },
+      { ...event, seq: 1.5 },
+      { ...event, type: 'nope' },
+    ]) {
+      expect(looksLikeRunEvent(bad)).toBe(false);
+    }
+  });
+});
