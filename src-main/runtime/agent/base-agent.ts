@@ -1,0 +1,201 @@
+/**
+ * BaseAgent: the OpenManus loop (agent/base.py) with its defects fixed.
+ *
+ * - A run ends in a terminal state that stays visible after `run()` returns, and `run()`
+ *   returns a typed outcome (fixes 7.1 a: the original restored IDLE in `finally`).
+ * - The step counter restarts at every `run()` (fixes 7.1 b).
+ * - Reaching the limit appends `Terminated: Reached max steps (N)` and ends with outcome
+ *   `max_steps`.
+ * - Cancellation is an AbortSignal threaded through every model call and tool.
+ * - Every state change, step and memory append is emitted as a RunEvent.
+ */
+import type { AgentState, RunOutcome, TokenUsage } from '@shared/domain/agent';
+import type { Message } from '@shared/domain/message';
+import type { RunEventPayload } from '@shared/events';
+import { isCancellation } from '../util/abort';
+import { Memory, DEFAULT_MAX_MESSAGES } from './memory';
+import { toEventMessage } from './event-message';
+
+export interface RunResult {
+  outcome: RunOutcome;
+  state: AgentState;
+  steps: number;
+  usage: TokenUsage;
+  terminateStatus?: string;
+  error?: string;
+  /** one line per step, as the original's joined step results */
+  stepResults: string[];
+}
+
+export interface AgentSettings {
+  name: string;
+  description?: string;
+  maxSteps: number;
+  maxMessages?: number;
+}
+
+export interface AgentEnvironment {
+  /** receives every event this agent produces */
+  emit: (event: RunEventPayload) => void;
+  runId: string;
+}
+
+export interface StepContext {
+  step: number;
+  signal: AbortSignal;
+}
+
+export const DEFAULT_MAX_STEPS = 10;
+
+/** Thrown inside a step to end the run as ERROR with a message meant for the user. */
+export class AgentError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'AgentError';
+  }
+}
+
+export abstract class BaseAgent {
+  readonly name: string;
+  readonly description: string;
+  maxSteps: number;
+  memory: Memory;
+  protected readonly env: AgentEnvironment;
+
+  private agentState: AgentState = 'IDLE';
+  private stepCounter = 0;
+  protected usage: TokenUsage = { prompt: 0, completion: 0 };
+  /** set by a special tool (terminate) to report how the agent finished */
+  protected terminateStatus: string | undefined;
+
+  constructor(settings: AgentSettings, env: AgentEnvironment) {
+    if (!Number.isInteger(settings.maxSteps) || settings.maxSteps < 1) {
+      throw new RangeError(`max_steps must be a positive integer, got ${settings.maxSteps}`);
+    }
+    this.name = settings.name;
+    this.description = settings.description ?? '';
+    this.maxSteps = settings.maxSteps;
+    this.env = env;
+    this.memory = this.createMemory(settings.maxMessages ?? DEFAULT_MAX_MESSAGES);
+  }
+
+  get state(): AgentState {
+    return this.agentState;
+  }
+
+  /** A method, not a field read, so TypeScript does not keep a stale narrowing across awaits. */
+  isRunning(): boolean {
+    return this.agentState === 'RUNNING';
+  }
+
+  get currentStep(): number {
+    return this.stepCounter;
+  }
+
+  /** One step of the loop; subclasses think and act here. Returns a one-line summary. */
+  protected abstract step(context: StepContext): Promise<string>;
+
+  /** Hook after each step (stuck detection lives here in subclasses). */
+  protected afterStep(_context: StepContext): void {}
+
+  /** Hook before the loop starts, after the task is in memory. */
+  protected beforeRun(): void {}
+
+  async run(task: string, options: { signal?: AbortSignal } = {}): Promise<RunResult> {
+    if (this.agentState === 'RUNNING') {
+      throw new AgentError(`Agent ${this.name} is already running`);
+    }
+    const signal = options.signal ?? new AbortController().signal;
+    this.stepCounter = 0;
+    this.usage = { prompt: 0, completion: 0 };
+    this.terminateStatus = undefined;
+    const stepResults: string[] = [];
+
+    this.setState('RUNNING');
+    this.memory.pinTask({ role: 'user', content: task });
+    this.beforeRun();
+
+    let outcome: RunOutcome = 'finished';
+    let error: string | undefined;
+    try {
+      while (this.stepCounter < this.maxSteps && this.isRunning()) {
+        if (signal.aborted) throw signal.reason ?? new Error('cancelled');
+        this.stepCounter += 1;
+        const context: StepContext = { step: this.stepCounter, signal };
+        const started = performance.now();
+        this.env.emit({
+          type: 'step.started',
+          agent: this.name,
+          step: this.stepCounter,
+          maxSteps: this.maxSteps,
+        });
+        const result = await this.step(context);
+        stepResults.push(`Step ${this.stepCounter}: ${result}`);
+        this.afterStep(context);
+        this.env.emit({
+          type: 'step.finished',
+          agent: this.name,
+          step: this.stepCounter,
+          durationMs: Math.round(performance.now() - started),
+        });
+      }
+      if (this.isRunning()) {
+        outcome = 'max_steps';
+        const note = `Terminated: Reached max steps (${this.maxSteps})`;
+        stepResults.push(note);
+        this.addMessage({ role: 'assistant', content: note });
+        this.setState('FINISHED');
+      }
+    } catch (caught) {
+      if (isCancellation(caught, signal)) {
+        outcome = 'cancelled';
+        this.setState('FINISHED');
+      } else {
+        outcome = 'error';
+        error = caught instanceof Error ? caught.message : String(caught);
+        this.setState('ERROR');
+      }
+    }
+
+    return {
+      outcome,
+      state: this.agentState,
+      steps: this.stepCounter,
+      usage: { ...this.usage },
+      ...(this.terminateStatus !== undefined ? { terminateStatus: this.terminateStatus } : {}),
+      ...(error !== undefined ? { error } : {}),
+      stepResults,
+    };
+  }
+
+  /** Appends to memory; the memory emits `memory.appended` with the message's stable index. */
+  protected addMessage(message: Message, options?: { followsTurn?: boolean }): number {
+    return this.memory.add(message, options);
+  }
+
+  protected setState(to: AgentState): void {
+    const from = this.agentState;
+    if (from === to) return;
+    this.agentState = to;
+    this.env.emit({ type: 'state.changed', agent: this.name, from, to });
+  }
+
+  protected addUsage(usage: TokenUsage): void {
+    this.usage.prompt += usage.prompt;
+    this.usage.completion += usage.completion;
+  }
+
+  private createMemory(maxMessages: number): Memory {
+    return new Memory(maxMessages, {
+      appended: (index, message) =>
+        this.env.emit({
+          type: 'memory.appended',
+          agent: this.name,
+          index,
+          message: toEventMessage(message),
+        }),
+      truncated: (dropped, window) =>
+        this.env.emit({ type: 'memory.truncated', agent: this.name, dropped, window }),
+    });
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The seam between agents and models. Agents depend on this interface only; the OpenAI
+ * SDK client, the in-process scripted client (tests, demo) and anything else implement it.
+ */
+import type { TokenUsage } from '@shared/domain/agent';
+import type { Message, ToolCall } from '@shared/domain/message';
+
+export type ToolChoice = 'auto' | 'required' | 'none';
+
+/** OpenAI function-tool declaration. */
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export interface ChatRequest {
+  messages: Message[];
+  tools?: ToolSpec[];
+  toolChoice?: ToolChoice;
+}
+
+export interface ChatResponse {
+  content: string | null;
+  toolCalls: ToolCall[];
+  /** 'stop' | 'tool_calls' | 'length' | ... as the provider said it */
+  finishReason: string;
+  usage: TokenUsage;
+  model: string;
+}
+
+export interface RetryNotice {
+  attempt: number;
+  status: number | null;
+  delayMs: number;
+  error: string;
+}
+
+export interface ChatOptions {
+  signal?: AbortSignal;
+  /** streamed content as it arrives */
+  onDelta?: (text: string) => void;
+  /** called before waiting to retry a failed attempt */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+export interface LlmClient {
+  readonly model: string;
+  complete(request: ChatRequest, options?: ChatOptions): Promise<ChatResponse>;
+}

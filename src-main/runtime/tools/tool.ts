@@ -1,0 +1,56 @@
+/**
+ * The tool contract (OpenManus BaseTool): a name, a description, parameters as JSON
+ * schema, and a result of `{output, error?, image?}`. Arguments are parsed and validated
+ * by the loop with the tool's zod schema before `execute` runs, so a tool only ever sees
+ * well-formed input (reliability.md 3.2 invariant a).
+ */
+import { z } from 'zod';
+import type { MessageImage } from '@shared/domain/message';
+import type { RunEventPayload } from '@shared/events';
+import type { ToolSpec } from '../llm/llm-client';
+
+export interface ToolResult {
+  output: string;
+  /** set when the tool failed; the model sees it as an error observation */
+  error?: string;
+  /** an image to show the model; it is attached to a following user message */
+  image?: MessageImage;
+  exitCode?: number;
+}
+
+export interface ToolContext {
+  signal: AbortSignal;
+  runId: string;
+  agent: string;
+  step: number;
+  toolCallId: string;
+  emit: (event: RunEventPayload) => void;
+}
+
+export interface Tool<Args = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: z.ZodType<Args>;
+  execute(args: Args, context: ToolContext): Promise<ToolResult>;
+  /** releases what the tool holds (browser, shell, connection); called when its owner is disposed */
+  dispose?(): Promise<void>;
+}
+
+/** The OpenAI function declaration for a tool, derived from its zod schema. */
+export function toolSpec(tool: Tool): ToolSpec {
+  const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.schema, {
+    io: 'input',
+  }) as Record<string, unknown>;
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters },
+  };
+}
+
+export function ok(output: string, extra: Partial<ToolResult> = {}): ToolResult {
+  return { output, ...extra };
+}
+
+export function fail(error: string, extra: Partial<ToolResult> = {}): ToolResult {
+  return { output: '', error, ...extra };
+}
