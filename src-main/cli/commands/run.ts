@@ -1,0 +1,60 @@
+import { isAgentName } from '@shared/domain/agent';
+import type { RunEvent } from '@shared/events';
+import { createRuntime } from '../../runtime/runtime';
+import { parseCommandArgs, parsePositiveInt } from '../parse-args';
+import { EXIT, UsageError } from '../usage-error';
+import { formatEvent } from '../format-event';
+
+export async function runCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    agent: { type: 'string' },
+    flow: { type: 'string' },
+    config: { type: 'string' },
+    'max-steps': { type: 'string' },
+    jsonl: { type: 'boolean', default: false },
+  });
+  const task = positionals.join(' ').trim();
+  if (!task) throw new UsageError('run needs a TASK (e.g. workbench run "list the files")');
+  const agent = values.agent ?? 'manus';
+  if (!isAgentName(agent))
+    throw new UsageError(`unknown agent "${agent}" (manus, swe, browser, mcp, toolcall)`);
+  if (values.flow !== undefined && values.flow !== 'planning') {
+    throw new UsageError(`unknown flow "${values.flow}" (the only flow is "planning")`);
+  }
+  const maxSteps = parsePositiveInt(values['max-steps'], '--max-steps');
+
+  const runtime = createRuntime();
+  const print = values.jsonl
+    ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
+    : (event: RunEvent) => {
+        const line = formatEvent(event);
+        if (line) process.stderr.write(`${line}\n`);
+      };
+  runtime.runs.onEvent(print);
+
+  const handle = runtime.runs.start({
+    task,
+    agent,
+    ...(values.flow === 'planning' ? { flow: 'planning' as const } : {}),
+    ...(maxSteps !== undefined ? { maxSteps } : {}),
+  });
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+    runtime.runs.stop(handle.runId);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const result = await handle.done;
+    await runtime.dispose();
+    if (interrupted) return EXIT.interrupted;
+    if (result.outcome === 'finished') return EXIT.finished;
+    if (result.outcome === 'max_steps') return EXIT.maxSteps;
+    if (result.outcome === 'cancelled') return EXIT.interrupted;
+    return EXIT.error;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

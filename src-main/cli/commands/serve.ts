@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startWsHost } from '../../host/ws/ws-host';
+import { createRuntime } from '../../runtime/runtime';
+import { parseCommandArgs } from '../parse-args';
+import { EXIT, UsageError } from '../usage-error';
+
+/** The built renderer sits next to the built CLI: out/main/cli.js -> out/renderer. */
+function rendererDir(): string {
+  return fileURLToPath(new URL('../renderer', import.meta.url));
+}
+
+export async function serveCommand(args: string[]): Promise<number> {
+  const { values } = parseCommandArgs(args, {
+    host: { type: 'string', default: '127.0.0.1' },
+    port: { type: 'string', default: '0' },
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port must be a port number (0-65535), got "${values.port}"`);
+  }
+  const staticDir = rendererDir();
+  if (!existsSync(`${staticDir}/index.html`)) {
+    throw new UsageError(
+      `the UI is not built (${staticDir} is missing): run \`npm run build\` first`,
+    );
+  }
+  const token = process.env['WORKBENCH_SERVE_TOKEN'];
+  if (token !== undefined && token.length < 16) {
+    throw new UsageError(
+      'WORKBENCH_SERVE_TOKEN must be at least 16 characters (or unset it for a random token)',
+    );
+  }
+  const runtime = createRuntime();
+  const host = await startWsHost({
+    runtime,
+    host: values.host,
+    port,
+    staticDir,
+    ...(token ? { token } : {}),
+  });
+  process.stderr.write(
+    `Agent Workbench is serving on ${values.host}; open this URL in a browser:\n`,
+  );
+  process.stdout.write(`${host.url}\n`);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  process.stderr.write('Stopping: finishing runs and closing connections...\n');
+  await runtime.dispose();
+  await host.close();
+  return EXIT.finished;
+}

@@ -1,0 +1,48 @@
+/**
+ * `workbench` CLI entry (DESIGN section 3). Dispatches to one module per command; every
+ * command returns its exit code. `--jsonl` output goes to stdout, everything else to
+ * stderr, so the event stream can be piped.
+ */
+import { USAGE } from './usage';
+import { EXIT, UsageError } from './usage-error';
+import { runCommand } from './commands/run';
+import { serveCommand } from './commands/serve';
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+    process.stdout.write(USAGE);
+    return command === undefined ? EXIT.usage : EXIT.finished;
+  }
+  switch (command) {
+    case 'run':
+      return runCommand(rest);
+    case 'serve':
+      return serveCommand(rest);
+    default:
+      throw new UsageError(`unknown command "${command}" (try: workbench --help)`);
+  }
+}
+
+// `workbench run --jsonl | head` closes stdout early: that is not an error worth a trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`workbench: ${error.message}\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    process.stderr.write(
+      `workbench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = EXIT.error;
+  },
+);

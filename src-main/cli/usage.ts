@@ -1,0 +1,18 @@
+export const USAGE = `Usage: workbench <command> [options]
+
+Commands:
+  run [--agent NAME] [--flow planning] [--config FILE] [--max-steps N] [--jsonl] TASK
+                      run an agent on TASK and print its steps
+  runs list           list the runs in the history
+  runs show RUN_ID [--jsonl]
+                      show a run from the history (--jsonl replays its events)
+  serve [--host 127.0.0.1] [--port N]
+                      serve the workbench UI in a browser (prints the URL to open)
+
+Options:
+  -h, --help          show this help
+
+Agents: manus (default), swe, browser, mcp, toolcall.
+Exit codes: 0 finished, 3 max steps reached, 1 error, 2 bad usage or config, 130 interrupted.
+Environment: WORKBENCH_HOME (default ~/.agent-workbench) holds config.toml and runs/.
+`;

@@ -1,0 +1,181 @@
+/**
+ * Browser mode (`workbench serve`): serves the built renderer over HTTP and the contract
+ * over a WebSocket. Listens on 127.0.0.1 by default. Every WebSocket connection must
+ * carry the random token printed in the URL, and browsers from a foreign Origin (or a
+ * foreign Host header: DNS rebinding) are refused.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { RunEvent } from '@shared/events';
+import { API_SUBSCRIPTIONS } from '@shared/ipc';
+import { TOKEN_PARAM, WS_PATH, type WsRequestFrame, type WsServerFrame } from '@shared/ws-protocol';
+import type { Runtime } from '../../runtime/runtime';
+import { createHandlers, dispatchRequest, type Handlers } from '../contract';
+import { PushBatcher } from '../push-batcher';
+import { serveStatic } from './static-files';
+
+export interface WsHostOptions {
+  runtime: Runtime;
+  host?: string;
+  port?: number;
+  /** folder with the built renderer; without it only the WebSocket is served */
+  staticDir?: string;
+  token?: string;
+  handlers?: Handlers;
+}
+
+export interface WsHost {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const MAX_FRAME_BYTES = 1024 * 1024;
+
+export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const handlers = options.handlers ?? createHandlers(options.runtime);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const clients = new Set<WebSocket>();
+
+  const server: Server = createServer((req, res) => {
+    if (!isAllowedHost(req, host, port())) {
+      res.writeHead(421, { 'content-type': 'text/plain' }).end('Misdirected request');
+      return;
+    }
+    if (!options.staticDir) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    serveStatic(options.staticDir, req, res);
+  });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const refusal = checkUpgrade(req, token, host, port());
+    if (refusal) {
+      socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      clients.add(ws);
+      ws.on('close', () => clients.delete(ws));
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) return;
+        void answer(ws, handlers, data.toString());
+      });
+    });
+  });
+
+  // One batcher for all clients: events are serialized once per batch, not per client.
+  const batcher = new PushBatcher((batch: RunEvent[]) => {
+    const frame = JSON.stringify({
+      kind: 'push',
+      channel: API_SUBSCRIPTIONS.onRunEvents,
+      payload: batch,
+    } satisfies WsServerFrame);
+    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(frame);
+  });
+  const unsubscribe = options.runtime.runs.onEvent((event) => batcher.push(event));
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  function port(): number {
+    const address = server.address();
+    return typeof address === 'object' && address ? address.port : 0;
+  }
+  const displayHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${displayHost}:${port()}/?${TOKEN_PARAM}=${token}`,
+    port: port(),
+    token,
+    async close() {
+      unsubscribe();
+      batcher.dispose();
+      for (const ws of clients) ws.close(1001, 'server closing');
+      wss.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+async function answer(ws: WebSocket, handlers: Handlers, text: string): Promise<void> {
+  let frame: Partial<WsRequestFrame>;
+  try {
+    frame = JSON.parse(text) as Partial<WsRequestFrame>;
+  } catch {
+    return; // not our protocol; nothing to answer to
+  }
+  if (frame.kind !== 'request' || typeof frame.id !== 'number') return;
+  const result = await dispatchRequest(handlers, frame.channel, frame.input);
+  if (ws.readyState === ws.OPEN) {
+    ws.send(JSON.stringify({ kind: 'response', id: frame.id, result } satisfies WsServerFrame));
+  }
+}
+
+/** Returns an HTTP status line when the upgrade must be refused. */
+function checkUpgrade(
+  req: IncomingMessage,
+  token: string,
+  host: string,
+  port: number,
+): string | null {
+  const url = new URL(req.url ?? '/', 'http://placeholder');
+  if (url.pathname !== WS_PATH) return '404 Not Found';
+  if (!isAllowedHost(req, host, port)) return '421 Misdirected Request';
+  const given = url.searchParams.get(TOKEN_PARAM) ?? '';
+  if (!safeEqual(given, token)) return '401 Unauthorized';
+  const origin = req.headers.origin;
+  // Non-browser clients send no Origin; a browser page from anywhere else is refused.
+  if (origin !== undefined && !isOwnOrigin(origin, host, port)) return '403 Forbidden';
+  return null;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+function isOwnOrigin(origin: string, host: string, port: number): boolean {
+  try {
+    const parsed = new URL(origin);
+    return (
+      parsed.protocol === 'http:' &&
+      Number(parsed.port) === port &&
+      hostMatches(parsed.hostname, host)
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** When bound to loopback, only loopback Host headers are served (DNS rebinding guard). */
+function isAllowedHost(req: IncomingMessage, host: string, port: number): boolean {
+  const header = req.headers.host;
+  if (!header) return false;
+  const name = header.replace(/:\d+$/, '');
+  const headerPort = Number(header.match(/:(\d+)$/)?.[1] ?? 80);
+  return headerPort === port && hostMatches(name, host);
+}
+
+function hostMatches(name: string, boundHost: string): boolean {
+  const isLoopbackBind =
+    boundHost === '127.0.0.1' || boundHost === '::1' || boundHost === 'localhost';
+  if (isLoopbackBind) return LOOPBACK_NAMES.includes(name) || name === '::1';
+  // Bound to a specific or wildcard address on purpose: the token is the guard.
+  return true;
+}
