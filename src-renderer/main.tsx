@@ -1,0 +1,30 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { connectApi } from './api/connect';
+import { createWorkbenchStore } from './store/store';
+import { startBridge } from './store/bridge';
+import { StoreProvider } from './store/StoreProvider';
+import './styles.css';
+
+const root = createRoot(document.getElementById('root')!);
+const store = createWorkbenchStore();
+
+try {
+  const api = connectApi(window);
+  startBridge(api, store);
+  root.render(
+    <StrictMode>
+      <StoreProvider store={store} api={api}>
+        <App />
+      </StoreProvider>
+    </StrictMode>,
+  );
+} catch (error) {
+  root.render(
+    <div className="fatal" role="alert">
+      <h1>Agent Workbench could not connect</h1>
+      <p>{(error as Error).message}</p>
+    </div>,
+  );
+}
