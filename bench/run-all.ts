@@ -1,0 +1,30 @@
+/**
+ * `npm run bench`: runs every benchmark and prints its figures, each with a ratio
+ * against a baseline measured in the same run. Pass names to run a subset:
+ * `npm run bench -- loop`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loopOverheadBench } from './loop-overhead.bench';
+import type { BenchResult } from './report';
+
+const benches: Record<string, () => Promise<BenchResult>> = {
+  loop: loopOverheadBench,
+};
+
+const wanted = process.argv.slice(2);
+const selected = Object.entries(benches).filter(
+  ([name]) => wanted.length === 0 || wanted.includes(name),
+);
+if (selected.length === 0) {
+  console.error(
+    `Unknown benchmark(s): ${wanted.join(', ')}. Known: ${Object.keys(benches).join(', ')}`,
+  );
+  process.exit(2);
+}
+
+console.log(`Agent Workbench benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+const results: BenchResult[] = [];
+for (const [, bench] of selected) results.push(await bench());
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/latest.json', JSON.stringify(results, null, 2));
+console.log('\nFigures saved to bench/results/latest.json');
