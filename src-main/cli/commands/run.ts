@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { isAgentName } from '@shared/domain/agent';
+import { ConfigError } from '../../runtime/config/load';
 import type { RunEvent } from '@shared/events';
 import { createRuntime } from '../../runtime/runtime';
 import { parseCommandArgs, parsePositiveInt } from '../parse-args';
@@ -23,7 +25,18 @@ export async function runCommand(args: string[]): Promise<number> {
   }
   const maxSteps = parsePositiveInt(values['max-steps'], '--max-steps');
 
-  const runtime = createRuntime();
+  const runtime = createRuntime(values.config !== undefined ? { configFile: values.config } : {});
+  try {
+    // Bad config is bad usage: say which file and key, exit 2, before any run starts.
+    if (values.config !== undefined && !existsSync(values.config)) {
+      throw new UsageError(`config file not found: ${values.config}`);
+    }
+    runtime.services.loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof UsageError)
+      throw new UsageError(error.message);
+    throw error;
+  }
   const print = values.jsonl
     ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
     : (event: RunEvent) => {

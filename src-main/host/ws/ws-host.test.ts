@@ -7,8 +7,6 @@ import WebSocket from 'ws';
 import type { RunEvent } from '@shared/events';
 import type { WsServerFrame } from '@shared/ws-protocol';
 import { createRuntime, type Runtime } from '../../runtime/runtime';
-import { createDefaultRunFactory } from '../../runtime/runs/default-factory';
-import { ScriptedLlm } from '../../runtime/llm/scripted-llm';
 import { startWsHost, type WsHost } from './ws-host';
 
 let host: WsHost | undefined;
@@ -20,15 +18,9 @@ afterEach(async () => {
 });
 
 async function start(staticDir?: string) {
-  runtime = createRuntime({
-    factory: createDefaultRunFactory({
-      llm: () =>
-        new ScriptedLlm([
-          { content: 'hi' },
-          { toolCalls: [{ name: 'terminate', args: { status: 'success' } }] },
-        ]),
-    }),
-  });
+  // No API key in an empty home: runs use the built-in demo model (two steps).
+  process.env['WORKBENCH_DEMO_DELAY_MS'] = '1';
+  runtime = createRuntime({ home: mkdtempSync(join(tmpdir(), 'wb-home-')) });
   host = await startWsHost({ runtime, port: 0, ...(staticDir ? { staticDir } : {}) });
   return host;
 }

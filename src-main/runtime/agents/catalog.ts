@@ -1,0 +1,63 @@
+/**
+ * How each agent is built for a run: its class, prompts and its own tool registry.
+ * Tool sets are per instance, never shared (openmanus.md 7.2 item 8).
+ */
+import type { AgentName } from '@shared/domain/agent';
+import type { AgentEnvironment } from '../agent/base-agent';
+import { ToolCallAgent } from '../agent/toolcall-agent';
+import type { AgentRunSettings, WorkbenchConfig } from '../config/schema';
+import type { LlmClient } from '../llm/llm-client';
+import type { RuntimeServices } from '../services';
+import type { Session } from '../session/session';
+import { createTerminateTool } from '../tools/terminate';
+import { ToolRegistry } from '../tools/tool-registry';
+
+export interface AgentBuildInput {
+  name: AgentName;
+  llm: LlmClient;
+  settings: AgentRunSettings;
+  config: WorkbenchConfig;
+  session: Session;
+  services: RuntimeServices;
+  env: AgentEnvironment;
+}
+
+/** An agent ready to run, and what to release when its run is over. */
+export interface BuiltAgent {
+  agent: ToolCallAgent;
+  dispose(): Promise<void>;
+}
+
+export type AgentBuilder = (input: AgentBuildInput) => BuiltAgent | Promise<BuiltAgent>;
+
+function basicAgent(input: AgentBuildInput, systemPrompt: string): BuiltAgent {
+  const tools = new ToolRegistry([createTerminateTool()]);
+  const agent = new ToolCallAgent(
+    {
+      name: input.name,
+      maxSteps: input.settings.maxSteps,
+      maxMessages: input.settings.maxMessages,
+      maxObserve: input.settings.maxObserve,
+      systemPrompt,
+    },
+    { llm: input.llm, tools },
+    input.env,
+  );
+  return { agent, dispose: () => tools.dispose() };
+}
+
+export const AGENT_BUILDERS: Record<AgentName, AgentBuilder> = {
+  manus: (input) =>
+    basicAgent(input, 'You are Manus, a versatile agent. Call terminate when the task is done.'),
+  swe: (input) =>
+    basicAgent(
+      input,
+      'You are a software engineering agent. Call terminate when the task is done.',
+    ),
+  browser: (input) =>
+    basicAgent(input, 'You are a browsing agent. Call terminate when the task is done.'),
+  mcp: (input) =>
+    basicAgent(input, 'You are an agent using MCP tools. Call terminate when the task is done.'),
+  toolcall: (input) =>
+    basicAgent(input, 'You are a helpful agent. Call terminate when the task is done.'),
+};

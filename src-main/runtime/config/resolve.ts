@@ -1,0 +1,76 @@
+/**
+ * Resolves the effective settings of one agent from a parsed config: `[llm]`, then the
+ * profile `[llm.NAME]` (NAME = `agent.NAME.llm`, else the agent's own name), merged key
+ * by key over the defaults (OpenManus's shallow merge); `[agent.NAME]` over the agent
+ * defaults. API keys written as `env:NAME` are read from the environment here.
+ */
+import type { AgentName } from '@shared/domain/agent';
+import {
+  AGENT_DEFAULTS,
+  LLM_DEFAULTS,
+  type AgentRunSettings,
+  type LlmProfile,
+  type LlmProfileInput,
+  type WorkbenchConfig,
+} from './schema';
+
+export type ConfigAgentName = AgentName | 'planning';
+
+export function profileNameFor(config: WorkbenchConfig, agent: ConfigAgentName): string | null {
+  const chosen = config.agent[agent]?.llm;
+  if (chosen) return chosen;
+  return config.llm.profiles[agent] ? agent : null;
+}
+
+export function resolveLlmProfile(
+  config: WorkbenchConfig,
+  agent: ConfigAgentName,
+  env: NodeJS.ProcessEnv = process.env,
+): LlmProfile {
+  const name = profileNameFor(config, agent);
+  if (name && !config.llm.profiles[name]) {
+    throw new Error(
+      `[agent.${agent}] llm = "${name}" names a profile that does not exist (add [llm.${name}])`,
+    );
+  }
+  const merged: Required<LlmProfileInput> = {
+    ...LLM_DEFAULTS,
+    ...config.llm.default,
+    ...(name ? config.llm.profiles[name] : {}),
+  };
+  return {
+    name: name ?? 'default',
+    model: merged.model,
+    baseUrl: merged.base_url,
+    apiKey: resolveSecret(merged.api_key, env),
+    apiType: merged.api_type,
+    apiVersion: merged.api_version,
+    maxTokens: merged.max_tokens,
+    temperature: merged.temperature,
+    maxInputTokens: merged.max_input_tokens,
+    stream: merged.stream,
+    timeoutMs: merged.timeout * 1000,
+    maxRetries: merged.max_retries,
+  };
+}
+
+export function resolveAgentSettings(
+  config: WorkbenchConfig,
+  agent: ConfigAgentName,
+): AgentRunSettings {
+  const merged = { ...AGENT_DEFAULTS[agent], ...config.agent[agent] };
+  return {
+    maxSteps: merged.max_steps,
+    duplicateThreshold: merged.duplicate_threshold,
+    maxMessages: merged.max_messages,
+    maxObserve: merged.max_observe,
+    toolChoice: merged.tool_choice,
+    textReplyPolicy: merged.text_reply_policy,
+  };
+}
+
+/** `env:NAME` reads NAME from the environment; anything else is the key itself. */
+export function resolveSecret(value: string, env: NodeJS.ProcessEnv): string {
+  if (!value.startsWith('env:')) return value;
+  return env[value.slice(4)] ?? '';
+}

@@ -1,0 +1,255 @@
+/**
+ * The config.toml schema (DESIGN section 4): a superset of OpenManus's. Objects are
+ * strict, so an unknown key is reported (with its path) instead of silently ignored.
+ * Defaults live here, in one place.
+ */
+import { z } from 'zod';
+import type { AGENT_NAMES } from '@shared/domain/agent';
+
+export const API_TYPES = ['openai', 'azure', 'ollama'] as const;
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((v) => /^https?:\/\/[^\s]+$/i.test(v), 'must be an http(s) URL');
+
+/** Keys of an LLM profile; every key optional so `[llm.NAME]` can override just one. */
+export const llmProfileShape = {
+  model: z.string().trim().min(1, 'must not be empty').max(200),
+  base_url: httpUrl,
+  /** the key itself, or "env:NAME" to read it from the environment */
+  api_key: z.string().max(4096),
+  api_type: z.enum(API_TYPES),
+  api_version: z.string().max(100),
+  max_tokens: z.number().int().min(1).max(1_000_000),
+  temperature: z.number().min(0).max(2),
+  /** per-request context guard, not a lifetime budget (fixes openmanus.md 7.2 item 3) */
+  max_input_tokens: z.number().int().min(256).max(10_000_000),
+  stream: z.boolean(),
+  /** per attempt, seconds */
+  timeout: z.number().positive().max(3600),
+  max_retries: z.number().int().min(0).max(20),
+};
+
+export const llmProfileSchema = z.object(llmProfileShape).partial().strict();
+export type LlmProfileInput = z.infer<typeof llmProfileSchema>;
+
+export const TOOL_CHOICES = ['auto', 'required', 'none'] as const;
+/** What a ToolCallAgent does with a text-only reply in auto mode (openmanus.md 7.2 item 2). */
+export const TEXT_REPLY_POLICIES = ['reprompt_once', 'finish', 'continue'] as const;
+
+export const agentSettingsSchema = z
+  .object({
+    max_steps: z.number().int().min(1).max(100_000),
+    duplicate_threshold: z.number().int().min(1).max(100),
+    max_messages: z.number().int().min(2).max(100_000),
+    max_observe: z.number().int().min(100).max(10_000_000),
+    llm: z.string().trim().min(1),
+    tool_choice: z.enum(TOOL_CHOICES),
+    text_reply_policy: z.enum(TEXT_REPLY_POLICIES),
+  })
+  .partial()
+  .strict();
+export type AgentSettingsInput = z.infer<typeof agentSettingsSchema>;
+
+export const sandboxSchema = z
+  .object({
+    use_sandbox: z.boolean().default(true),
+    image: z.string().trim().min(1).default('python:3.12-slim'),
+    work_dir: z
+      .string()
+      .refine((v) => v.startsWith('/'), 'must be an absolute path')
+      .default('/workspace'),
+    memory_limit: z
+      .string()
+      .regex(/^\d+(\.\d+)?[kmg]?$/i, 'must look like 512m or 1g')
+      .default('512m'),
+    cpu_limit: z.number().positive().max(256).default(1.0),
+    pids_limit: z.number().int().min(16).max(65_536).default(256),
+    /** per command, seconds */
+    timeout: z.number().positive().max(86_400).default(300),
+    network_enabled: z.boolean().default(false),
+  })
+  .strict();
+
+export const browserSchema = z
+  .object({
+    headless: z.boolean().default(true),
+    executable_path: z.string().optional(),
+    max_content_length: z.number().int().min(100).max(1_000_000).default(2000),
+  })
+  .strict();
+
+export const mcpServerSchema = z
+  .object({
+    type: z.enum(['stdio', 'sse', 'http']),
+    command: z.string().optional(),
+    args: z.array(z.string()).default([]),
+    url: httpUrl.optional(),
+    env: z.record(z.string(), z.string()).default({}),
+  })
+  .strict()
+  .superRefine((server, ctx) => {
+    if (server.type === 'stdio' && !server.command) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['command'],
+        message: 'a stdio server needs a command',
+      });
+    }
+    if (server.type !== 'stdio' && !server.url) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: `a ${server.type} server needs a url`,
+      });
+    }
+  });
+
+/** Re-reports a nested profile's issue at its place under `llm`. */
+function relayIssue(issue: z.core.$ZodIssue, prefix: PropertyKey[]) {
+  const message =
+    issue.code === 'unrecognized_keys' ? `unknown key(s): ${issue.keys.join(', ')}` : issue.message;
+  return { code: 'custom' as const, path: [...prefix, ...issue.path], message };
+}
+
+/**
+ * `[llm]` mixes the default profile's scalars with named sub-tables (`[llm.manus]`), as
+ * in OpenManus. It is split into `{ default, profiles }` after parsing.
+ */
+const llmSectionSchema = z.record(z.string(), z.unknown()).transform((section, ctx) => {
+  const scalars: Record<string, unknown> = {};
+  const named: Record<string, LlmProfileInput> = {};
+  for (const [key, value] of Object.entries(section)) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const parsed = llmProfileSchema.safeParse(value);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) ctx.addIssue(relayIssue(issue, [key]));
+        continue;
+      }
+      named[key] = parsed.data;
+    } else {
+      scalars[key] = value;
+    }
+  }
+  const parsedDefault = llmProfileSchema.safeParse(scalars);
+  if (!parsedDefault.success) {
+    for (const issue of parsedDefault.error.issues) ctx.addIssue(relayIssue(issue, []));
+    return z.NEVER;
+  }
+  return { default: parsedDefault.data, profiles: named };
+});
+
+export const configSchema = z
+  .object({
+    llm: llmSectionSchema.default({ default: {}, profiles: {} } as never),
+    agent: z.record(z.string(), agentSettingsSchema).default({}),
+    sandbox: sandboxSchema.default(sandboxSchema.parse({})),
+    browser: browserSchema.default(browserSchema.parse({})),
+    mcp: z
+      .object({ servers: z.record(z.string(), mcpServerSchema).default({}) })
+      .strict()
+      .default({ servers: {} }),
+  })
+  .strict();
+
+export type WorkbenchConfig = z.infer<typeof configSchema>;
+export type SandboxSettings = z.infer<typeof sandboxSchema>;
+export type BrowserSettings = z.infer<typeof browserSchema>;
+export type McpServerSettings = z.infer<typeof mcpServerSchema>;
+
+/** A fully resolved LLM profile: what a model client is built from. */
+export interface LlmProfile {
+  name: string;
+  model: string;
+  baseUrl: string;
+  /** resolved key (env: references already read); empty when none is set */
+  apiKey: string;
+  apiType: (typeof API_TYPES)[number];
+  apiVersion: string;
+  maxTokens: number;
+  temperature: number;
+  maxInputTokens: number;
+  stream: boolean;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+/** Resolved run settings of one agent. */
+export interface AgentRunSettings {
+  maxSteps: number;
+  duplicateThreshold: number;
+  maxMessages: number;
+  maxObserve: number;
+  toolChoice: (typeof TOOL_CHOICES)[number];
+  textReplyPolicy: (typeof TEXT_REPLY_POLICIES)[number];
+}
+
+export const LLM_DEFAULTS = {
+  model: 'gpt-4o',
+  base_url: 'https://api.openai.com/v1',
+  api_key: '',
+  api_type: 'openai',
+  api_version: '',
+  max_tokens: 4096,
+  temperature: 1.0,
+  max_input_tokens: 120_000,
+  stream: true,
+  timeout: 300,
+  max_retries: 4,
+} as const satisfies Required<LlmProfileInput>;
+
+/** Per-agent defaults: manus/swe/browser/mcp 20 steps, the bare toolcall agent 30. */
+export const AGENT_DEFAULTS: Record<
+  (typeof AGENT_NAMES)[number] | 'planning',
+  Required<Omit<AgentSettingsInput, 'llm'>>
+> = {
+  manus: {
+    max_steps: 20,
+    duplicate_threshold: 2,
+    max_messages: 100,
+    max_observe: 10_000,
+    tool_choice: 'auto',
+    text_reply_policy: 'reprompt_once',
+  },
+  swe: {
+    max_steps: 20,
+    duplicate_threshold: 2,
+    max_messages: 100,
+    max_observe: 10_000,
+    tool_choice: 'auto',
+    text_reply_policy: 'reprompt_once',
+  },
+  browser: {
+    max_steps: 20,
+    duplicate_threshold: 2,
+    max_messages: 100,
+    max_observe: 10_000,
+    tool_choice: 'auto',
+    text_reply_policy: 'reprompt_once',
+  },
+  mcp: {
+    max_steps: 20,
+    duplicate_threshold: 2,
+    max_messages: 100,
+    max_observe: 10_000,
+    tool_choice: 'auto',
+    text_reply_policy: 'reprompt_once',
+  },
+  toolcall: {
+    max_steps: 30,
+    duplicate_threshold: 2,
+    max_messages: 100,
+    max_observe: 10_000,
+    tool_choice: 'auto',
+    text_reply_policy: 'reprompt_once',
+  },
+  planning: {
+    max_steps: 20,
+    duplicate_threshold: 2,
+    max_messages: 100,
+    max_observe: 10_000,
+    tool_choice: 'auto',
+    text_reply_policy: 'reprompt_once',
+  },
+};

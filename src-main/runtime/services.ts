@@ -1,0 +1,17 @@
+/**
+ * What the runtime is made of, built once by `createRuntime` (the composition root) and
+ * handed to the run factory and the agent builders. Tests build their own.
+ */
+import type { LlmClient } from './llm/llm-client';
+import type { LlmProfile, WorkbenchConfig } from './config/schema';
+import type { SessionRegistry } from './session/session';
+
+export interface RuntimeServices {
+  /** WORKBENCH_HOME: config.toml, runs/, workspaces/ */
+  home: string;
+  /** the effective config, read when a run starts so saved changes apply to the next run */
+  loadConfig(): WorkbenchConfig;
+  sessions: SessionRegistry;
+  /** builds the model client for a profile that has a key (or needs none) */
+  createLlm(profile: LlmProfile): LlmClient;
+}

@@ -1,0 +1,104 @@
+/**
+ * A session is a workspace: a folder on the host and the long-lived resources created
+ * for it on first use (a sandbox container, a browser, MCP connections). Every run and
+ * every PlanningFlow step of the session shares them; closing the session releases them
+ * (fixes openmanus.md 7.1 f: the original destroyed the container after every run).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface SessionResource {
+  dispose(): Promise<void>;
+}
+
+export class Session {
+  private readonly resources = new Map<string, Promise<SessionResource>>();
+  private isClosed = false;
+
+  constructor(
+    readonly id: string,
+    readonly workspaceDir: string,
+  ) {}
+
+  /** Creates the named resource once per session; concurrent callers share the creation. */
+  use<T extends SessionResource>(key: string, create: () => Promise<T>): Promise<T> {
+    if (this.isClosed) return Promise.reject(new Error(`Session ${this.id} is closed`));
+    let pending = this.resources.get(key);
+    if (!pending) {
+      pending = create();
+      this.resources.set(key, pending);
+      // A failed creation is not cached: the next use tries again.
+      pending.catch(() => {
+        if (this.resources.get(key) === pending) this.resources.delete(key);
+      });
+    }
+    return pending as Promise<T>;
+  }
+
+  /** Drops a resource (e.g. a container killed from outside) so the next use recreates it. */
+  async release(key: string): Promise<void> {
+    const pending = this.resources.get(key);
+    this.resources.delete(key);
+    if (pending) await (await pending.catch(() => null))?.dispose();
+  }
+
+  has(key: string): boolean {
+    return this.resources.has(key);
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    const pending = [...this.resources.values()];
+    this.resources.clear();
+    const results = await Promise.allSettled(
+      pending.map(async (p) => (await p.catch(() => null))?.dispose()),
+    );
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed.length > 0) {
+      throw new AggregateError(
+        failed.map((f) => f.reason as unknown),
+        `Closing session ${this.id} failed`,
+      );
+    }
+  }
+}
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(private readonly workspacesDir: string) {}
+
+  /** The session with this id, created (with its workspace folder) on first use. */
+  open(id: string): Session {
+    if (!/^[A-Za-z0-9._-]{1,100}$/.test(id)) throw new Error(`Invalid session id: ${id}`);
+    let session = this.sessions.get(id);
+    if (!session || session.closed) {
+      const dir = join(this.workspacesDir, id);
+      mkdirSync(dir, { recursive: true });
+      session = new Session(id, dir);
+      this.sessions.set(id, session);
+    }
+    return session;
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  async close(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    this.sessions.delete(id);
+    await session?.close();
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.allSettled(all.map((s) => s.close()));
+  }
+}
