@@ -39,7 +39,22 @@ export function createHandlers(runtime: Runtime): Handlers {
       return { stopped: runtime.runs.stop(runId) };
     },
     'runs:list': async () => runtime.runs.list(),
+    // Filled in by the run host work (issue 5); answered with a typed error until then.
+    'app:info': notYet('app:info'),
+    'runs:get': notYet('runs:get'),
+    'runs:export': notYet('runs:export'),
+    'runs:import': notYet('runs:import'),
+    'config:get': notYet('config:get'),
+    'config:save': notYet('config:save'),
+    'config:import-openmanus': notYet('config:import-openmanus'),
+    'config:test-connection': notYet('config:test-connection'),
+    'human:answer': notYet('human:answer'),
+    'sandbox:status': notYet('sandbox:status'),
   };
+}
+
+function notYet(channel: RequestChannel): () => Promise<never> {
+  return () => Promise.reject(new HandlerError('unavailable', `${channel} is not available yet`));
 }
 
 export function isRequestChannel(channel: unknown): channel is RequestChannel {

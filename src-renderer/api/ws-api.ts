@@ -1,15 +1,18 @@
 /**
  * AppApi over the WebSocket of `workbench serve`. Requests made while the socket is
- * still connecting are queued; a dropped connection rejects what is pending and is
- * reported to the listeners (the store shows it).
+ * connecting are queued; a dropped connection rejects what is pending, is reported to
+ * the connection listeners, and is retried with a growing delay (the listeners hear
+ * `true` again when it is back, which is when a UI re-reads its snapshot).
  */
 import {
+  API_METHODS,
   API_SUBSCRIPTIONS,
   AppApiError,
+  PUSH_CHANNELS,
   unwrapResult,
   type AppApi,
   type IpcResult,
-  type PushMap,
+  type PushChannel,
   type RequestChannel,
 } from '@shared/ipc';
 import { TOKEN_PARAM, WS_PATH, type WsRequestFrame, type WsServerFrame } from '@shared/ws-protocol';
@@ -19,75 +22,121 @@ export interface WsApi extends AppApi {
   onConnectionChange(listener: (connected: boolean) => void): () => void;
 }
 
+export interface WsApiOptions {
+  /** delays between reconnection attempts; after the last one it gives up */
+  reconnectDelaysMs?: readonly number[];
+}
+
 type Pending = { resolve: (result: IpcResult<unknown>) => void; reject: (error: Error) => void };
 
-export function createWsApi(url: string, WebSocketImpl: typeof WebSocket = WebSocket): WsApi {
-  const socket = new WebSocketImpl(url);
+const DEFAULT_RECONNECT_DELAYS = [250, 500, 1000, 2000, 4000, 8000, 8000, 8000];
+
+function unavailable(message: string): AppApiError {
+  return new AppApiError({ code: 'unavailable', message });
+}
+
+export function createWsApi(
+  url: string,
+  WebSocketImpl: typeof WebSocket = WebSocket,
+  options: WsApiOptions = {},
+): WsApi {
+  const delays = options.reconnectDelaysMs ?? DEFAULT_RECONNECT_DELAYS;
   let nextId = 1;
   const pending = new Map<number, Pending>();
   const queue: string[] = [];
-  const eventListeners = new Set<(payload: PushMap['run:events']) => void>();
+  const pushListeners = new Map<PushChannel, Set<(payload: unknown) => void>>(
+    PUSH_CHANNELS.map((channel) => [channel, new Set()]),
+  );
   const connectionListeners = new Set<(connected: boolean) => void>();
+  let socket: WebSocket;
+  let isClosedByUser = false;
+  let failedAttempts = 0;
+  /** null until the first attempt ends, so listeners hear each change exactly once */
+  let isConnected: boolean | null = null;
+  let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
 
-  socket.addEventListener('open', () => {
-    for (const frame of queue.splice(0)) socket.send(frame);
-    for (const l of connectionListeners) l(true);
-  });
-  socket.addEventListener('message', (message: MessageEvent) => {
-    const frame = JSON.parse(String(message.data)) as WsServerFrame;
+  function setConnected(value: boolean): void {
+    if (isConnected === value) return;
+    isConnected = value;
+    for (const l of connectionListeners) l(value);
+  }
+
+  function open(): void {
+    socket = new WebSocketImpl(url);
+    let wasOpen = false;
+    socket.addEventListener('open', () => {
+      wasOpen = true;
+      failedAttempts = 0;
+      for (const frame of queue.splice(0)) socket.send(frame);
+      setConnected(true);
+    });
+    socket.addEventListener('message', (message: MessageEvent) => onFrame(String(message.data)));
+    socket.addEventListener('close', () => {
+      const error = unavailable('The connection to the workbench server was lost');
+      for (const p of pending.values()) p.reject(error);
+      pending.clear();
+      queue.length = 0;
+      setConnected(false);
+      if (isClosedByUser) return;
+      if (!wasOpen) failedAttempts += 1;
+      const delay = delays[Math.min(failedAttempts, delays.length - 1)];
+      if (failedAttempts >= delays.length || delay === undefined) return;
+      reconnectTimer = setTimeout(open, delay);
+    });
+  }
+
+  function onFrame(text: string): void {
+    let frame: WsServerFrame;
+    try {
+      frame = JSON.parse(text) as WsServerFrame;
+    } catch {
+      return; // not our protocol
+    }
     if (frame.kind === 'response') {
       pending.get(frame.id)?.resolve(frame.result);
       pending.delete(frame.id);
-    } else if (frame.kind === 'push' && frame.channel === API_SUBSCRIPTIONS.onRunEvents) {
-      for (const l of eventListeners) l(frame.payload);
+    } else if (frame.kind === 'push') {
+      for (const l of pushListeners.get(frame.channel) ?? []) l(frame.payload);
     }
-  });
-  socket.addEventListener('close', () => {
-    for (const p of pending.values()) {
-      p.reject(
-        new AppApiError({
-          code: 'unavailable',
-          message: 'The connection to the workbench server was lost',
-        }),
-      );
-    }
-    pending.clear();
-    for (const l of connectionListeners) l(false);
-  });
+  }
 
-  function request<T>(channel: RequestChannel, input: unknown): Promise<T> {
+  function request(channel: RequestChannel, input: unknown): Promise<unknown> {
     const id = nextId++;
     const frame = JSON.stringify({ kind: 'request', id, channel, input } satisfies WsRequestFrame);
     return new Promise<IpcResult<unknown>>((resolve, reject) => {
       if (socket.readyState === socket.CLOSED || socket.readyState === socket.CLOSING) {
-        reject(
-          new AppApiError({
-            code: 'unavailable',
-            message: 'Not connected to the workbench server',
-          }),
-        );
+        reject(unavailable('Not connected to the workbench server'));
         return;
       }
       pending.set(id, { resolve, reject });
       if (socket.readyState === socket.OPEN) socket.send(frame);
       else queue.push(frame);
-    }).then((result) => unwrapResult(result as IpcResult<T>));
+    }).then((result) => unwrapResult(result));
   }
 
-  return {
-    startRun: (input) => request('run:start', input),
-    stopRun: (input) => request('run:stop', input),
-    listRuns: (input) => request('runs:list', input),
-    onRunEvents(listener) {
-      eventListeners.add(listener);
-      return () => eventListeners.delete(listener);
-    },
-    onConnectionChange(listener) {
+  open();
+  const api: Record<string, unknown> = {};
+  for (const [method, channel] of Object.entries(API_METHODS)) {
+    api[method] = (input: unknown) => request(channel, input);
+  }
+  for (const [method, channel] of Object.entries(API_SUBSCRIPTIONS)) {
+    api[method] = (listener: (payload: unknown) => void) => {
+      const listeners = pushListeners.get(channel);
+      listeners?.add(listener);
+      return () => listeners?.delete(listener);
+    };
+  }
+  return Object.assign(api as AppApi, {
+    onConnectionChange(listener: (connected: boolean) => void) {
       connectionListeners.add(listener);
       return () => connectionListeners.delete(listener);
     },
-    close: () => socket.close(),
-  };
+    close() {
+      isClosedByUser = true;
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      socket.close();
+    },
+  });
 }
 
 /** ws://same-host/ws?token=... from the page's own URL (`?token=` is printed by serve). */

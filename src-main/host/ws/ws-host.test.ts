@@ -68,7 +68,7 @@ describe('ws host', () => {
     const finished = new Promise<void>((resolve) => {
       ws.on('message', (data) => {
         const frame = JSON.parse(data.toString()) as WsServerFrame;
-        if (frame.kind !== 'push') return;
+        if (frame.kind !== 'push' || frame.channel !== 'run:events') return;
         events.push(...frame.payload);
         if (frame.payload.some((e) => e.type === 'run.finished')) resolve();
       });
