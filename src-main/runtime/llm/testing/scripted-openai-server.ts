@@ -1,0 +1,522 @@
+/**
+ * A real HTTP server that speaks the OpenAI chat-completions protocol and answers from a
+ * script. The runtime's tests, the CLI integration tests and the UI's Playwright specs run
+ * the real `openai` client against it (plain `node:http`, no framework).
+ *
+ * Endpoints
+ *   POST /v1/chat/completions                     (also /openai/deployments/NAME/chat/completions, Azure)
+ *   GET  /v1/models                                (also /openai/models)
+ *   GET  /_scripted/requests                       the recorded requests as JSON (auth headers redacted)
+ *   POST /_scripted/reset                          forgets recorded requests and attempt counters
+ *   anything else                                  404 "404 page not found"
+ *
+ * Script: a list of replies consumed in order (one per chat request, retries included), or
+ * a function `(request, index) => reply`. `scenarioScript()` in ./scenario-script.ts turns a
+ * JSON scenario file into such a function (that format is documented there).
+ *
+ * Reply (`ScriptedServerReply`, every field optional):
+ *   content        assistant text; "{{model}}" is replaced by the requested model, "{{turn}}" by the turn
+ *   toolCalls      [{name, arguments, id?}]: arguments is an object (sent as JSON) or a raw string
+ *                  (sent as is, so malformed JSON can be scripted)
+ *   finishReason   default "tool_calls" when there are tool calls, else "stop"
+ *   usage          {prompt_tokens, completion_tokens}; default: ~4 characters a token; false = none
+ *   model          the model reported back; default: the requested model
+ *   delayMs        wait before answering (aborted early if the client goes away)
+ *   chunkDelayMs   wait between stream chunks;  chunkSize: characters per streamed piece (default 16)
+ *   error          {status, body?, headers?}: an HTTP error; body defaults to an OpenAI error body
+ *   hang           true: never answer (until the client disconnects or the server closes)
+ *   cutAfterChunks N: stream N chunks then destroy the socket (non-streaming: cut mid-body)
+ *   sseError       {message, afterChunks?}: stream chunks then an SSE `event: error`
+ *   malformedSse   {afterChunks?}: stream chunks then `data: {not json`
+ *   html           200 with an HTML body instead of JSON (a proxy or a wrong base_url)
+ *   emptyChoices   200 with `choices: []`
+ *
+ * Every chat request is validated like the real API (openai-wire.ts): a tool message that
+ * answers no preceding `tool_calls`, or an assistant `tool_calls` id without a following tool
+ * message, is rejected with OpenAI's own 400 text and never reaches the script.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import {
+  approxTokens,
+  completionBody,
+  completionChunks,
+  promptTokens,
+  validateChatRequest,
+  wireError,
+  type CompletionParts,
+  type WireError,
+  type WireMessage,
+  type WireToolCall,
+} from './openai-wire';
+
+export interface ScriptedToolCall {
+  name: string;
+  arguments?: unknown;
+  id?: string;
+}
+
+export interface ScriptedServerReply {
+  content?: string | null;
+  toolCalls?: ScriptedToolCall[];
+  finishReason?: string;
+  usage?: { prompt_tokens: number; completion_tokens: number } | false;
+  model?: string;
+  delayMs?: number;
+  chunkDelayMs?: number;
+  chunkSize?: number;
+  error?: { status: number; body?: unknown; headers?: Record<string, string> };
+  hang?: boolean;
+  cutAfterChunks?: number;
+  sseError?: { message: string; type?: string; afterChunks?: number };
+  malformedSse?: { afterChunks?: number };
+  html?: string | boolean;
+  emptyChoices?: boolean;
+}
+
+export interface RecordedRequest {
+  /** 0-based arrival order among chat requests */
+  index: number;
+  method: string;
+  path: string;
+  /** header names lower-cased */
+  headers: Record<string, string>;
+  model: string;
+  messages: WireMessage[];
+  tools: unknown[] | undefined;
+  toolChoice: unknown;
+  stream: boolean;
+  body: Record<string, unknown>;
+  /** the 400 the server answered instead of consulting the script */
+  rejected?: string;
+  receivedAt: number;
+  /** when the connection closed: after the answer, or when the client gave up */
+  closedAt?: number;
+  /** the client closed the connection before the answer was complete */
+  clientAborted: boolean;
+}
+
+export type ScriptFunction = (
+  request: RecordedRequest,
+  index: number,
+) => ScriptedServerReply | Promise<ScriptedServerReply>;
+export type ServerScript = ScriptedServerReply[] | ScriptFunction;
+
+export interface ScriptedServerOptions {
+  host?: string;
+  /** 0 (default) picks a free port */
+  port?: number;
+  /** when set, requests must carry `Authorization: Bearer KEY` or `api-key: KEY` */
+  apiKey?: string;
+  /** ids returned by GET /v1/models */
+  models?: string[];
+  /** set false to skip OpenAI's message-list checks */
+  validate?: boolean;
+}
+
+const CHAT_PATH = /^(?:\/v1|\/openai\/deployments\/[^/]+)\/chat\/completions$/;
+const MODELS_PATH = /^\/(?:v1|openai)\/models$/;
+
+export class ScriptedOpenAiServer {
+  readonly requests: RecordedRequest[] = [];
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  private script: ServerScript;
+  private served = 0;
+  private closing = false;
+  private readonly closeWaiters = new Set<() => void>();
+
+  constructor(
+    script: ServerScript,
+    private readonly options: ScriptedServerOptions = {},
+  ) {
+    this.script = script;
+  }
+
+  /** Starts listening; resolves with the base URL to give the client (ends in /v1). */
+  async start(): Promise<string> {
+    const server = createServer((req, res) => void this.handle(req, res));
+    server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => resolve());
+    });
+    return this.baseUrl;
+  }
+
+  get port(): number {
+    const address = this.server?.address() as AddressInfo | null;
+    if (!address) throw new Error('The scripted server is not listening');
+    return address.port;
+  }
+
+  get origin(): string {
+    return `http://${this.options.host ?? '127.0.0.1'}:${this.port}`;
+  }
+
+  get baseUrl(): string {
+    return `${this.origin}/v1`;
+  }
+
+  /** Replaces the script (and restarts its list index). */
+  setScript(script: ServerScript): void {
+    this.script = script;
+    this.served = 0;
+  }
+
+  /** Forgets recorded requests, the list index and a scenario script's attempt counters. */
+  reset(): void {
+    this.requests.length = 0;
+    this.served = 0;
+    if (typeof this.script === 'function') (this.script as { reset?: () => void }).reset?.();
+  }
+
+  /** Chat requests the script answered (those the validator rejected are left out). */
+  get answered(): RecordedRequest[] {
+    return this.requests.filter((r) => !r.rejected);
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const wake of this.closeWaiters) wake();
+    for (const socket of this.sockets) socket.destroy();
+    const server = this.server;
+    this.server = null;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      if (path === '/_scripted/requests' && req.method === 'GET') {
+        return sendJson(res, 200, this.requests.map(redactRecord));
+      }
+      if (path === '/_scripted/reset' && req.method === 'POST') {
+        this.reset();
+        return sendJson(res, 200, { ok: true });
+      }
+      if (!this.authorized(req)) return sendWireError(res, invalidKey(req));
+      if (MODELS_PATH.test(path) && req.method === 'GET') {
+        const ids = this.options.models ?? ['scripted-model'];
+        return sendJson(res, 200, {
+          object: 'list',
+          data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'scripted' })),
+        });
+      }
+      if (CHAT_PATH.test(path) && req.method === 'POST') return await this.chat(req, res, path);
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
+    } catch (error) {
+      if (!res.headersSent) {
+        sendJson(res, 500, {
+          error: { message: `scripted server: ${String(error)}`, type: 'server_error' },
+        });
+      } else {
+        res.destroy();
+      }
+    }
+  }
+
+  private authorized(req: IncomingMessage): boolean {
+    const key = this.options.apiKey;
+    if (!key) return true;
+    return req.headers.authorization === `Bearer ${key}` || req.headers['api-key'] === key;
+  }
+
+  private async chat(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const raw = await readBody(req);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return sendWireError(
+        res,
+        wireError(
+          400,
+          "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)",
+        ),
+      );
+    }
+    const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    const record: RecordedRequest = {
+      index: this.requests.length,
+      method: req.method ?? 'POST',
+      path,
+      headers: flatHeaders(req),
+      model: typeof b['model'] === 'string' ? b['model'] : '',
+      messages: Array.isArray(b['messages']) ? (b['messages'] as WireMessage[]) : [],
+      tools: Array.isArray(b['tools']) ? b['tools'] : undefined,
+      toolChoice: b['tool_choice'],
+      stream: b['stream'] === true,
+      body: b,
+      receivedAt: Date.now(),
+      clientAborted: false,
+    };
+    this.requests.push(record);
+    res.on('close', () => {
+      record.closedAt = Date.now();
+      record.clientAborted = !res.writableFinished;
+    });
+    const invalid = this.options.validate === false ? null : validateChatRequest(body);
+    if (invalid) {
+      record.rejected = invalid.body.error.message;
+      return sendWireError(res, invalid);
+    }
+    const index = this.served++;
+    const reply = await this.replyFor(record, index);
+    await this.answer(req, res, record, reply);
+  }
+
+  private async replyFor(record: RecordedRequest, index: number): Promise<ScriptedServerReply> {
+    if (typeof this.script === 'function') return this.script(record, index);
+    const reply = this.script[index];
+    if (reply) return reply;
+    // Not retryable (400), so a test whose script is too short fails at once and says why.
+    return {
+      error: {
+        status: 400,
+        body: wireError(
+          400,
+          `scripted server: the script has ${this.script.length} replies and request ${index + 1} asked for another`,
+          'scripted_script_exhausted',
+        ).body,
+      },
+    };
+  }
+
+  private async answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RecordedRequest,
+    reply: ScriptedServerReply,
+  ): Promise<void> {
+    if (reply.delayMs) await this.wait(reply.delayMs, res);
+    if (res.destroyed) return;
+    if (reply.hang) {
+      await this.wait(Number.POSITIVE_INFINITY, res);
+      return;
+    }
+    if (reply.error) {
+      const { status, headers } = reply.error;
+      const body = reply.error.body ?? wireError(status, defaultErrorText(status)).body;
+      res.writeHead(status, {
+        'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
+        ...headers,
+      });
+      res.end(typeof body === 'string' ? body : JSON.stringify(body));
+      return;
+    }
+    if (reply.html) {
+      const html =
+        typeof reply.html === 'string'
+          ? reply.html
+          : '<!DOCTYPE html><html><head><title>Welcome</title></head><body>It works!</body></html>';
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+      return;
+    }
+    const parts = completionParts(record, reply);
+    if (reply.emptyChoices) {
+      return sendJson(res, 200, { ...completionBody(parts), choices: [] });
+    }
+    if (!record.stream) {
+      const text = JSON.stringify(completionBody(parts));
+      if (reply.cutAfterChunks !== undefined) {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': text.length });
+        res.write(text.slice(0, Math.floor(text.length / 2)));
+        await this.wait(20, res);
+        res.destroy();
+        return;
+      }
+      return sendJson(res, 200, completionBody(parts));
+    }
+    await this.stream(req, res, record, reply, parts);
+  }
+
+  private async stream(
+    _req: IncomingMessage,
+    res: ServerResponse,
+    record: RecordedRequest,
+    reply: ScriptedServerReply,
+    parts: CompletionParts,
+  ): Promise<void> {
+    const options = record.body['stream_options'] as { include_usage?: boolean } | undefined;
+    const chunks = completionChunks(parts, reply.chunkSize ?? 16, options?.include_usage === true);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    const stopAt =
+      reply.cutAfterChunks ?? reply.sseError?.afterChunks ?? reply.malformedSse?.afterChunks;
+    const limit =
+      reply.cutAfterChunks !== undefined || reply.sseError || reply.malformedSse
+        ? Math.min(stopAt ?? 2, chunks.length)
+        : chunks.length;
+    for (let i = 0; i < limit; i++) {
+      if (res.destroyed) return;
+      res.write(`data: ${JSON.stringify(chunks[i])}\n\n`);
+      if (reply.chunkDelayMs) await this.wait(reply.chunkDelayMs, res);
+    }
+    if (res.destroyed) return;
+    if (reply.cutAfterChunks !== undefined) {
+      await this.wait(20, res);
+      res.destroy();
+      return;
+    }
+    if (reply.sseError) {
+      const error = {
+        message: reply.sseError.message,
+        type: reply.sseError.type ?? 'server_error',
+      };
+      res.end(`event: error\ndata: ${JSON.stringify({ error })}\n\n`);
+      return;
+    }
+    if (reply.malformedSse) {
+      res.end('data: {"id":"chatcmpl-broken","choices":[{"delta":{"content":"oops"\n\n');
+      return;
+    }
+    res.end('data: [DONE]\n\n');
+  }
+
+  /** Sleeps, but wakes when the client disconnects or the server closes. */
+  private wait(ms: number, res: ServerResponse): Promise<void> {
+    if (res.destroyed || this.closing) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        if (timer) clearTimeout(timer);
+        res.off('close', done);
+        this.closeWaiters.delete(done);
+        resolve();
+      };
+      const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
+      res.once('close', done);
+      this.closeWaiters.add(done);
+    });
+  }
+}
+
+function completionParts(record: RecordedRequest, reply: ScriptedServerReply): CompletionParts {
+  const turn = record.messages.filter((m) => m.role === 'assistant').length + 1;
+  const fill = (text: string) =>
+    text.replaceAll('{{model}}', record.model).replaceAll('{{turn}}', String(turn));
+  const content = typeof reply.content === 'string' ? fill(reply.content) : null;
+  const toolCalls: WireToolCall[] = (reply.toolCalls ?? []).map((call, i) => ({
+    id: call.id ?? `call_${record.index + 1}_${i + 1}`,
+    type: 'function',
+    function: {
+      name: call.name,
+      arguments:
+        typeof call.arguments === 'string'
+          ? call.arguments
+          : JSON.stringify(fillDeep(call.arguments ?? {}, fill)),
+    },
+  }));
+  const completion = approxTokens(
+    (content ?? '') + toolCalls.map((c) => c.function.name + c.function.arguments).join(''),
+  );
+  const prompt = promptTokens(record.messages);
+  const usage =
+    reply.usage === false
+      ? null
+      : reply.usage
+        ? {
+            ...reply.usage,
+            total_tokens: reply.usage.prompt_tokens + reply.usage.completion_tokens,
+          }
+        : {
+            prompt_tokens: prompt,
+            completion_tokens: completion,
+            total_tokens: prompt + completion,
+          };
+  return {
+    id: `chatcmpl-scripted-${record.index + 1}`,
+    created: Math.floor(record.receivedAt / 1000),
+    model: reply.model ?? record.model,
+    content,
+    toolCalls,
+    finishReason: reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+    usage,
+  };
+}
+
+function fillDeep(value: unknown, fill: (text: string) => string): unknown {
+  if (typeof value === 'string') return fill(value);
+  if (Array.isArray(value)) return value.map((v) => fillDeep(v, fill));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillDeep(v, fill)]));
+  }
+  return value;
+}
+
+function defaultErrorText(status: number): string {
+  if (status === 429) return 'Rate limit reached for requests. Please try again later.';
+  if (status === 401) return 'Incorrect API key provided.';
+  if (status === 403) return 'You are not allowed to access this resource.';
+  if (status === 404) return 'The model does not exist or you do not have access to it.';
+  if (status >= 500)
+    return 'The server had an error while processing your request. Sorry about that!';
+  return `Scripted error ${status}`;
+}
+
+function invalidKey(req: IncomingMessage): WireError {
+  const sent = String(req.headers.authorization ?? req.headers['api-key'] ?? '').replace(
+    /^Bearer /,
+    '',
+  );
+  // OpenAI masks the key it echoes; so do we (the client must still not print it).
+  const masked = sent.length > 8 ? `${sent.slice(0, 3)}*****${sent.slice(-4)}` : '***';
+  return wireError(
+    401,
+    `Incorrect API key provided: ${masked}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+    'invalid_request_error',
+    'invalid_api_key',
+  );
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function redactRecord(record: RecordedRequest): RecordedRequest {
+  const headers = { ...record.headers };
+  for (const name of ['authorization', 'api-key', 'x-api-key']) {
+    if (headers[name]) headers[name] = '[redacted]';
+  }
+  return { ...record, headers };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json' }).end(text);
+}
+
+function sendWireError(res: ServerResponse, error: WireError): void {
+  res.writeHead(error.status, { 'content-type': 'application/json', ...error.headers });
+  res.end(JSON.stringify(error.body));
+}
+
+/** Starts a server for a test; remember to `await server.close()`. */
+export async function startScriptedServer(
+  script: ServerScript,
+  options: ScriptedServerOptions = {},
+): Promise<{ server: ScriptedOpenAiServer; baseUrl: string }> {
+  const server = new ScriptedOpenAiServer(script, options);
+  const baseUrl = await server.start();
+  return { server, baseUrl };
+}
