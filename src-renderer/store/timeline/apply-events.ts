@@ -1,0 +1,538 @@
+/**
+ * Folds RunEvents into a run's TimelineModel, incrementally: a batch costs time in
+ * proportion to the batch (plus one copy of the item array's pointers), never to the
+ * whole history, and items that did not change keep their identity so rows that show
+ * them are not re-rendered. Events already applied (seq <= lastSeq) are skipped, so a
+ * snapshot followed by overlapping pushes never duplicates anything.
+ */
+import type { RunEvent, RunEventOf } from '@shared/events';
+import { contentKey, toolSignature } from './duplicate-keys';
+import type {
+  DuplicateInfo,
+  MarkerItem,
+  MessageItem,
+  StepItem,
+  TimelineItem,
+  TimelineModel,
+} from './types';
+
+export function createTimeline(): TimelineModel {
+  return {
+    items: [],
+    index: {
+      memory: new Map(),
+      tools: new Map(),
+      steps: new Map(),
+      contentSeen: new Map(),
+      signatureSeen: new Map(),
+      human: new Map(),
+      toolNames: new Set(),
+    },
+    current: {},
+    lastAgent: '',
+    streams: {},
+    pendingResponse: {},
+    pendingNudge: {},
+    openQuestions: [],
+    eventCount: 0,
+    lastSeq: 0,
+  };
+}
+
+export function applyTimelineEvents(
+  model: TimelineModel,
+  events: readonly RunEvent[],
+): TimelineModel {
+  let draft: Draft | null = null;
+  for (const event of events) {
+    if (event.seq <= (draft?.m.lastSeq ?? model.lastSeq)) continue;
+    draft ??= new Draft(model);
+    draft.apply(event);
+  }
+  return draft ? draft.m : model;
+}
+
+const key = (agent: string, n: number | string) => `${agent}\u0000${n}`;
+const EMPTY_RESPONSE_KEY = '\u0000(empty response)';
+
+/** One batch's working copy: the item array and the small records are copied once. */
+class Draft {
+  readonly m: TimelineModel;
+  private readonly items: TimelineItem[];
+
+  constructor(previous: TimelineModel) {
+    this.items = previous.items.slice();
+    this.m = {
+      ...previous,
+      items: this.items,
+      current: { ...previous.current },
+      streams: { ...previous.streams },
+      pendingResponse: { ...previous.pendingResponse },
+      pendingNudge: { ...previous.pendingNudge },
+      openQuestions: previous.openQuestions.slice(),
+    };
+  }
+
+  apply(e: RunEvent): void {
+    this.m.lastSeq = e.seq;
+    this.m.eventCount += 1;
+    switch (e.type) {
+      case 'run.started':
+        this.m.lastAgent = e.agent;
+        this.push({
+          kind: 'run',
+          id: e.seq,
+          ts: e.ts,
+          agent: e.agent,
+          step: 0,
+          stepId: 0,
+          task: e.task,
+          model: e.model,
+          maxSteps: e.maxSteps,
+          ...(e.flow ? { flow: e.flow } : {}),
+        });
+        return;
+      case 'state.changed':
+        this.m.lastAgent = e.agent;
+        this.marker(
+          e,
+          e.agent,
+          'state',
+          `${e.from} → ${e.to}`,
+          e.to === 'ERROR' ? 'error' : 'info',
+        );
+        return;
+      case 'step.started':
+        return this.stepStarted(e);
+      case 'step.finished':
+        this.updateStep(e.agent, e.step, (s) => ({
+          ...s,
+          isFinished: true,
+          durationMs: e.durationMs,
+        }));
+        this.settleNudge(e.agent, e.step);
+        return;
+      case 'memory.appended':
+        return this.memoryAppended(e);
+      case 'memory.truncated':
+        return this.memoryTruncated(e);
+      case 'llm.requested':
+        this.updateStep(e.agent, e.step, (s) => ({
+          ...s,
+          request: {
+            seq: e.seq,
+            model: e.model,
+            messageCount: e.messageCount,
+            inputTokens: e.inputTokens,
+          },
+        }));
+        return;
+      case 'llm.delta':
+        return this.delta(e);
+      case 'llm.responded':
+        this.m.pendingResponse[e.agent] = {
+          step: e.step,
+          info: {
+            model: e.model,
+            usage: e.usage,
+            durationMs: e.durationMs,
+            finishReason: e.finishReason,
+          },
+        };
+        this.updateStep(e.agent, e.step, (s) => ({
+          ...s,
+          usage: {
+            prompt: (s.usage?.prompt ?? 0) + e.usage.prompt,
+            completion: (s.usage?.completion ?? 0) + e.usage.completion,
+          },
+        }));
+        return;
+      case 'llm.retried': {
+        // The retried attempt streams afresh; the partial text of the failed one stays visible.
+        delete this.m.streams[e.agent];
+        const cause = e.status === null ? 'a network error' : `HTTP ${e.status}`;
+        const wait = (e.delayMs / 1000).toFixed(1);
+        this.marker(
+          e,
+          e.agent,
+          'retry',
+          `Retry ${e.attempt} after ${cause} (waited ${wait} s): ${e.error}`,
+          'warn',
+        );
+        return;
+      }
+      case 'tool.started':
+        this.m.index.toolNames.add(e.name);
+        this.m.index.tools.set(e.toolCallId, this.items.length);
+        this.push({
+          kind: 'tool',
+          id: e.seq,
+          ts: e.ts,
+          ...this.place(e.agent),
+          toolCallId: e.toolCallId,
+          name: e.name,
+          args: e.args,
+          status: 'running',
+        });
+        return;
+      case 'tool.finished':
+        return this.toolFinished(e);
+      case 'stuck.detected':
+        return this.stuck(e);
+      case 'sandbox.changed':
+        this.m.sandbox = {
+          status: e.status,
+          image: e.image,
+          ...(e.containerId ? { containerId: e.containerId } : {}),
+          ...(e.error ? { error: e.error } : {}),
+          ...(e.progress ? { progress: e.progress } : {}),
+        };
+        // busy/idle flip on every command: they update the status, not the timeline.
+        if (e.status !== 'busy' && e.status !== 'idle') {
+          const text = `Sandbox ${e.status} (${e.image}${e.containerId ? `, ${e.containerId.slice(0, 12)}` : ''})${e.error ? `: ${e.error}` : ''}`;
+          this.marker(
+            e,
+            this.m.lastAgent,
+            'sandbox',
+            text,
+            e.status === 'failed' ? 'error' : 'info',
+          );
+        }
+        return;
+      case 'plan.updated': {
+        this.m.plan = { planId: e.planId, title: e.title, steps: e.steps, updatedSeq: e.seq };
+        const done = e.steps.filter((s) => s.status === 'completed').length;
+        this.marker(
+          e,
+          this.m.lastAgent,
+          'plan',
+          `Plan “${e.title}”: ${done} of ${e.steps.length} steps completed`,
+          'info',
+        );
+        return;
+      }
+      case 'human.requested':
+        this.m.index.human.set(e.toolCallId, this.items.length);
+        this.m.openQuestions.push(e.toolCallId);
+        this.push({
+          kind: 'human',
+          id: e.seq,
+          ts: e.ts,
+          ...this.place(this.m.lastAgent),
+          toolCallId: e.toolCallId,
+          question: e.question,
+        });
+        return;
+      case 'human.answered': {
+        const position = this.m.index.human.get(e.toolCallId);
+        const item = position === undefined ? undefined : this.items[position];
+        if (position !== undefined && item?.kind === 'human') {
+          this.items[position] = { ...item, answer: e.answer };
+        }
+        this.m.openQuestions = this.m.openQuestions.filter((id) => id !== e.toolCallId);
+        return;
+      }
+      case 'run.finished':
+        this.m.streams = {};
+        this.m.openQuestions = [];
+        this.push({
+          kind: 'finished',
+          id: e.seq,
+          ts: e.ts,
+          ...this.place(this.m.lastAgent),
+          outcome: e.outcome,
+          state: e.state,
+          steps: e.steps,
+          usage: e.usage,
+          ...(e.error !== undefined ? { error: e.error } : {}),
+          ...(e.terminateStatus !== undefined ? { terminateStatus: e.terminateStatus } : {}),
+        });
+        return;
+    }
+  }
+
+  private push(item: TimelineItem): void {
+    this.items.push(item);
+  }
+
+  private place(agent: string): { agent: string; step: number; stepId: number } {
+    const current = this.m.current[agent];
+    if (!current) return { agent, step: 0, stepId: 0 };
+    return { agent, step: current.step, stepId: this.items[current.position]?.id ?? 0 };
+  }
+
+  private marker(
+    e: RunEvent,
+    agent: string,
+    marker: MarkerItem['marker'],
+    text: string,
+    tone: MarkerItem['tone'],
+  ) {
+    this.push({ kind: 'marker', id: e.seq, ts: e.ts, ...this.place(agent), marker, text, tone });
+  }
+
+  private stepPosition(agent: string, step: number): number | undefined {
+    return this.m.index.steps.get(key(agent, step));
+  }
+
+  private updateStep(agent: string, step: number, update: (s: StepItem) => StepItem): void {
+    const position = this.stepPosition(agent, step);
+    const item = position === undefined ? undefined : this.items[position];
+    if (position !== undefined && item?.kind === 'step') this.items[position] = update(item);
+  }
+
+  private stepStarted(e: RunEventOf<'step.started'>): void {
+    this.m.lastAgent = e.agent;
+    const position = this.items.length;
+    this.m.index.steps.set(key(e.agent, e.step), position);
+    this.m.current[e.agent] = { step: e.step, position };
+    this.push({
+      kind: 'step',
+      id: e.seq,
+      ts: e.ts,
+      agent: e.agent,
+      step: e.step,
+      stepId: e.seq,
+      maxSteps: e.maxSteps,
+      isFinished: false,
+      hasError: false,
+      duplicateCount: 0,
+      isStuck: false,
+    });
+    const stuckPosition = this.m.pendingNudge[e.agent];
+    const stuck = stuckPosition === undefined ? undefined : this.items[stuckPosition];
+    if (stuckPosition !== undefined && stuck?.kind === 'stuck' && !stuck.nudge) {
+      this.items[stuckPosition] = { ...stuck, nudge: { step: e.step, stepId: e.seq } };
+    }
+  }
+
+  /** The nudge goes into one step only: once that step ends, stop looking for it. */
+  private settleNudge(agent: string, step: number): void {
+    const stuckPosition = this.m.pendingNudge[agent];
+    const stuck = stuckPosition === undefined ? undefined : this.items[stuckPosition];
+    if (stuck?.kind === 'stuck' && stuck.nudge && stuck.nudge.step <= step) {
+      delete this.m.pendingNudge[agent];
+    }
+  }
+
+  private memoryAppended(e: RunEventOf<'memory.appended'>): void {
+    this.m.lastAgent = e.agent;
+    const { message } = e;
+    const memoryKey = key(e.agent, e.index);
+    if (message.role === 'tool' && message.tool_call_id) {
+      const position = this.m.index.tools.get(message.tool_call_id);
+      const tool = position === undefined ? undefined : this.items[position];
+      if (position !== undefined && tool?.kind === 'tool' && tool.memoryIndex === undefined) {
+        // The tool card shows what the model observed; no second row for the same call.
+        this.items[position] = {
+          ...tool,
+          memoryIndex: e.index,
+          observation: message.content ?? '',
+        };
+        this.m.index.memory.set(memoryKey, position);
+        return;
+      }
+    }
+    const place = this.place(e.agent);
+    let item: MessageItem = {
+      kind: 'message',
+      id: e.seq,
+      ts: e.ts,
+      ...place,
+      memoryIndex: e.index,
+      role: message.role,
+      content: message.content,
+      ...(message.tool_calls ? { toolCalls: message.tool_calls } : {}),
+      ...(message.tool_call_id ? { toolCallId: message.tool_call_id } : {}),
+      ...(message.name ? { name: message.name } : {}),
+      ...(message.imageMimeType ? { imageMimeType: message.imageMimeType } : {}),
+      repeatedLater: 0,
+      wasStreamed: false,
+    };
+    let position = this.items.length;
+    if (message.role === 'assistant') {
+      const streamPosition = this.m.streams[e.agent];
+      const stream = streamPosition === undefined ? undefined : this.items[streamPosition];
+      if (streamPosition !== undefined && stream?.kind === 'stream' && stream.step === place.step) {
+        // The message takes the place (and id) of its stream: the row does not jump.
+        position = streamPosition;
+        item = { ...item, id: stream.id, wasStreamed: true };
+      }
+      delete this.m.streams[e.agent];
+      const pending = this.m.pendingResponse[e.agent];
+      if (pending && pending.step === place.step) {
+        item.response = pending.info;
+        delete this.m.pendingResponse[e.agent];
+      }
+      const duplicate = this.detectDuplicate(e.agent, item, position);
+      if (duplicate) {
+        item.duplicate = duplicate;
+        this.updateStep(e.agent, place.step, (s) => ({
+          ...s,
+          duplicateCount: s.duplicateCount + 1,
+        }));
+      }
+    } else if (message.role === 'user') {
+      this.linkNudge(e.agent, place.step, item);
+    }
+    this.m.index.memory.set(memoryKey, position);
+    if (position === this.items.length) this.push(item);
+    else this.items[position] = item;
+  }
+
+  private linkNudge(agent: string, step: number, item: MessageItem): void {
+    const stuckPosition = this.m.pendingNudge[agent];
+    const stuck = stuckPosition === undefined ? undefined : this.items[stuckPosition];
+    if (stuckPosition === undefined || stuck?.kind !== 'stuck' || !stuck.nudge) return;
+    if (stuck.nudge.step !== step || stuck.nudge.itemId !== undefined) return;
+    item.nudgeFor = stuck.id;
+    this.items[stuckPosition] = { ...stuck, nudge: { ...stuck.nudge, itemId: item.id } };
+    delete this.m.pendingNudge[agent];
+  }
+
+  private detectDuplicate(
+    agent: string,
+    item: MessageItem,
+    position: number,
+  ): DuplicateInfo | undefined {
+    const byContent = contentKey(item.content);
+    const bySignature = toolSignature(item.toolCalls);
+    const contentK = byContent ?? (bySignature === null ? EMPTY_RESPONSE_KEY : null);
+    const earlierContent =
+      contentK === null
+        ? []
+        : this.remember(this.m.index.contentSeen, key(agent, contentK), item, position);
+    const earlierCalls =
+      bySignature === null
+        ? []
+        : this.remember(this.m.index.signatureSeen, key(agent, bySignature), item, position);
+    if (earlierContent.length === 0 && earlierCalls.length === 0) return undefined;
+    const merged = new Map<number, number>();
+    for (const seen of [...earlierContent, ...earlierCalls])
+      merged.set(seen.memoryIndex, seen.position);
+    const of = [...merged.keys()].sort((a, b) => a - b);
+    for (const index of of) this.markRepeated(merged.get(index)!);
+    return {
+      kind:
+        earlierContent.length > 0 && earlierCalls.length > 0
+          ? 'both'
+          : earlierContent.length > 0
+            ? 'content'
+            : 'tool_calls',
+      of,
+      ofItems: of.map((index) => this.items[merged.get(index)!]?.id ?? 0),
+      occurrence: Math.max(earlierContent.length, earlierCalls.length) + 1,
+    };
+  }
+
+  /** Returns the earlier entries under `k` and records this message under it. */
+  private remember(
+    seen: Map<string, { memoryIndex: number; position: number }[]>,
+    k: string,
+    item: MessageItem,
+    position: number,
+  ) {
+    // Memory indexes ascend per agent, so "earlier" is "smaller index". Filtering on it
+    // keeps a re-application of the same events (from the same base) idempotent.
+    const list = seen.get(k);
+    const earlier = list ? list.filter((s) => s.memoryIndex < item.memoryIndex) : [];
+    const last = list?.[list.length - 1];
+    if (!list) seen.set(k, [{ memoryIndex: item.memoryIndex, position }]);
+    else if (!last || last.memoryIndex < item.memoryIndex)
+      list.push({ memoryIndex: item.memoryIndex, position });
+    return earlier;
+  }
+
+  private markRepeated(position: number): void {
+    const item = this.items[position];
+    if (item?.kind === 'message')
+      this.items[position] = { ...item, repeatedLater: item.repeatedLater + 1 };
+  }
+
+  private memoryTruncated(e: RunEventOf<'memory.truncated'>): void {
+    const droppedItems: number[] = [];
+    for (const index of e.dropped) {
+      const position = this.m.index.memory.get(key(e.agent, index));
+      const item = position === undefined ? undefined : this.items[position];
+      if (position === undefined || !item) continue;
+      droppedItems.push(item.id);
+      if (item.kind === 'message' || item.kind === 'tool') {
+        this.items[position] = { ...item, droppedAtSeq: e.seq };
+      }
+    }
+    const count = e.dropped.length;
+    const text = `Context window (${e.window} messages): ${count} older message${count === 1 ? '' : 's'} no longer sent to the model`;
+    this.push({
+      kind: 'marker',
+      id: e.seq,
+      ts: e.ts,
+      ...this.place(e.agent),
+      marker: 'truncated',
+      text,
+      tone: 'warn',
+      dropped: e.dropped,
+      droppedItems,
+    });
+  }
+
+  private delta(e: RunEventOf<'llm.delta'>): void {
+    const position = this.m.streams[e.agent];
+    const stream = position === undefined ? undefined : this.items[position];
+    if (position !== undefined && stream?.kind === 'stream' && stream.step === e.step) {
+      this.items[position] = { ...stream, text: stream.text + e.text };
+      return;
+    }
+    this.m.streams[e.agent] = this.items.length;
+    this.push({ kind: 'stream', id: e.seq, ts: e.ts, ...this.place(e.agent), text: e.text });
+  }
+
+  private toolFinished(e: RunEventOf<'tool.finished'>): void {
+    const position = this.m.index.tools.get(e.toolCallId);
+    const tool = position === undefined ? undefined : this.items[position];
+    if (position === undefined || tool?.kind !== 'tool') return;
+    this.items[position] = {
+      ...tool,
+      status: e.ok ? 'ok' : 'error',
+      output: e.output,
+      durationMs: e.durationMs,
+      ...(e.error !== undefined ? { error: e.error } : {}),
+      ...(e.exitCode !== undefined ? { exitCode: e.exitCode } : {}),
+    };
+    if (!e.ok) this.updateStep(e.agent, e.step, (s) => (s.hasError ? s : { ...s, hasError: true }));
+  }
+
+  private stuck(e: RunEventOf<'stuck.detected'>): void {
+    const duplicateItems: number[] = [];
+    for (const index of e.duplicateOf) {
+      const position = this.m.index.memory.get(key(e.agent, index));
+      const item = position === undefined ? undefined : this.items[position];
+      if (item) duplicateItems.push(item.id);
+    }
+    this.m.pendingNudge[e.agent] = this.items.length;
+    this.updateStep(e.agent, e.step, (s) => ({ ...s, isStuck: true }));
+    this.push({
+      kind: 'stuck',
+      id: e.seq,
+      ts: e.ts,
+      ...this.place(e.agent),
+      stuckKind: e.kind,
+      count: e.count,
+      duplicateOf: e.duplicateOf,
+      duplicateItems,
+    });
+  }
+}
+
+/** Position of the item with this id (ids ascend with position), or -1. */
+export function positionOfId(items: readonly TimelineItem[], id: number): number {
+  let lo = 0;
+  let hi = items.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const midId = items[mid]!.id;
+    if (midId === id) return mid;
+    if (midId < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}

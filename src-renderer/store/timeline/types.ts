@@ -1,0 +1,213 @@
+/**
+ * The timeline of one run, as the UI shows it: a flat list of items in display order
+ * (step headers, memory messages, tool-call cards, streamed text, small markers), built
+ * incrementally from RunEvents by `applyTimelineEvents`. Each item's `id` is the seq of
+ * the event that created it, so ids are unique per run, ascending in list order and
+ * stable across reloads and replays.
+ */
+import type { AgentState, FlowName, RunOutcome, TokenUsage } from '@shared/domain/agent';
+import type { Role, ToolCall } from '@shared/domain/message';
+import type { PlanStep, SandboxStatus } from '@shared/events';
+
+interface ItemBase {
+  /** seq of the event that created the item */
+  id: number;
+  /** the agent it belongs to ('' for run-level items before any agent spoke) */
+  agent: string;
+  /** the agent's step it happened in; 0 before the first step */
+  step: number;
+  /** id of the step header it is grouped under; 0 for items before any step */
+  stepId: number;
+  ts: number;
+}
+
+export interface RunStartItem extends ItemBase {
+  kind: 'run';
+  task: string;
+  model: string;
+  maxSteps: number;
+  flow?: FlowName;
+}
+
+export interface StepItem extends ItemBase {
+  kind: 'step';
+  maxSteps: number;
+  isFinished: boolean;
+  durationMs?: number;
+  /** the model request made in this step (anchor of "context at this step") */
+  request?: { seq: number; model: string; messageCount: number; inputTokens: number };
+  usage?: TokenUsage;
+  hasError: boolean;
+  duplicateCount: number;
+  isStuck: boolean;
+}
+
+export interface DuplicateInfo {
+  /** what repeats: the content, the tool-call signature, or both */
+  kind: 'content' | 'tool_calls' | 'both';
+  /** memory indexes of the earlier occurrences, oldest first */
+  of: number[];
+  /** their item ids, in the same order */
+  ofItems: number[];
+  /** 2 for the first repeat, 3 for the second... */
+  occurrence: number;
+}
+
+export interface ResponseInfo {
+  model: string;
+  usage: TokenUsage;
+  durationMs: number;
+  finishReason: string;
+}
+
+export interface MessageItem extends ItemBase {
+  kind: 'message';
+  memoryIndex: number;
+  role: Role;
+  content: string | null;
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
+  name?: string;
+  imageMimeType?: string;
+  duplicate?: DuplicateInfo;
+  /** how many later assistant responses repeat this one */
+  repeatedLater: number;
+  /** seq of the `memory.truncated` after which the model no longer saw it */
+  droppedAtSeq?: number;
+  response?: ResponseInfo;
+  /** the text arrived as a stream before the message was stored */
+  wasStreamed: boolean;
+  /** a stuck nudge was injected with this message (id of the stuck marker) */
+  nudgeFor?: number;
+}
+
+export interface StreamItem extends ItemBase {
+  kind: 'stream';
+  text: string;
+}
+
+export interface ToolItem extends ItemBase {
+  kind: 'tool';
+  toolCallId: string;
+  name: string;
+  args: unknown;
+  status: 'running' | 'ok' | 'error';
+  output?: string;
+  error?: string;
+  exitCode?: number;
+  durationMs?: number;
+  /** the tool message stored in memory for this call (what the model observed) */
+  memoryIndex?: number;
+  observation?: string;
+  droppedAtSeq?: number;
+}
+
+export type MarkerKind = 'state' | 'retry' | 'truncated' | 'sandbox' | 'plan';
+
+export interface MarkerItem extends ItemBase {
+  kind: 'marker';
+  marker: MarkerKind;
+  text: string;
+  tone: 'info' | 'warn' | 'error';
+  /** for `truncated`: the memory indexes dropped, and their item ids */
+  dropped?: number[];
+  droppedItems?: number[];
+}
+
+export interface StuckItem extends ItemBase {
+  kind: 'stuck';
+  stuckKind: 'content' | 'tool_calls';
+  count: number;
+  duplicateOf: number[];
+  duplicateItems: number[];
+  /** where the nudge went: the next step, and the message that carried it if any */
+  nudge?: { step: number; stepId: number; itemId?: number };
+}
+
+export interface HumanItem extends ItemBase {
+  kind: 'human';
+  toolCallId: string;
+  question: string;
+  answer?: string;
+}
+
+export interface FinishedItem extends ItemBase {
+  kind: 'finished';
+  outcome: RunOutcome;
+  state: AgentState;
+  steps: number;
+  usage: TokenUsage;
+  error?: string;
+  terminateStatus?: string;
+}
+
+export type TimelineItem =
+  | RunStartItem
+  | StepItem
+  | MessageItem
+  | StreamItem
+  | ToolItem
+  | MarkerItem
+  | StuckItem
+  | HumanItem
+  | FinishedItem;
+
+export type TimelineItemKind = TimelineItem['kind'];
+
+export interface PlanState {
+  planId: string;
+  title: string;
+  steps: PlanStep[];
+  updatedSeq: number;
+}
+
+export interface SandboxState {
+  status: SandboxStatus;
+  image: string;
+  containerId?: string;
+  error?: string;
+  progress?: string;
+}
+
+/**
+ * Lookup tables that only grow. They are shared between successive models of the same
+ * run (copying them per batch would make every batch cost O(history)); every entry
+ * describes an item position that is valid in every later model, and nothing reads
+ * an older model's tables after a newer one exists.
+ */
+export interface TimelineIndex {
+  /** `${agent}\u0000${memoryIndex}` -> item position */
+  memory: Map<string, number>;
+  /** toolCallId -> item position */
+  tools: Map<string, number>;
+  /** `${agent}\u0000${step}` -> item position of the step header */
+  steps: Map<string, number>;
+  /** duplicate keys -> memory indexes (with positions) of assistant messages that had it */
+  contentSeen: Map<string, { memoryIndex: number; position: number }[]>;
+  signatureSeen: Map<string, { memoryIndex: number; position: number }[]>;
+  /** toolCallId -> item position of the human question */
+  human: Map<string, number>;
+  toolNames: Set<string>;
+}
+
+export interface TimelineModel {
+  items: TimelineItem[];
+  index: TimelineIndex;
+  /** per agent: current step and its header position */
+  current: Record<string, { step: number; position: number }>;
+  /** the last agent that emitted an agent event (run-level events are filed under it) */
+  lastAgent: string;
+  /** per agent: position of the live stream item, while a response streams */
+  streams: Record<string, number>;
+  /** per agent: the last `llm.responded`, waiting for its assistant memory message */
+  pendingResponse: Record<string, { step: number; info: ResponseInfo }>;
+  /** per agent: a stuck marker whose nudge goes into the agent's next step */
+  pendingNudge: Record<string, number>;
+  plan?: PlanState;
+  sandbox?: SandboxState;
+  /** tool call ids of questions still waiting for an answer */
+  openQuestions: string[];
+  /** number of events applied (for tests and the bench) */
+  eventCount: number;
+  lastSeq: number;
+}

@@ -1,0 +1,222 @@
+/**
+ * Builds realistic RunEvent streams for tests and the UI benchmark: the same event order
+ * the runtime emits for a ToolCallAgent step (step.started, the optional next-step
+ * prompt, llm.requested, deltas, llm.responded, the assistant message, each tool call's
+ * started/finished and tool message, step.finished). Pure data, no DOM.
+ */
+import type { RunOutcome } from '@shared/domain/agent';
+import type { ToolCall } from '@shared/domain/message';
+import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
+
+export interface ScriptedToolCall {
+  name: string;
+  args?: Record<string, unknown>;
+  /** raw arguments text, for malformed-argument cases */
+  rawArgs?: string;
+  output?: string;
+  error?: string;
+  exitCode?: number;
+  durationMs?: number;
+}
+
+export interface ScriptedStep {
+  content?: string | null;
+  calls?: ScriptedToolCall[];
+  /** stream the content as deltas of this many characters */
+  streamChunk?: number;
+  /** a user message added before the model call (the next-step prompt, or a nudge) */
+  prompt?: string;
+  usage?: { prompt: number; completion: number };
+}
+
+export class RunScript {
+  readonly events: RunEvent[] = [];
+  private readonly stamper;
+  private memoryIndex = 0;
+  private step = 0;
+  private callCounter = 0;
+  private clock: number;
+
+  constructor(
+    readonly runId: string,
+    readonly agent = 'manus',
+    readonly options: { model?: string; maxSteps?: number; startTs?: number } = {},
+  ) {
+    this.clock = options.startTs ?? 1_700_000_000_000;
+    this.stamper = createEventStamper(runId, () => (this.clock += 7));
+  }
+
+  get currentStep(): number {
+    return this.step;
+  }
+
+  get nextMemoryIndex(): number {
+    return this.memoryIndex;
+  }
+
+  emit(payload: RunEventPayload): RunEvent {
+    const event = this.stamper.stamp(payload);
+    this.events.push(event);
+    return event;
+  }
+
+  start(task: string, flow?: 'planning'): this {
+    this.emit({
+      type: 'run.started',
+      agent: this.agent,
+      task,
+      maxSteps: this.options.maxSteps ?? 20,
+      model: this.options.model ?? 'gpt-test',
+      ...(flow ? { flow } : {}),
+      sessionId: 's-test',
+    });
+    this.emit({ type: 'state.changed', agent: this.agent, from: 'IDLE', to: 'RUNNING' });
+    this.message({ role: 'user', content: task });
+    return this;
+  }
+
+  message(message: {
+    role: 'user' | 'assistant' | 'tool' | 'system';
+    content: string | null;
+    tool_calls?: ToolCall[];
+    tool_call_id?: string;
+    name?: string;
+  }): number {
+    const index = this.memoryIndex++;
+    this.emit({ type: 'memory.appended', agent: this.agent, index, message });
+    return index;
+  }
+
+  /** One full think/act step; returns the assistant message's memory index. */
+  addStep(spec: ScriptedStep): number {
+    this.step += 1;
+    const step = this.step;
+    const maxSteps = this.options.maxSteps ?? 20;
+    this.emit({ type: 'step.started', agent: this.agent, step, maxSteps });
+    if (spec.prompt !== undefined) this.message({ role: 'user', content: spec.prompt });
+    this.emit({
+      type: 'llm.requested',
+      agent: this.agent,
+      step,
+      model: this.options.model ?? 'gpt-test',
+      messageCount: this.memoryIndex,
+      inputTokens: 100 * step,
+    });
+    const content = spec.content === undefined ? `Thinking about step ${step}` : spec.content;
+    if (spec.streamChunk && content) {
+      for (let i = 0; i < content.length; i += spec.streamChunk) {
+        this.emit({
+          type: 'llm.delta',
+          agent: this.agent,
+          step,
+          text: content.slice(i, i + spec.streamChunk),
+        });
+      }
+    }
+    const toolCalls: ToolCall[] = (spec.calls ?? []).map((c) => ({
+      id: `call_${++this.callCounter}`,
+      type: 'function',
+      function: { name: c.name, arguments: c.rawArgs ?? JSON.stringify(c.args ?? {}) },
+    }));
+    const usage = spec.usage ?? { prompt: 100 * step, completion: 20 };
+    this.emit({
+      type: 'llm.responded',
+      agent: this.agent,
+      step,
+      model: this.options.model ?? 'gpt-test',
+      content,
+      toolCalls,
+      usage,
+      durationMs: 40,
+      finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+    });
+    const assistantIndex = this.message({
+      role: 'assistant',
+      content,
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    });
+    (spec.calls ?? []).forEach((call, i) => {
+      const id = toolCalls[i]!.id;
+      this.emit({
+        type: 'tool.started',
+        agent: this.agent,
+        step,
+        toolCallId: id,
+        name: call.name,
+        args: call.rawArgs ?? call.args ?? {},
+      });
+      const ok = call.error === undefined;
+      const output = call.output ?? (ok ? `output of ${call.name}` : '');
+      this.emit({
+        type: 'tool.finished',
+        agent: this.agent,
+        step,
+        toolCallId: id,
+        name: call.name,
+        ok,
+        output,
+        ...(call.error !== undefined ? { error: call.error } : {}),
+        ...(call.exitCode !== undefined ? { exitCode: call.exitCode } : {}),
+        durationMs: call.durationMs ?? 12,
+      });
+      this.message({
+        role: 'tool',
+        content: ok
+          ? `Observed output of cmd \`${call.name}\`:\n${output}`
+          : `Error: ${call.error}`,
+        tool_call_id: id,
+        name: call.name,
+      });
+    });
+    return assistantIndex;
+  }
+
+  endStep(durationMs = 60): this {
+    this.emit({ type: 'step.finished', agent: this.agent, step: this.step, durationMs });
+    return this;
+  }
+
+  stuck(kind: 'content' | 'tool_calls', duplicateOf: number[]): this {
+    this.emit({
+      type: 'stuck.detected',
+      agent: this.agent,
+      step: this.step,
+      kind,
+      count: duplicateOf.length + 1,
+      duplicateOf,
+    });
+    return this;
+  }
+
+  truncate(dropped: number[], window: number): this {
+    this.emit({ type: 'memory.truncated', agent: this.agent, dropped, window });
+    return this;
+  }
+
+  finish(outcome: RunOutcome = 'finished', error?: string): this {
+    const state = outcome === 'error' ? 'ERROR' : 'FINISHED';
+    this.emit({ type: 'state.changed', agent: this.agent, from: 'RUNNING', to: state });
+    this.emit({
+      type: 'run.finished',
+      outcome,
+      state,
+      steps: this.step,
+      usage: { prompt: 1000, completion: 200 },
+      ...(error ? { error } : {}),
+    });
+    return this;
+  }
+}
+
+/** A long run like the benchmark's: `steps` steps, one tool call each, ~5 events per step. */
+export function longRun(runId: string, steps: number): RunEvent[] {
+  const script = new RunScript(runId, 'manus', { maxSteps: steps }).start('A very long task');
+  for (let i = 1; i <= steps; i++) {
+    script.addStep({
+      content: `Step ${i}: I will run the next command and look at its output.`,
+      calls: [{ name: 'bash', args: { command: `echo ${i}` }, output: `${i}\n`, exitCode: 0 }],
+    });
+    script.endStep();
+  }
+  return script.finish('max_steps').events;
+}
