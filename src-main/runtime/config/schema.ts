@@ -77,6 +77,8 @@ export const browserSchema = z
     headless: z.boolean().default(true),
     executable_path: z.string().optional(),
     max_content_length: z.number().int().min(100).max(1_000_000).default(2000),
+    /** screenshots kept in an agent's memory (older ones become a note); 0 takes none */
+    keep_screenshots: z.number().int().min(0).max(20).default(3),
   })
   .strict();
 
@@ -87,6 +89,8 @@ export const mcpServerSchema = z
     args: z.array(z.string()).default([]),
     url: httpUrl.optional(),
     env: z.record(z.string(), z.string()).default({}),
+    /** seconds one tool call may take */
+    timeout: z.number().positive().max(3600).default(60),
   })
   .strict()
   .superRefine((server, ctx) => {
@@ -147,7 +151,11 @@ export const configSchema = z
     sandbox: sandboxSchema.default(sandboxSchema.parse({})),
     browser: browserSchema.default(browserSchema.parse({})),
     mcp: z
-      .object({ servers: z.record(z.string(), mcpServerSchema).default({}) })
+      .object({
+        servers: z.record(z.string(), mcpServerSchema).default({}),
+        /** the server whose tools the mcp agent uses, when several are configured */
+        agent_server: z.string().optional(),
+      })
       .strict()
       .default({ servers: {} }),
   })
