@@ -1,15 +1,19 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import type { AppApi } from '@shared/ipc';
+import type { Bridge } from './bridge';
 import type { WorkbenchState, WorkbenchStore } from './store';
 
 const StoreContext = createContext<WorkbenchStore | null>(null);
-const ApiContext = createContext<AppApi | null>(null);
+const BridgeContext = createContext<Bridge | null>(null);
 
-export function StoreProvider(props: { store: WorkbenchStore; api: AppApi; children: ReactNode }) {
+export function StoreProvider(props: {
+  store: WorkbenchStore;
+  bridge: Bridge;
+  children: ReactNode;
+}) {
   return (
     <StoreContext.Provider value={props.store}>
-      <ApiContext.Provider value={props.api}>{props.children}</ApiContext.Provider>
+      <BridgeContext.Provider value={props.bridge}>{props.children}</BridgeContext.Provider>
     </StoreContext.Provider>
   );
 }
@@ -21,8 +25,16 @@ export function useWorkbench<T>(selector: (state: WorkbenchState) => T): T {
   return useStore(store, selector);
 }
 
-export function useApi(): AppApi {
-  const api = useContext(ApiContext);
-  if (!api) throw new Error('useApi must be used inside <StoreProvider>');
-  return api;
+/** The store itself, for event handlers that read state without subscribing to it. */
+export function useWorkbenchStore(): WorkbenchStore {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useWorkbenchStore must be used inside <StoreProvider>');
+  return store;
+}
+
+/** Commands (start, stop, save...) that talk to the main process. */
+export function useBridge(): Bridge {
+  const bridge = useContext(BridgeContext);
+  if (!bridge) throw new Error('useBridge must be used inside <StoreProvider>');
+  return bridge;
 }

@@ -1,25 +1,258 @@
 /**
- * The one place pushes become store actions: run events are applied in batches as they
- * arrive, and the run list is fetched once at start (a reload gets the snapshot, then
- * only events with a higher seq are applied).
+ * The one place where the main process's answers and pushes become store state.
+ *
+ * - Pushed RunEvents are applied in the batches they arrive in. A run whose pushes start
+ *   past the seq we hold (a run we joined mid-way, or a gap after a reconnect) is filled
+ *   from `runs:get` first; pushes for it wait in a buffer meanwhile, then the overlap is
+ *   dropped by seq, so nothing is lost or duplicated.
+ * - Selecting a run from the history loads its events once.
+ * - Commands (start, stop, save config...) go through here too, so their results land in
+ *   the store the same way; they throw `AppApiError`s for the caller to show in place.
  */
-import type { AppApi } from '@shared/ipc';
+import {
+  AppApiError,
+  type AppApi,
+  type ConfigImportResult,
+  type ConfigTarget,
+  type RunExport,
+  type RunStartInput,
+} from '@shared/ipc';
+import type { RunEvent } from '@shared/events';
+import { issuesToFieldErrors, validateDraft } from './config/config-draft';
 import type { WorkbenchStore } from './store';
 
-export function startBridge(
-  api: AppApi & { onConnectionChange?: (l: (c: boolean) => void) => () => void },
-  store: WorkbenchStore,
-): () => void {
+export type BridgeApi = AppApi & { onConnectionChange?: (l: (c: boolean) => void) => () => void };
+
+export interface Bridge {
+  dispose(): void;
+  startRun(input: RunStartInput): Promise<string>;
+  stopRun(runId: string): Promise<boolean>;
+  loadRun(runId: string): Promise<void>;
+  refreshSandbox(): Promise<void>;
+  saveConfig(target: ConfigTarget): Promise<boolean>;
+  testConnection(target: ConfigTarget): Promise<void>;
+  importOpenManusConfig(
+    content: string,
+    fileName: string,
+    dryRun: boolean,
+  ): Promise<ConfigImportResult>;
+  answerHuman(runId: string, toolCallId: string, answer: string): Promise<void>;
+  exportRun(runId: string): Promise<RunExport>;
+  importRun(content: string, fileName: string): Promise<string>;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
   const stops: (() => void)[] = [];
-  stops.push(api.onRunEvents((batch) => store.getState().applyEvents(batch)));
-  if (api.onConnectionChange)
-    stops.push(api.onConnectionChange((c) => store.getState().setConnected(c)));
-  api.listRuns({}).then(
-    (summaries) => store.getState().setSummaries(summaries),
-    (error: unknown) =>
-      store.getState().setError(`Could not load the run history: ${(error as Error).message}`),
+  const state = () => store.getState();
+  /** runs being filled from `runs:get`, with the pushes that arrived meanwhile */
+  const filling = new Map<string, RunEvent[]>();
+
+  async function fill(runId: string, afterSeq: number): Promise<void> {
+    if (filling.has(runId)) return;
+    filling.set(runId, []);
+    const isFullLoad = afterSeq === 0;
+    if (isFullLoad) state().setRunLoad(runId, { status: 'loading' });
+    try {
+      const snapshot = await api.getRun({ runId, ...(afterSeq > 0 ? { afterSeq } : {}) });
+      state().setSummaries([snapshot.summary]);
+      state().applyEvents(snapshot.events);
+      state().setRunLoad(runId, {
+        status: 'loaded',
+        ...(snapshot.warnings.length > 0 ? { warnings: snapshot.warnings } : {}),
+      });
+    } catch (error) {
+      state().setRunLoad(runId, { status: 'error', error: message(error) });
+    } finally {
+      const buffered = filling.get(runId) ?? [];
+      filling.delete(runId);
+      if (buffered.length > 0) state().applyEvents(buffered);
+    }
+  }
+
+  function onRunEvents(batch: RunEvent[]): void {
+    const ready: RunEvent[] = [];
+    const lastSeen = new Map<string, number>();
+    for (const event of batch) {
+      const buffer = filling.get(event.runId);
+      if (buffer) {
+        buffer.push(event);
+        continue;
+      }
+      const last = lastSeen.get(event.runId) ?? state().runs[event.runId]?.lastSeq ?? 0;
+      if (event.seq > last + 1) {
+        void fill(event.runId, last); // registers the buffer synchronously
+        filling.get(event.runId)?.push(event);
+        continue;
+      }
+      lastSeen.set(event.runId, Math.max(last, event.seq));
+      ready.push(event);
+    }
+    if (ready.length > 0) state().applyEvents(ready);
+  }
+
+  async function refreshRuns(): Promise<void> {
+    try {
+      state().setSummaries(await api.listRuns({}));
+    } catch (error) {
+      state().setError(`Could not load the run history: ${message(error)}`);
+    }
+  }
+
+  async function refreshConfig(): Promise<void> {
+    try {
+      state().setConfig(await api.getConfig({}));
+    } catch (error) {
+      state().setConfigError(message(error));
+    }
+  }
+
+  async function refreshSandbox(): Promise<void> {
+    try {
+      state().setSandbox(await api.getSandboxStatus({}));
+    } catch (error) {
+      state().setSandboxError(message(error));
+    }
+  }
+
+  /** After a reconnect: re-read the list and catch up every run that was still going. */
+  async function resync(): Promise<void> {
+    await refreshRuns();
+    for (const [runId, run] of Object.entries(state().runs)) {
+      if (run.lastSeq > 0 && run.summary && !run.summary.outcome) void fill(runId, run.lastSeq);
+    }
+    void refreshSandbox();
+  }
+
+  stops.push(api.onRunEvents(onRunEvents));
+  stops.push(api.onRunsChanged((summaries) => state().setSummaries(summaries)));
+  stops.push(api.onConfigChanged((config) => state().setConfig(config)));
+  if (api.onConnectionChange) {
+    let wasDisconnected = false;
+    stops.push(
+      api.onConnectionChange((isConnected) => {
+        state().setConnected(isConnected);
+        if (!isConnected) wasDisconnected = true;
+        else if (wasDisconnected) void resync();
+      }),
+    );
+  }
+  // Load the selected run's history when a run is picked whose events we do not hold.
+  stops.push(
+    store.subscribe((s, previous) => {
+      if (s.selectedRunId && s.selectedRunId !== previous.selectedRunId)
+        void loadRun(s.selectedRunId);
+    }),
   );
-  return () => {
-    for (const stop of stops) stop();
+
+  api.getAppInfo({}).then(
+    (info) => state().setAppInfo(info),
+    () => undefined, // the other requests report a broken connection where it matters
+  );
+  void refreshConfig();
+  void refreshSandbox();
+  void refreshRuns().finally(() => state().setAppState('ready'));
+
+  async function loadRun(runId: string): Promise<void> {
+    const run = state().runs[runId];
+    const hasStart = run !== undefined && run.events.length > 0 && run.events[0]!.seq === 1;
+    if (hasStart || run?.load.status === 'loading' || run?.load.status === 'loaded') return;
+    await fill(runId, 0);
+  }
+
+  return {
+    dispose() {
+      for (const stop of stops) stop();
+    },
+    async startRun(input) {
+      const { runId } = await api.startRun(input);
+      // Its events arrive as pushes from seq 1: there is no history to fetch.
+      state().setRunLoad(runId, { status: 'loaded' });
+      state().selectRun(runId);
+      return runId;
+    },
+    async stopRun(runId) {
+      const { stopped } = await api.stopRun({ runId });
+      return stopped;
+    },
+    loadRun,
+    refreshSandbox,
+    async saveConfig(target) {
+      const draft = state().drafts[target];
+      if (!draft) return true;
+      const { input, errors } = validateDraft(draft, target);
+      if (Object.keys(errors).length > 0) {
+        state().setSaveOp(target, {
+          status: 'failed',
+          message: 'Fix the highlighted fields first',
+          fieldErrors: errors,
+        });
+        return false;
+      }
+      state().setSaveOp(target, { status: 'running' });
+      try {
+        state().setConfig(await api.saveConfig(input));
+        state().discardDraft(target);
+        state().setSaveOp(target, {
+          status: 'done',
+          message: 'Saved. The next run uses these settings.',
+        });
+        return true;
+      } catch (error) {
+        const { fields, other } = issuesToFieldErrors(
+          error instanceof AppApiError ? (error.issues ?? []) : [],
+        );
+        state().setSaveOp(target, {
+          status: 'failed',
+          message: message(error),
+          fieldErrors: fields,
+          other,
+        });
+        return false;
+      }
+    },
+    async testConnection(target) {
+      const draft = state().drafts[target];
+      const { input, errors } = draft
+        ? validateDraft(draft, target)
+        : { input: { target }, errors: {} };
+      if (Object.keys(errors).length > 0) {
+        state().setTestOp(target, {
+          status: 'failed',
+          message: 'Fix the highlighted fields first',
+        });
+        return;
+      }
+      state().setTestOp(target, { status: 'running' });
+      try {
+        const result = await api.testConnection({
+          target,
+          ...(input.llm ? { llm: input.llm } : {}),
+          ...(input.apiKey ? { apiKey: input.apiKey } : {}),
+        });
+        state().setTestOp(target, {
+          status: result.ok ? 'done' : 'failed',
+          message: result.message,
+          result,
+        });
+      } catch (error) {
+        state().setTestOp(target, { status: 'failed', message: message(error) });
+      }
+    },
+    async importOpenManusConfig(content, fileName, dryRun) {
+      const result = await api.importOpenManusConfig({ content, fileName, dryRun });
+      if (result.isSaved) state().setConfig(result.config);
+      return result;
+    },
+    async answerHuman(runId, toolCallId, answer) {
+      await api.answerHuman({ runId, toolCallId, answer });
+    },
+    exportRun: (runId) => api.exportRun({ runId }),
+    async importRun(content, fileName) {
+      const result = await api.importRun({ content, fileName });
+      state().setSummaries([result.summary]);
+      return result.summary.runId;
+    },
   };
 }

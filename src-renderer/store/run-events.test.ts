@@ -1,91 +1,96 @@
 import { describe, expect, it } from 'vitest';
-import { createEventStamper, type RunEvent } from '@shared/events';
-import { applyEventBatch, emptyRunsData, mergeSummaries } from './run-events';
+import type { RunSummary } from '@shared/ipc';
+import { RunScript } from '../testing/run-script';
+import { applyEventBatch, emptyRunsData, mergeSummaries, runStatus } from './run-events';
 
-function sampleRun(runId: string): RunEvent[] {
-  const s = createEventStamper(runId, () => 5);
-  return [
-    s.stamp({
-      type: 'run.started',
-      agent: 'manus',
-      task: 't',
-      maxSteps: 3,
-      model: 'm',
-      sessionId: 's',
-    }),
-    s.stamp({ type: 'state.changed', agent: 'manus', from: 'IDLE', to: 'RUNNING' }),
-    s.stamp({ type: 'step.started', agent: 'manus', step: 1, maxSteps: 3 }),
-    s.stamp({ type: 'state.changed', agent: 'manus', from: 'RUNNING', to: 'FINISHED' }),
-    s.stamp({
-      type: 'run.finished',
-      outcome: 'finished',
-      state: 'FINISHED',
-      steps: 1,
-      usage: { prompt: 1, completion: 2 },
-    }),
-  ];
+function sampleRun(runId: string) {
+  const script = new RunScript(runId, 'manus', { maxSteps: 3 }).start('t');
+  script.addStep({ content: 'hi' });
+  script.endStep();
+  return script.finish().events;
 }
 
+const summary = (patch: Partial<RunSummary>): RunSummary => ({
+  runId: 'x',
+  agent: 'swe',
+  task: 'old',
+  model: 'm',
+  startedAt: 0,
+  state: 'FINISHED',
+  outcome: 'finished',
+  steps: 1,
+  maxSteps: 1,
+  usage: { prompt: 0, completion: 0 },
+  ...patch,
+});
+
 describe('applyEventBatch', () => {
-  it('appends events per run and derives the summary', () => {
+  it('appends events per run, derives the summary and folds the timeline once per batch', () => {
     const events = sampleRun('a');
     const data = applyEventBatch(
       applyEventBatch(emptyRunsData, events.slice(0, 3)),
       events.slice(3),
     );
     expect(data.order).toEqual(['a']);
-    expect(data.runs['a']?.events).toHaveLength(5);
-    expect(data.runs['a']?.summary).toMatchObject({
+    const run = data.runs['a']!;
+    expect(run.events).toHaveLength(events.length);
+    expect(run.summary).toMatchObject({
       state: 'FINISHED',
       outcome: 'finished',
       steps: 1,
       maxSteps: 3,
     });
+    expect(run.timeline.lastSeq).toBe(events.length);
+    expect(run.timeline.items.some((i) => i.kind === 'finished')).toBe(true);
   });
 
   it('skips events already applied, so overlapping pushes never duplicate', () => {
     const events = sampleRun('a');
     const once = applyEventBatch(emptyRunsData, events.slice(0, 4));
     const twice = applyEventBatch(once, events.slice(2));
-    expect(twice.runs['a']?.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(twice.runs['a']?.events.map((e) => e.seq)).toEqual(events.map((e) => e.seq));
+    expect(twice.runs['a']?.timeline.eventCount).toBe(events.length);
   });
 
   it('does not mutate the previous state', () => {
     const events = sampleRun('a');
     const first = applyEventBatch(emptyRunsData, events.slice(0, 2));
-    const before = first.runs['a']?.events.length;
+    const before = first.runs['a']!.events.length;
+    const items = first.runs['a']!.timeline.items.length;
     applyEventBatch(first, events.slice(2));
-    expect(first.runs['a']?.events.length).toBe(before);
+    expect(first.runs['a']!.events.length).toBe(before);
+    expect(first.runs['a']!.timeline.items.length).toBe(items);
   });
 
-  it('keeps live runs when the history list arrives later', () => {
+  it('keeps runs apart within one batch', () => {
+    const a = sampleRun('a');
+    const b = sampleRun('b');
+    const mixed = a.flatMap((e, i) => (b[i] ? [e, b[i]!] : [e]));
+    const data = applyEventBatch(emptyRunsData, mixed);
+    expect(data.runs['a']?.events).toHaveLength(a.length);
+    expect(data.runs['b']?.events).toHaveLength(b.length);
+    expect(data.order).toEqual(['b', 'a']);
+  });
+});
+
+describe('mergeSummaries', () => {
+  it('keeps live runs when the history list arrives later, and sorts newest first', () => {
     const live = applyEventBatch(emptyRunsData, sampleRun('b'));
     const merged = mergeSummaries(live, [
-      {
-        runId: 'b',
-        agent: 'x',
-        task: 'stale',
-        model: 'm',
-        startedAt: 1,
-        state: 'RUNNING',
-        steps: 0,
-        maxSteps: 1,
-        usage: { prompt: 0, completion: 0 },
-      },
-      {
-        runId: 'old',
-        agent: 'swe',
-        task: 'old',
-        model: 'm',
-        startedAt: 0,
-        state: 'FINISHED',
-        outcome: 'finished',
-        steps: 1,
-        maxSteps: 1,
-        usage: { prompt: 0, completion: 0 },
-      },
+      summary({ runId: 'b', agent: 'x', task: 'stale', state: 'RUNNING', startedAt: 1 }),
+      summary({ runId: 'old', startedAt: 0 }),
     ]);
     expect(merged.runs['b']?.summary?.agent).toBe('manus');
     expect(merged.order).toEqual(['b', 'old']);
+  });
+
+  it('takes over the interrupted flag for a run it holds events of', () => {
+    const script = new RunScript('c').start('t');
+    const live = applyEventBatch(emptyRunsData, script.events);
+    const merged = mergeSummaries(live, [
+      summary({ runId: 'c', outcome: undefined, state: 'RUNNING', isInterrupted: true }),
+    ]);
+    expect(runStatus(merged.runs['c']!.summary!)).toBe('interrupted');
+    expect(runStatus(live.runs['c']!.summary!)).toBe('running');
   });
 });

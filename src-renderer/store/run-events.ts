@@ -1,16 +1,24 @@
 /**
  * Pure reducers that fold pushed RunEvents into the runs data. Batches are applied
- * incrementally (append only), and an event whose seq was already applied is skipped,
- * so a snapshot followed by overlapping pushes never duplicates anything.
+ * incrementally (append only, one timeline update per run per batch), and an event
+ * whose seq was already applied is skipped, so a snapshot followed by overlapping
+ * pushes never duplicates anything.
  */
 import type { RunEvent } from '@shared/events';
 import type { RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
+import { applyTimelineEvents, createTimeline } from './timeline/apply-events';
+import type { TimelineModel } from './timeline/types';
+
+export type RunLoadStatus = 'none' | 'loading' | 'loaded' | 'error';
 
 export interface RunData {
   summary: RunSummary | undefined;
   events: RunEvent[];
   lastSeq: number;
+  timeline: TimelineModel;
+  /** whether the run's history has been fetched (`runs:get`) */
+  load: { status: RunLoadStatus; error?: string; warnings?: string[] };
 }
 
 export interface RunsData {
@@ -21,48 +29,89 @@ export interface RunsData {
 
 export const emptyRunsData: RunsData = { runs: {}, order: [] };
 
+function emptyRun(summary?: RunSummary): RunData {
+  return {
+    summary,
+    events: [],
+    lastSeq: 0,
+    timeline: createTimeline(),
+    load: { status: 'none' },
+  };
+}
+
 export function applyEventBatch(data: RunsData, batch: readonly RunEvent[]): RunsData {
   if (batch.length === 0) return data;
+  const byRun = new Map<string, RunEvent[]>();
+  for (const event of batch) {
+    const list = byRun.get(event.runId);
+    if (list) list.push(event);
+    else byRun.set(event.runId, [event]);
+  }
   const runs = { ...data.runs };
   let order = data.order;
-  const touched = new Map<string, RunData>();
-  for (const event of batch) {
-    let run = touched.get(event.runId);
-    if (!run) {
-      const existing = runs[event.runId];
-      // Copy once per batch; events arrays are appended in place on the copy.
-      run = existing
-        ? { summary: existing.summary, events: existing.events.slice(), lastSeq: existing.lastSeq }
-        : { summary: undefined, events: [], lastSeq: 0 };
-      if (!existing) order = [event.runId, ...order];
-      touched.set(event.runId, run);
-    }
-    if (event.seq <= run.lastSeq) continue;
-    run.events.push(event);
-    run.lastSeq = event.seq;
-    run.summary = applyToSummary(run.summary, event);
+  for (const [runId, events] of byRun) {
+    const existing = runs[runId];
+    if (!existing) order = [runId, ...order];
+    const run = existing ?? emptyRun();
+    const fresh = events.filter(
+      (e, i) => e.seq > run.lastSeq && (i === 0 || e.seq > events[i - 1]!.seq),
+    );
+    if (fresh.length === 0) continue;
+    let summary = run.summary;
+    for (const event of fresh) summary = applyToSummary(summary, event) ?? summary;
+    runs[runId] = {
+      ...run,
+      summary,
+      events: run.events.concat(fresh),
+      lastSeq: fresh[fresh.length - 1]!.seq,
+      timeline: applyTimelineEvents(run.timeline, fresh),
+    };
   }
-  for (const [runId, run] of touched) runs[runId] = run;
   return { runs, order };
 }
 
-/** Adds summaries from `runs:list` without touching runs we already follow live. */
+/**
+ * Adds or refreshes summaries from `runs:list` / `runs:changed`. A run we follow live
+ * keeps the summary its events produced (it is newer than any list).
+ */
 export function mergeSummaries(data: RunsData, summaries: readonly RunSummary[]): RunsData {
   const runs = { ...data.runs };
   const known = new Set(data.order);
   const added: string[] = [];
   for (const summary of summaries) {
     const existing = runs[summary.runId];
-    if (existing && existing.events.length > 0) continue;
-    runs[summary.runId] = {
-      summary,
-      events: existing?.events ?? [],
-      lastSeq: existing?.lastSeq ?? 0,
-    };
+    if (existing && existing.events.length > 0 && existing.summary) {
+      // Interruption is learnt from the history, not from events: keep that fact.
+      if (summary.isInterrupted && !existing.summary.isInterrupted) {
+        runs[summary.runId] = {
+          ...existing,
+          summary: { ...existing.summary, isInterrupted: true },
+        };
+      }
+      continue;
+    }
+    runs[summary.runId] = existing ? { ...existing, summary } : emptyRun(summary);
     if (!known.has(summary.runId)) added.push(summary.runId);
   }
+  if (added.length === 0 && summaries.length === 0) return data;
   const order = [...data.order, ...added].sort(
     (a, b) => (runs[b]?.summary?.startedAt ?? 0) - (runs[a]?.summary?.startedAt ?? 0),
   );
   return { runs, order };
+}
+
+export function setRunLoad(data: RunsData, runId: string, load: RunData['load']): RunsData {
+  const run = data.runs[runId] ?? emptyRun();
+  return {
+    runs: { ...data.runs, [runId]: { ...run, load } },
+    order: data.order.includes(runId) ? data.order : [runId, ...data.order],
+  };
+}
+
+/** running, an outcome, or interrupted (the app stopped while it ran) */
+export type RunStatus = 'running' | 'interrupted' | NonNullable<RunSummary['outcome']>;
+
+export function runStatus(summary: RunSummary): RunStatus {
+  if (summary.outcome) return summary.outcome;
+  return summary.isInterrupted ? 'interrupted' : 'running';
 }

@@ -1,13 +1,22 @@
 import type { StateCreator } from 'zustand';
 import type { RunEvent } from '@shared/events';
 import type { RunSummary } from '@shared/ipc';
-import { applyEventBatch, emptyRunsData, mergeSummaries, type RunsData } from './run-events';
+import {
+  applyEventBatch,
+  emptyRunsData,
+  mergeSummaries,
+  setRunLoad,
+  type RunData,
+  type RunsData,
+} from './run-events';
 import type { WorkbenchState } from './store';
 
 export interface RunsSlice extends RunsData {
   selectedRunId: string | null;
-  applyEvents(batch: RunEvent[]): void;
-  setSummaries(summaries: RunSummary[]): void;
+  applyEvents(batch: readonly RunEvent[]): void;
+  setSummaries(summaries: readonly RunSummary[]): void;
+  setRunLoad(runId: string, load: RunData['load']): void;
+  /** shows a run: resets the timeline's selection, collapsed steps and follow-tail */
   selectRun(runId: string | null): void;
 }
 
@@ -16,5 +25,15 @@ export const createRunsSlice: StateCreator<WorkbenchState, [], [], RunsSlice> = 
   selectedRunId: null,
   applyEvents: (batch) => set((state) => applyEventBatch(state, batch)),
   setSummaries: (summaries) => set((state) => mergeSummaries(state, summaries)),
-  selectRun: (runId) => set({ selectedRunId: runId }),
+  setRunLoad: (runId, load) => set((state) => setRunLoad(state, runId, load)),
+  selectRun: (runId) =>
+    set({
+      selectedRunId: runId,
+      view: 'run',
+      selectedItemId: null,
+      expandedItems: new Set(),
+      collapsedSteps: new Set(),
+      isFollowingTail: true,
+      jump: null,
+    }),
 });

@@ -1,14 +1,20 @@
 /** One Zustand store made of slices (DESIGN section 6). */
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createConfigSlice, type ConfigSlice } from './config-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createRunsSlice, type RunsSlice } from './runs-slice';
+import { createSandboxSlice, type SandboxSlice } from './sandbox-slice';
+import { createUiSlice, type UiSlice } from './ui-slice';
 
-export type WorkbenchState = RunsSlice & ConnectionSlice;
+export type WorkbenchState = RunsSlice & ConnectionSlice & UiSlice & ConfigSlice & SandboxSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 export function createWorkbenchStore(): WorkbenchStore {
   return createStore<WorkbenchState>()((...a) => ({
     ...createRunsSlice(...a),
     ...createConnectionSlice(...a),
+    ...createUiSlice(...a),
+    ...createConfigSlice(...a),
+    ...createSandboxSlice(...a),
   }));
 }

@@ -1,0 +1,84 @@
+/**
+ * The run history list: filtering by free text (task, run id, model, agent), status,
+ * agent, model and date, newest first. Pure, so it is tested without React.
+ */
+import type { RunSummary } from '@shared/ipc';
+import { runStatus, type RunData, type RunStatus } from './run-events';
+
+export type DateRange = 'all' | 'today' | '7d' | '30d';
+
+export interface HistoryFilters {
+  text: string;
+  status: RunStatus | 'all';
+  agent: string;
+  model: string;
+  date: DateRange;
+}
+
+export const ALL_HISTORY: HistoryFilters = {
+  text: '',
+  status: 'all',
+  agent: 'all',
+  model: 'all',
+  date: 'all',
+};
+
+const DAY = 24 * 60 * 60 * 1000;
+
+export function dateFloor(range: DateRange, now: number): number {
+  switch (range) {
+    case 'all':
+      return -Infinity;
+    case 'today': {
+      const d = new Date(now);
+      d.setHours(0, 0, 0, 0);
+      return d.getTime();
+    }
+    case '7d':
+      return now - 7 * DAY;
+    case '30d':
+      return now - 30 * DAY;
+  }
+}
+
+export function filterHistory(
+  runs: Record<string, RunData>,
+  order: readonly string[],
+  filters: HistoryFilters,
+  now: number,
+): RunSummary[] {
+  const needle = filters.text.trim().toLowerCase();
+  const floor = dateFloor(filters.date, now);
+  const out: RunSummary[] = [];
+  for (const runId of order) {
+    const summary = runs[runId]?.summary;
+    if (!summary) continue;
+    if (filters.status !== 'all' && runStatus(summary) !== filters.status) continue;
+    if (filters.agent !== 'all' && summary.agent !== filters.agent) continue;
+    if (filters.model !== 'all' && summary.model !== filters.model) continue;
+    if (summary.startedAt < floor) continue;
+    if (
+      needle !== '' &&
+      !`${summary.task}\n${summary.runId}\n${summary.model}\n${summary.agent}`
+        .toLowerCase()
+        .includes(needle)
+    ) {
+      continue;
+    }
+    out.push(summary);
+  }
+  return out;
+}
+
+/** Distinct agents and models in the history, for the filter menus. */
+export function historyFacets(runs: Record<string, RunData>, order: readonly string[]) {
+  const agents = new Set<string>();
+  const models = new Set<string>();
+  for (const runId of order) {
+    const summary = runs[runId]?.summary;
+    if (!summary) continue;
+    agents.add(summary.agent);
+    models.add(summary.model);
+  }
+  return { agents: [...agents].sort(), models: [...models].sort() };
+}

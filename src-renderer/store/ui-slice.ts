@@ -1,0 +1,100 @@
+/**
+ * What the user is looking at: the page, the timeline's filters, selection, expanded
+ * rows, collapsed steps, follow-tail, the history filters and pending jumps.
+ */
+import type { StateCreator } from 'zustand';
+import type { ConfigTarget } from '@shared/ipc';
+import { positionOfId } from './timeline/apply-events';
+import {
+  hasActiveFilters,
+  itemMatches,
+  NO_FILTERS,
+  type TimelineFilters,
+} from './timeline/visible-rows';
+import { ALL_HISTORY, type HistoryFilters } from './history';
+import type { WorkbenchState } from './store';
+
+export type View = 'run' | 'new' | 'config';
+
+export interface UiSlice {
+  view: View;
+  filters: TimelineFilters;
+  collapsedSteps: ReadonlySet<number>;
+  selectedItemId: number | null;
+  expandedItems: ReadonlySet<number>;
+  /** keep the newest row in view while a run streams; off once the user scrolls up */
+  isFollowingTail: boolean;
+  historyFilters: HistoryFilters;
+  configTarget: ConfigTarget;
+  /** a request to scroll an item into view; the nonce makes repeated jumps fire */
+  jump: { itemId: number; nonce: number } | null;
+  showView(view: View): void;
+  showConfig(target: ConfigTarget): void;
+  setFilters(patch: Partial<TimelineFilters>): void;
+  clearFilters(): void;
+  toggleStep(stepId: number): void;
+  selectItem(itemId: number | null): void;
+  toggleExpanded(itemId: number): void;
+  setFollowingTail(isFollowing: boolean): void;
+  setHistoryFilters(patch: Partial<HistoryFilters>): void;
+  /** selects an item and scrolls to it, clearing filters or expanding its step if they hide it */
+  jumpTo(itemId: number): void;
+}
+
+export const createUiSlice: StateCreator<WorkbenchState, [], [], UiSlice> = (set, get) => ({
+  view: 'run',
+  filters: NO_FILTERS,
+  collapsedSteps: new Set(),
+  selectedItemId: null,
+  expandedItems: new Set(),
+  isFollowingTail: true,
+  historyFilters: ALL_HISTORY,
+  configTarget: 'manus',
+  jump: null,
+  showView: (view) => set({ view }),
+  showConfig: (configTarget) => set({ view: 'config', configTarget }),
+  setFilters: (patch) => set((s) => ({ filters: { ...s.filters, ...patch } })),
+  clearFilters: () => set({ filters: NO_FILTERS }),
+  toggleStep: (stepId) =>
+    set((s) => {
+      const collapsedSteps = new Set(s.collapsedSteps);
+      if (collapsedSteps.has(stepId)) collapsedSteps.delete(stepId);
+      else collapsedSteps.add(stepId);
+      return { collapsedSteps };
+    }),
+  selectItem: (selectedItemId) => set({ selectedItemId }),
+  toggleExpanded: (itemId) =>
+    set((s) => {
+      const expandedItems = new Set(s.expandedItems);
+      if (expandedItems.has(itemId)) expandedItems.delete(itemId);
+      else expandedItems.add(itemId);
+      return { expandedItems };
+    }),
+  setFollowingTail: (isFollowingTail) => {
+    if (get().isFollowingTail !== isFollowingTail) set({ isFollowingTail });
+  },
+  setHistoryFilters: (patch) => set((s) => ({ historyFilters: { ...s.historyFilters, ...patch } })),
+  jumpTo: (itemId) =>
+    set((s) => {
+      const run = s.selectedRunId ? s.runs[s.selectedRunId] : undefined;
+      const items = run?.timeline.items ?? [];
+      const item = items[positionOfId(items, itemId)];
+      const patch: Partial<UiSlice> = {
+        selectedItemId: itemId,
+        isFollowingTail: false,
+        view: 'run',
+        jump: { itemId, nonce: (s.jump?.nonce ?? 0) + 1 },
+      };
+      if (item && hasActiveFilters(s.filters)) {
+        const needle = s.filters.text.trim().toLowerCase();
+        if (item.kind !== 'step' && !itemMatches(item, s.filters, needle))
+          patch.filters = NO_FILTERS;
+      }
+      if (item && item.kind !== 'step' && s.collapsedSteps.has(item.stepId)) {
+        const collapsedSteps = new Set(s.collapsedSteps);
+        collapsedSteps.delete(item.stepId);
+        patch.collapsedSteps = collapsedSteps;
+      }
+      return patch;
+    }),
+});

@@ -1,0 +1,158 @@
+/**
+ * An in-memory AppApi for renderer unit tests (happy-dom cannot reach a real host; the
+ * Playwright specs drive the real one). It answers every contract method from data the
+ * test controls, records the calls, and lets the test push events and changes.
+ */
+import {
+  API_METHODS,
+  AppApiError,
+  type AppApi,
+  type ConfigView,
+  type PushMap,
+  type RequestChannel,
+  type RunSnapshot,
+  type RunSummary,
+  type SandboxStatusView,
+} from '@shared/ipc';
+import type { RunEvent } from '@shared/events';
+import { summarize } from '@shared/run-summary';
+
+type Handler = (input: never) => Promise<unknown>;
+
+export interface MemoryApi extends AppApi {
+  calls: { method: string; input: unknown }[];
+  /** events held per run (what `runs:get` answers with) */
+  history: Map<string, RunEvent[]>;
+  push(batch: RunEvent[]): void;
+  pushConfig(config: ConfigView): void;
+  setConnected(isConnected: boolean): void;
+  onConnectionChange(listener: (c: boolean) => void): () => void;
+  /** replaces one method's behaviour */
+  override<M extends keyof typeof API_METHODS>(method: M, impl: AppApi[M]): void;
+}
+
+export function createMemoryApi(
+  options: { config?: ConfigView; sandbox?: SandboxStatusView } = {},
+): MemoryApi {
+  const listeners = {
+    'run:events': new Set<(p: PushMap['run:events']) => void>(),
+    'runs:changed': new Set<(p: PushMap['runs:changed']) => void>(),
+    'config:changed': new Set<(p: PushMap['config:changed']) => void>(),
+  };
+  const connection = new Set<(c: boolean) => void>();
+  const history = new Map<string, RunEvent[]>();
+  const calls: { method: string; input: unknown }[] = [];
+  let nextRun = 1;
+
+  const summaries = (): RunSummary[] =>
+    [...history.values()]
+      .map((events) => summarize(events))
+      .filter((s): s is RunSummary => s !== undefined)
+      .map((s) => ({ ...s, lastSeq: history.get(s.runId)?.at(-1)?.seq ?? 0 }));
+
+  const handlers: Record<string, Handler> = {
+    getAppInfo: async () => ({
+      version: '0.0.0-test',
+      mode: 'browser',
+      home: '/tmp/home',
+      configFile: '/tmp/home/config.toml',
+      sessionId: 's-test',
+      secretStorage: 'user-file',
+    }),
+    startRun: async () => ({ runId: `run-${nextRun++}` }),
+    stopRun: async () => ({ stopped: true }),
+    listRuns: async () => summaries(),
+    getRun: async (input: { runId: string; afterSeq?: number }) => {
+      const events = history.get(input.runId);
+      if (!events)
+        throw new AppApiError({ code: 'not_found', message: `No run with id ${input.runId}` });
+      const summary = summaries().find((s) => s.runId === input.runId)!;
+      return {
+        summary,
+        events: events.filter((e) => e.seq > (input.afterSeq ?? 0)),
+        isLive: summary.outcome === undefined,
+        warnings: [],
+      } satisfies RunSnapshot;
+    },
+    exportRun: async (input: { runId: string }) => ({
+      fileName: `${input.runId}.jsonl`,
+      content: (history.get(input.runId) ?? []).map((e) => JSON.stringify(e)).join('\n'),
+    }),
+    importRun: async () => {
+      throw new AppApiError({ code: 'invalid_input', message: 'not supported in memory' });
+    },
+    getConfig: async () => {
+      if (!options.config)
+        throw new AppApiError({ code: 'unavailable', message: 'no config in this test' });
+      return options.config;
+    },
+    saveConfig: async () => {
+      if (!options.config)
+        throw new AppApiError({ code: 'unavailable', message: 'no config in this test' });
+      return options.config;
+    },
+    importOpenManusConfig: async () => {
+      throw new AppApiError({ code: 'invalid_input', message: 'not supported in memory' });
+    },
+    testConnection: async () => ({
+      ok: true,
+      model: 'm',
+      baseUrl: 'http://x',
+      latencyMs: 5,
+      message: 'Connected',
+    }),
+    answerHuman: async () => ({ accepted: true }),
+    getSandboxStatus: async () => {
+      if (!options.sandbox)
+        throw new AppApiError({ code: 'unavailable', message: 'Docker is not available' });
+      return options.sandbox;
+    },
+  };
+
+  const api: Record<string, unknown> = {};
+  for (const method of Object.keys(API_METHODS)) {
+    api[method] = (input: unknown) => {
+      calls.push({ method, input });
+      return handlers[method]!(input as never);
+    };
+  }
+  const subscribe =
+    <C extends keyof typeof listeners>(channel: C) =>
+    (listener: (p: PushMap[C]) => void) => {
+      (listeners[channel] as Set<(p: PushMap[C]) => void>).add(listener);
+      return () => (listeners[channel] as Set<(p: PushMap[C]) => void>).delete(listener);
+    };
+  return Object.assign(api as AppApi, {
+    calls,
+    history,
+    onRunEvents: subscribe('run:events'),
+    onRunsChanged: subscribe('runs:changed'),
+    onConfigChanged: subscribe('config:changed'),
+    push(batch: RunEvent[]) {
+      for (const event of batch) {
+        const list = history.get(event.runId) ?? [];
+        if (!list.some((e) => e.seq === event.seq)) list.push(event);
+        history.set(event.runId, list);
+      }
+      for (const l of listeners['run:events']) l(batch);
+    },
+    pushConfig(config: ConfigView) {
+      for (const l of listeners['config:changed']) l(config);
+    },
+    setConnected(isConnected: boolean) {
+      for (const l of connection) l(isConnected);
+    },
+    onConnectionChange(listener: (c: boolean) => void) {
+      connection.add(listener);
+      return () => connection.delete(listener);
+    },
+    override(method: string, impl: unknown) {
+      handlers[method] = impl as Handler;
+    },
+  }) as MemoryApi;
+}
+
+/** Channel of a method, for assertions. */
+export function channelOf(method: keyof typeof API_METHODS): RequestChannel {
+  return API_METHODS[method];
+}
