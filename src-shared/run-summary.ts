@@ -16,6 +16,7 @@ export function applyToSummary(
       task: event.task,
       model: event.model,
       ...(event.flow ? { flow: event.flow } : {}),
+      sessionId: event.sessionId,
       startedAt: event.ts,
       state: 'IDLE',
       steps: 0,

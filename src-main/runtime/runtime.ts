@@ -6,11 +6,15 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { loadConfigFile } from './config/load';
+import { ConfigService } from './config/config-service';
+import { FileSecretStore, type SecretStore } from './config/secrets';
 import type { LlmClient } from './llm/llm-client';
 import type { LlmProfile } from './config/schema';
+import { HumanBroker } from './runs/human-broker';
+import type { RunHistory } from './runs/run-history';
 import { RunManager, type RunFactory } from './runs/run-manager';
 import { createRunFactory } from './runs/run-factory';
+import { RunStore } from './runs/run-store';
 import type { RuntimeServices } from './services';
 import { SessionRegistry } from './session/session';
 
@@ -23,11 +27,18 @@ export interface RuntimeOptions {
   factory?: RunFactory;
   createLlm?: (profile: LlmProfile) => LlmClient;
   sessionId?: string;
+  /** where API keys saved from the UI live; default <home>/secrets.json (0600) */
+  secrets?: SecretStore;
+  /** run history; default a RunStore in <home>/runs */
+  history?: RunHistory;
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Runtime {
   runs: RunManager;
   services: RuntimeServices;
+  /** the session new runs use unless told otherwise */
+  sessionId: string;
   dispose(): Promise<void>;
 }
 
@@ -38,9 +49,16 @@ export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const home = options.home ?? defaultHome();
   const configFile = options.configFile ?? join(home, 'config.toml');
+  const config = new ConfigService({
+    file: configFile,
+    secrets: options.secrets ?? new FileSecretStore(join(home, 'secrets.json')),
+    ...(options.env ? { env: options.env } : {}),
+  });
   const services: RuntimeServices = {
     home,
-    loadConfig: () => loadConfigFile(configFile),
+    loadConfig: () => config.load(),
+    config,
+    human: new HumanBroker(),
     sessions: new SessionRegistry(join(home, 'workspaces')),
     createLlm:
       options.createLlm ??
@@ -48,12 +66,16 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         throw new Error(`No model client is available yet for api_type "${profile.apiType}"`);
       }),
   };
+  const sessionId = options.sessionId ?? `s-${randomUUID().slice(0, 8)}`;
   const runs = new RunManager(options.factory ?? createRunFactory(services), {
-    sessionId: options.sessionId ?? `s-${randomUUID().slice(0, 8)}`,
+    sessionId,
+    history: options.history ?? new RunStore(join(home, 'runs')),
+    secrets: () => config.secretValues(),
   });
   return {
     runs,
     services,
+    sessionId,
     async dispose() {
       await runs.dispose();
       await services.sessions.closeAll();

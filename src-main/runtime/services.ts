@@ -5,6 +5,8 @@
 import type { LlmClient } from './llm/llm-client';
 import type { LlmProfile, WorkbenchConfig } from './config/schema';
 import type { SessionRegistry } from './session/session';
+import type { ConfigService } from './config/config-service';
+import type { HumanBroker } from './runs/human-broker';
 
 export interface RuntimeServices {
   /** WORKBENCH_HOME: config.toml, runs/, workspaces/ */
@@ -14,4 +16,8 @@ export interface RuntimeServices {
   sessions: SessionRegistry;
   /** builds the model client for a profile that has a key (or needs none) */
   createLlm(profile: LlmProfile): LlmClient;
+  /** reads and writes config.toml; resolves profiles with their stored keys */
+  config: ConfigService;
+  /** where `ask_human` puts its question: `human.ask({runId, toolCallId, question, signal, emit})` */
+  human: HumanBroker;
 }

@@ -1,43 +1,79 @@
 /**
  * Reads config.toml. A missing file means defaults; a file that does not parse or does
- * not validate throws ConfigError naming the file, the key path and what to do.
+ * not validate throws ConfigError naming the file, the key path, the line and what is
+ * wrong, so the user can go straight to it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { configSchema, type WorkbenchConfig } from './schema';
+import { findKeyLine } from './toml-text';
+
+export interface ConfigIssueDetail {
+  path: string;
+  message: string;
+  line?: number;
+}
 
 export class ConfigError extends Error {
   constructor(
     message: string,
     readonly file: string,
-    readonly issues: { path: string; message: string; line?: number }[] = [],
+    readonly issues: ConfigIssueDetail[] = [],
   ) {
     super(message);
     this.name = 'ConfigError';
   }
 }
 
-export function parseConfigText(text: string, file: string): WorkbenchConfig {
-  let raw: unknown;
+/** Parses TOML text into plain data; syntax errors name the line and column. */
+export function parseTomlText(text: string, file: string): Record<string, unknown> {
   try {
-    raw = parseToml(text);
+    return parseToml(text) as Record<string, unknown>;
   } catch (error) {
-    const detail = (error as Error).message.split('\n')[0];
-    throw new ConfigError(`${file}: not valid TOML: ${detail}`, file);
+    const e = error as Error & { line?: number; column?: number };
+    const detail = e.message.split('\n')[0] ?? 'syntax error';
+    const where =
+      e.line !== undefined ? `:${e.line}${e.column !== undefined ? `:${e.column}` : ''}` : '';
+    throw new ConfigError(`${file}${where}: not valid TOML: ${detail}`, file, [
+      {
+        path: '(file)',
+        message: `not valid TOML: ${detail}`,
+        ...(e.line !== undefined ? { line: e.line } : {}),
+      },
+    ]);
   }
+}
+
+/** Validates parsed TOML data; `text` is used to find the line of each problem. */
+export function validateConfigData(raw: unknown, text: string, file: string): WorkbenchConfig {
   const parsed = configSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => ({
-      path: issue.path.map(String).join('.') || '(root)',
-      message:
-        issue.code === 'unrecognized_keys'
-          ? `unknown key(s): ${issue.keys.join(', ')}`
-          : issue.message,
-    }));
-    const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-    throw new ConfigError(`${file}: invalid config: ${summary}`, file, issues);
+  if (parsed.success) return parsed.data;
+  const issues: ConfigIssueDetail[] = [];
+  for (const issue of parsed.error.issues) {
+    const path = issue.path.map(String);
+    // The [llm] section relays its profiles' unknown keys as a message (see schema.ts).
+    const relayed = /^unknown key\(s\): (.+)$/.exec(issue.message)?.[1]?.split(', ');
+    const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : relayed;
+    if (unknownKeys) {
+      // One issue per unknown key, each at its own line.
+      for (const key of unknownKeys) issues.push(located(text, [...path, key], 'unknown key'));
+    } else {
+      issues.push(located(text, path, issue.message));
+    }
   }
-  return parsed.data;
+  const summary = issues
+    .map((i) => `${i.path}${i.line !== undefined ? ` (line ${i.line})` : ''}: ${i.message}`)
+    .join('; ');
+  throw new ConfigError(`${file}: invalid config: ${summary}`, file, issues);
+}
+
+function located(text: string, path: string[], message: string): ConfigIssueDetail {
+  const line = path.length > 0 ? findKeyLine(text, path) : undefined;
+  return { path: path.join('.') || '(root)', message, ...(line !== undefined ? { line } : {}) };
+}
+
+export function parseConfigText(text: string, file: string): WorkbenchConfig {
+  return validateConfigData(parseTomlText(text, file), text, file);
 }
 
 export function loadConfigFile(file: string): WorkbenchConfig {

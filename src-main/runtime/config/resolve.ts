@@ -2,7 +2,8 @@
  * Resolves the effective settings of one agent from a parsed config: `[llm]`, then the
  * profile `[llm.NAME]` (NAME = `agent.NAME.llm`, else the agent's own name), merged key
  * by key over the defaults (OpenManus's shallow merge); `[agent.NAME]` over the agent
- * defaults. API keys written as `env:NAME` are read from the environment here.
+ * defaults. API keys written as `env:NAME` are read from the environment here, and
+ * `secret:NAME` from the secret store (keys saved from the UI).
  */
 import type { AgentName } from '@shared/domain/agent';
 import {
@@ -13,6 +14,9 @@ import {
   type LlmProfileInput,
   type WorkbenchConfig,
 } from './schema';
+import { SECRET_REF_PREFIX, type SecretStore } from './secrets';
+
+export type SecretReader = Pick<SecretStore, 'get'>;
 
 export type ConfigAgentName = AgentName | 'planning';
 
@@ -26,6 +30,7 @@ export function resolveLlmProfile(
   config: WorkbenchConfig,
   agent: ConfigAgentName,
   env: NodeJS.ProcessEnv = process.env,
+  secrets?: SecretReader,
 ): LlmProfile {
   const name = profileNameFor(config, agent);
   if (name && !config.llm.profiles[name]) {
@@ -42,7 +47,7 @@ export function resolveLlmProfile(
     name: name ?? 'default',
     model: merged.model,
     baseUrl: merged.base_url,
-    apiKey: resolveSecret(merged.api_key, env),
+    apiKey: resolveSecret(merged.api_key, env, secrets),
     apiType: merged.api_type,
     apiVersion: merged.api_version,
     maxTokens: merged.max_tokens,
@@ -69,8 +74,18 @@ export function resolveAgentSettings(
   };
 }
 
-/** `env:NAME` reads NAME from the environment; anything else is the key itself. */
-export function resolveSecret(value: string, env: NodeJS.ProcessEnv): string {
-  if (!value.startsWith('env:')) return value;
-  return env[value.slice(4)] ?? '';
+/**
+ * `env:NAME` reads NAME from the environment, `secret:NAME` the secret store; anything
+ * else is the key itself. A reference that resolves to nothing gives '' (no key).
+ */
+export function resolveSecret(
+  value: string,
+  env: NodeJS.ProcessEnv,
+  secrets?: SecretReader,
+): string {
+  if (value.startsWith('env:')) return env[value.slice(4)] ?? '';
+  if (value.startsWith(SECRET_REF_PREFIX)) {
+    return secrets?.get(value.slice(SECRET_REF_PREFIX.length)) ?? '';
+  }
+  return value;
 }

@@ -4,7 +4,7 @@
  * model when the profile has no API key).
  */
 import { AGENT_BUILDERS } from '../agents/catalog';
-import { resolveAgentSettings, resolveLlmProfile } from '../config/resolve';
+import { resolveAgentSettings } from '../config/resolve';
 import { createDemoLlm } from '../demo/demo-model';
 import type { RuntimeServices } from '../services';
 import type { RunFactory } from './run-manager';
@@ -14,7 +14,7 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
     const config = services.loadConfig();
     const settings = resolveAgentSettings(config, input.agent);
     if (input.maxSteps !== undefined) settings.maxSteps = input.maxSteps;
-    const profile = resolveLlmProfile(config, input.agent);
+    const profile = services.config.resolveProfile(input.agent, config);
     const needsNoKey = profile.apiType === 'ollama';
     const llm = profile.apiKey || needsNoKey ? services.createLlm(profile) : createDemoLlm();
     const session = services.sessions.open(context.sessionId);

@@ -1,16 +1,18 @@
 /**
  * RunManager: starts, stops and lists runs. Each run gets its own agent instance, model
  * client and tool registry (built by the injected factory), its own AbortController, and
- * an event stamper, so several runs can go at once. Every event goes to the listeners
- * (run history, host transports, CLI) in emission order; `run.finished` is always last.
+ * an event stamper, so several runs can go at once. Every event is first written to the
+ * run history, then given to the listeners (host transports, CLI) in emission order, so
+ * whatever a UI has shown is already on disk; `run.finished` is always last.
  */
 import { randomUUID } from 'node:crypto';
 import type { AgentName, FlowName } from '@shared/domain/agent';
 import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
-import type { RunStartInput, RunSummary } from '@shared/ipc';
+import type { RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
 import type { RunResult } from '../agent/base-agent';
 import { CancelledError } from '../util/abort';
+import { MemoryRunHistory, type RunHistory } from './run-history';
 
 /** What a factory hands back: something to run, and what to release afterwards. */
 export interface PreparedRun {
@@ -45,18 +47,44 @@ export interface RunHandle {
 
 interface LiveRun {
   controller: AbortController;
-  done: Promise<RunResult>;
+  /** set right after the run is registered (its first events may come before) */
+  done?: Promise<RunResult>;
+  summary: RunSummary | undefined;
+  lastSeq: number;
 }
+
+export interface RunManagerOptions {
+  defaultAgent?: AgentName;
+  /** the session runs use unless the request names one */
+  sessionId?: string;
+  /** where events are persisted; in memory when not given */
+  history?: RunHistory;
+  /**
+   * secrets (API keys) that must never leave the process: any event that contains one
+   * is redacted before it is stored or sent (defence in depth for reliability E12)
+   */
+  secrets?: () => readonly string[];
+}
+
+const REDACTED = '[redacted]';
+/** Shorter values would redact ordinary words; real keys are far longer. */
+const MIN_SECRET_LENGTH = 8;
 
 export class RunManager {
   private readonly listeners = new Set<RunEventListener>();
   private readonly live = new Map<string, LiveRun>();
-  private readonly summaries = new Map<string, RunSummary>();
+  readonly history: RunHistory;
 
   constructor(
     private readonly factory: RunFactory,
-    private readonly options: { defaultAgent?: AgentName; sessionId?: string } = {},
-  ) {}
+    private readonly options: RunManagerOptions = {},
+  ) {
+    this.history = options.history ?? new MemoryRunHistory();
+  }
+
+  get defaultSessionId(): string {
+    return this.options.sessionId ?? 'default';
+  }
 
   onEvent(listener: RunEventListener): () => void {
     this.listeners.add(listener);
@@ -67,10 +95,19 @@ export class RunManager {
     const runId = newRunId();
     const stamper = createEventStamper(runId);
     const controller = new AbortController();
+    const secrets = (this.options.secrets?.() ?? []).filter((v) => v.length >= MIN_SECRET_LENGTH);
+    const run: LiveRun = { controller, summary: undefined, lastSeq: 0 };
     const publish = (payload: RunEventPayload) => {
-      const event = stamper.stamp(payload);
-      const summary = applyToSummary(this.summaries.get(runId), event);
-      if (summary) this.summaries.set(runId, summary);
+      let event = stamper.stamp(payload);
+      let line = JSON.stringify(event);
+      if (secrets.some((secret) => line.includes(secret))) {
+        for (const secret of secrets) line = line.split(secret).join(REDACTED);
+        event = JSON.parse(line) as RunEvent;
+      }
+      this.history.append(event, line);
+      const summary = applyToSummary(run.summary, event);
+      if (summary) run.summary = { ...summary, lastSeq: event.seq };
+      run.lastSeq = event.seq;
       for (const listener of this.listeners) {
         try {
           listener(event);
@@ -86,9 +123,25 @@ export class RunManager {
       ...(input.flow ? { flow: input.flow } : {}),
       ...(input.maxSteps !== undefined ? { maxSteps: input.maxSteps } : {}),
     };
-    const sessionId = this.options.sessionId ?? 'default';
+    const sessionId = input.sessionId ?? this.defaultSessionId;
+    // Listed from the first moment; replaced by the real summary at run.started.
+    run.summary = {
+      runId,
+      agent: resolved.agent,
+      task: input.task,
+      model: '',
+      ...(input.flow ? { flow: input.flow } : {}),
+      sessionId,
+      startedAt: Date.now(),
+      state: 'IDLE',
+      steps: 0,
+      maxSteps: input.maxSteps ?? 0,
+      usage: { prompt: 0, completion: 0 },
+      lastSeq: 0,
+    };
+    this.live.set(runId, run);
     const done = this.execute(resolved, { runId, sessionId, emit: publish }, controller.signal);
-    this.live.set(runId, { controller, done });
+    run.done = done;
     void done.finally(() => this.live.delete(runId));
     return { runId, done };
   }
@@ -105,12 +158,33 @@ export class RunManager {
     return this.live.has(runId);
   }
 
+  /** Every run in the history, live ones with their current summary; newest first. */
   list(): RunSummary[] {
-    return [...this.summaries.values()].sort((a, b) => b.startedAt - a.startedAt);
+    const byId = new Map(this.history.list().map((s) => [s.runId, s]));
+    for (const [runId, run] of this.live) if (run.summary) byId.set(runId, run.summary);
+    return [...byId.values()].sort((a, b) => b.startedAt - a.startedAt);
   }
 
   get(runId: string): RunSummary | undefined {
-    return this.summaries.get(runId);
+    return this.live.get(runId)?.summary ?? this.history.summary(runId);
+  }
+
+  /**
+   * A run's summary and events for a UI that opens it or reloads while it goes on:
+   * events up to `summary.lastSeq`; pushes continue with the next seq.
+   */
+  snapshot(runId: string, afterSeq = 0): RunSnapshot | undefined {
+    const summary = this.get(runId);
+    if (!summary) return undefined;
+    const log = this.history.read(runId);
+    const events = (log?.events ?? []).filter((e) => e.seq > afterSeq);
+    const last = log?.events.at(-1);
+    return {
+      summary: last && summary.lastSeq === undefined ? { ...summary, lastSeq: last.seq } : summary,
+      events,
+      isLive: this.live.has(runId),
+      warnings: log?.warnings ?? [],
+    };
   }
 
   /** Stops every run and waits for them to end (app quit, CLI interrupt). */
@@ -119,6 +193,7 @@ export class RunManager {
     for (const run of runs)
       run.controller.abort(new CancelledError('The application is shutting down'));
     await Promise.allSettled(runs.map((r) => r.done));
+    this.history.close();
   }
 
   private async execute(

@@ -1,0 +1,309 @@
+/**
+ * The config service: reads config.toml, answers the UI's per-agent view, and writes
+ * edits and imports. Every write is validated first (a save that fails validation
+ * never replaces the last good file) and written atomically. Edits change only the
+ * lines they touch, so the user's comments survive a save from the UI. API keys set
+ * from the UI go to the secret store; config.toml keeps a `secret:NAME` reference.
+ */
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { stringify as stringifyToml } from 'smol-toml';
+import type {
+  ConfigImportInput,
+  ConfigImportResult,
+  ConfigSaveInput,
+  ConfigTarget,
+  ConfigView,
+  ConnectionTestInput,
+} from '@shared/ipc';
+import { writeFileAtomic } from './atomic-write';
+import { buildConfigView } from './config-view';
+import { ConfigError, loadConfigFile, parseTomlText, validateConfigData } from './load';
+import { convertOpenManusConfig } from './openmanus-import';
+import { resolveLlmProfile, resolveSecret } from './resolve';
+import { configSchema, type LlmProfile, type WorkbenchConfig } from './schema';
+import { SECRET_REF_PREFIX, type SecretStore } from './secrets';
+import { setTomlKey, type TomlScalar } from './toml-text';
+
+export interface ConfigServiceOptions {
+  file: string;
+  secrets: SecretStore;
+  env?: NodeJS.ProcessEnv;
+}
+
+type RawTable = Record<string, unknown>;
+
+interface Edit {
+  table: string[];
+  key: string;
+  value: TomlScalar | undefined;
+}
+
+export class ConfigService {
+  private readonly listeners = new Set<(view: ConfigView) => void>();
+  readonly file: string;
+  readonly secrets: SecretStore;
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(options: ConfigServiceOptions) {
+    this.file = options.file;
+    this.secrets = options.secrets;
+    this.env = options.env ?? process.env;
+  }
+
+  /** The validated config; throws ConfigError (with key paths and lines) when it is not. */
+  load(): WorkbenchConfig {
+    return loadConfigFile(this.file);
+  }
+
+  view(): ConfigView {
+    let config: WorkbenchConfig;
+    let error: ConfigView['error'];
+    try {
+      config = this.load();
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      config = configSchema.parse({});
+      error = { message: e.message, issues: e.issues };
+    }
+    return buildConfigView(config, {
+      file: this.file,
+      exists: existsSync(this.file),
+      secretStorage: this.secrets.kind,
+      secretStatus: (name) => this.secrets.status(name),
+      env: this.env,
+      ...(error ? { error } : {}),
+    });
+  }
+
+  onChange(listener: (view: ConfigView) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The profile a run of this agent would use, with its key resolved. */
+  resolveProfile(target: ConfigTarget, config = this.load()): LlmProfile {
+    if (target === 'default') {
+      // [llm] alone: an agent with no profile of its own and no [agent] choice.
+      const llmOnly = { ...config, agent: {}, llm: { ...config.llm, profiles: {} } };
+      return resolveLlmProfile(llmOnly, 'toolcall', this.env, this.secrets);
+    }
+    return resolveLlmProfile(config, target, this.env, this.secrets);
+  }
+
+  /**
+   * Every API key value this config can resolve to, so runs can keep them out of their
+   * events and logs (stored secrets, inline keys, and env: references).
+   */
+  secretValues(): string[] {
+    const values = new Set(this.secrets.values());
+    let config: WorkbenchConfig;
+    try {
+      config = this.load();
+    } catch {
+      return [...values];
+    }
+    for (const profile of [config.llm.default, ...Object.values(config.llm.profiles)]) {
+      if (profile.api_key) {
+        const value = resolveSecret(profile.api_key, this.env, this.secrets);
+        if (value) values.add(value);
+      }
+    }
+    return [...values];
+  }
+
+  save(input: ConfigSaveInput): ConfigView {
+    const text = this.readText();
+    const raw = parseTomlText(text, this.file);
+    const table = this.llmTable(raw, input.target);
+    const edits: Edit[] = [];
+    for (const [key, value] of Object.entries(input.llm ?? {})) {
+      edits.push({ table, key, value: value ?? undefined });
+    }
+    if (input.settings && input.target !== 'default') {
+      for (const [key, value] of Object.entries(input.settings)) {
+        edits.push({ table: ['agent', input.target], key, value: value ?? undefined });
+      }
+    }
+    const secretName = table.join('.');
+    const previousKey = getPath(raw, [...table, 'api_key']);
+    if (input.apiKey) {
+      const value =
+        input.apiKey.action === 'set'
+          ? `${SECRET_REF_PREFIX}${secretName}`
+          : input.apiKey.action === 'env'
+            ? `env:${input.apiKey.name}`
+            : undefined;
+      edits.push({ table, key: 'api_key', value });
+    }
+    const next = applyEdits(text, raw, edits, this.file);
+    // Validate before anything is stored: a refused save changes nothing.
+    validateConfigData(next.raw, next.text, this.file);
+    if (input.apiKey?.action === 'set') this.secrets.set(secretName, input.apiKey.value);
+    writeFileAtomic(this.file, next.text, 0o600);
+    // A stored key that config.toml no longer points to is deleted, not left behind.
+    const keptRef = input.apiKey?.action === 'set' ? `${SECRET_REF_PREFIX}${secretName}` : null;
+    if (
+      input.apiKey &&
+      typeof previousKey === 'string' &&
+      previousKey.startsWith(SECRET_REF_PREFIX) &&
+      previousKey !== keptRef
+    ) {
+      this.secrets.delete(previousKey.slice(SECRET_REF_PREFIX.length));
+    }
+    return this.changed();
+  }
+
+  /** The profile a connection test uses: the saved one with unsaved edits on top. */
+  previewProfile(input: ConnectionTestInput): LlmProfile {
+    const text = this.readText();
+    const raw = parseTomlText(text, this.file);
+    const table = this.llmTable(raw, input.target);
+    const edits: Edit[] = Object.entries(input.llm ?? {}).map(([key, value]) => ({
+      table,
+      key,
+      value: value ?? undefined,
+    }));
+    let typedKey: string | undefined;
+    if (input.apiKey?.action === 'set') typedKey = input.apiKey.value;
+    else if (input.apiKey) {
+      edits.push({
+        table,
+        key: 'api_key',
+        value: input.apiKey.action === 'env' ? `env:${input.apiKey.name}` : undefined,
+      });
+    }
+    const next = applyEdits(text, raw, edits, this.file);
+    const config = validateConfigData(next.raw, next.text, this.file);
+    const profile = this.resolveProfile(input.target, config);
+    return typedKey !== undefined ? { ...profile, apiKey: typedKey } : profile;
+  }
+
+  importOpenManus(input: ConfigImportInput): ConfigImportResult {
+    const source = input.fileName ?? 'the OpenManus config';
+    const data = parseTomlText(input.content, source);
+    const conversion = convertOpenManusConfig(data);
+    const currentText = this.readText();
+    let current: RawTable = {};
+    try {
+      current = parseTomlText(currentText, this.file);
+    } catch {
+      // The current file is broken: the import replaces it (a backup is kept below).
+    }
+    const next: RawTable = { ...current };
+    const secretsToStore: { name: string; value: string }[] = [];
+    if (conversion.llm) {
+      const llm = structuredClone(conversion.llm);
+      for (const { table, value } of conversion.apiKeys) {
+        const tablePath = table.split('.').slice(1);
+        const target = tablePath.length === 0 ? llm : (llm[tablePath[0] as string] as RawTable);
+        if (value.startsWith('env:')) target['api_key'] = value;
+        else {
+          target['api_key'] = `${SECRET_REF_PREFIX}${table}`;
+          secretsToStore.push({ name: table, value });
+        }
+      }
+      next['llm'] = llm;
+    }
+    if (conversion.browser) next['browser'] = conversion.browser;
+    if (conversion.sandbox) next['sandbox'] = conversion.sandbox;
+    const header = `# Imported from ${input.fileName ?? 'an OpenManus config.toml'} on ${new Date().toISOString()}\n`;
+    const text = header + stringifyToml(next);
+    validateConfigData(parseTomlText(text, this.file), text, this.file);
+    const result = {
+      imported: conversion.imported,
+      ignored: conversion.ignored,
+    };
+    if (input.dryRun) {
+      return { ...result, isSaved: false, config: this.view() };
+    }
+    for (const secret of secretsToStore) this.secrets.set(secret.name, secret.value);
+    if (existsSync(this.file)) copyFileSync(this.file, `${this.file}.bak`);
+    writeFileAtomic(this.file, text, 0o600);
+    return { ...result, isSaved: true, config: this.changed() };
+  }
+
+  private readText(): string {
+    return existsSync(this.file) ? readFileSync(this.file, 'utf8') : '';
+  }
+
+  /** `[llm]` for the default target; else the profile the agent uses, `[llm.AGENT]` if none. */
+  private llmTable(raw: RawTable, target: ConfigTarget): string[] {
+    if (target === 'default') return ['llm'];
+    const chosen = getPath(raw, ['agent', target, 'llm']);
+    if (typeof chosen === 'string' && chosen.trim() !== '') return ['llm', chosen.trim()];
+    return ['llm', target];
+  }
+
+  private changed(): ConfigView {
+    const view = this.view();
+    for (const listener of this.listeners) {
+      try {
+        listener(view);
+      } catch (error) {
+        console.error(`[workbench] config listener failed: ${(error as Error).message}`);
+      }
+    }
+    return view;
+  }
+}
+
+function getPath(raw: RawTable, path: readonly string[]): unknown {
+  let node: unknown = raw;
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as RawTable)[key];
+  }
+  return node;
+}
+
+function setPath(raw: RawTable, path: readonly string[], value: unknown): void {
+  let node = raw;
+  for (const key of path.slice(0, -1)) {
+    const child = node[key];
+    if (typeof child !== 'object' || child === null || Array.isArray(child)) node[key] = {};
+    node = node[key] as RawTable;
+  }
+  const last = path.at(-1) as string;
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+}
+
+/**
+ * Applies edits line by line, then checks the result parses to exactly the intended
+ * data; when the file is written in a shape the line editor does not handle (inline
+ * tables, dotted keys), it falls back to writing the data out in full.
+ */
+function applyEdits(
+  text: string,
+  raw: RawTable,
+  edits: readonly Edit[],
+  file: string,
+): { text: string; raw: RawTable } {
+  const expected = structuredClone(raw);
+  let nextText = text;
+  for (const edit of edits) {
+    setPath(expected, [...edit.table, edit.key], edit.value);
+    nextText = setTomlKey(nextText, edit.table, edit.key, edit.value);
+  }
+  let parsed: RawTable | null;
+  try {
+    parsed = parseTomlText(nextText, file);
+  } catch {
+    parsed = null;
+  }
+  if (parsed && deepEqual(parsed, expected)) return { text: nextText, raw: parsed };
+  return { text: stringifyToml(expected), raw: expected };
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => deepEqual((a as RawTable)[k], (b as RawTable)[k]));
+}

@@ -1,0 +1,138 @@
+/**
+ * "Test connection" for a model profile: one tiny chat request with the real `openai`
+ * client (no retries), and a verdict a user can act on: the key was refused, the model
+ * does not exist, nothing listens at the base URL, the server is not OpenAI-compatible.
+ * The key is never part of the answer, even when a server echoes it back.
+ */
+import OpenAI, { AzureOpenAI } from 'openai';
+import type { ConnectionTestResult } from '@shared/ipc';
+import type { LlmProfile } from './schema';
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+
+export async function testConnection(
+  profile: LlmProfile,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<ConnectionTestResult> {
+  const started = Date.now();
+  const base = { model: profile.model, baseUrl: profile.baseUrl };
+  const done = (ok: boolean, message: string, status?: number): ConnectionTestResult => ({
+    ...base,
+    ok,
+    latencyMs: Date.now() - started,
+    message: redact(message, profile.apiKey),
+    ...(status !== undefined ? { status } : {}),
+  });
+  if (!profile.apiKey && profile.apiType !== 'ollama') {
+    return done(false, 'No API key is set for this profile: set one (or an env: reference) first.');
+  }
+  const timeout = Math.min(profile.timeoutMs, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const common = { maxRetries: 0, timeout, apiKey: profile.apiKey || 'ollama' };
+  const client =
+    profile.apiType === 'azure'
+      ? new AzureOpenAI({
+          ...common,
+          endpoint: profile.baseUrl,
+          apiVersion: profile.apiVersion || '2024-10-21',
+          deployment: profile.model,
+        })
+      : new OpenAI({ ...common, baseURL: profile.baseUrl });
+  try {
+    const reply: unknown = await client.chat.completions.create(
+      {
+        model: profile.model,
+        messages: [{ role: 'user', content: 'Reply with the single word: ok' }],
+        max_tokens: 8,
+        stream: false,
+      },
+      options.signal ? { signal: options.signal } : {},
+    );
+    const choices = (reply as { choices?: unknown } | null)?.choices;
+    if (!Array.isArray(choices)) {
+      return done(
+        false,
+        `The server at ${profile.baseUrl} answered, but not like an OpenAI-compatible API ` +
+          '(check the base URL: it usually ends in /v1).',
+      );
+    }
+    const model = (reply as { model?: unknown }).model;
+    return done(
+      true,
+      `Connected: ${typeof model === 'string' && model ? model : profile.model} answered.`,
+    );
+  } catch (error) {
+    return explain(error, profile, done);
+  }
+}
+
+function explain(
+  error: unknown,
+  profile: LlmProfile,
+  done: (ok: boolean, message: string, status?: number) => ConnectionTestResult,
+): ConnectionTestResult {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+    return done(
+      false,
+      `No answer from ${profile.baseUrl} in time: the server is slow or unreachable.`,
+    );
+  }
+  if (error instanceof OpenAI.APIConnectionError) {
+    const cause = (error.cause as NodeJS.ErrnoException | undefined) ?? undefined;
+    const code = cause?.code ?? (cause?.cause as NodeJS.ErrnoException | undefined)?.code;
+    const host = safeHost(profile.baseUrl);
+    if (code === 'ECONNREFUSED')
+      return done(false, `Nothing is listening at ${host} (connection refused).`);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return done(false, `The host ${host} was not found (DNS).`);
+    if (code?.startsWith('CERT_') || code?.includes('SSL') || code?.includes('TLS')) {
+      return done(false, `TLS error talking to ${host}: ${code}.`);
+    }
+    return done(false, `Could not connect to ${host}${code ? ` (${code})` : ''}.`);
+  }
+  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+    const detail = firstLine(error.message);
+    switch (error.status) {
+      case 401:
+        return done(false, `The API key was refused (401): ${detail}`, 401);
+      case 403:
+        return done(false, `Access denied (403): ${detail}`, 403);
+      case 404:
+        return done(
+          false,
+          `Not found (404): check the base URL and that the model "${profile.model}" exists. ${detail}`,
+          404,
+        );
+      case 429:
+        return done(false, `Rate limited or out of quota (429): ${detail}`, 429);
+      default:
+        return done(false, `The server answered ${error.status}: ${detail}`, error.status);
+    }
+  }
+  if (error instanceof SyntaxError) {
+    return done(
+      false,
+      `The server at ${profile.baseUrl} did not answer with JSON: is the base URL right (it usually ends in /v1)?`,
+    );
+  }
+  return done(
+    false,
+    `The test failed: ${firstLine(error instanceof Error ? error.message : String(error))}`,
+  );
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? text).slice(0, 300);
+}
+
+/** Removes the key, should a server or library ever put it in a message. */
+function redact(text: string, key: string): string {
+  return key.length >= 4 ? text.split(key).join('[redacted]') : text;
+}

@@ -1,0 +1,61 @@
+/**
+ * What the run manager needs from a run history: append events as they happen, list
+ * and read runs back. `RunStore` keeps it on disk (JSONL); `MemoryRunHistory` keeps it
+ * in memory for tests and benchmarks that must not touch a disk.
+ */
+import type { RunEvent } from '@shared/events';
+import type { RunSummary } from '@shared/ipc';
+import { applyToSummary } from '@shared/run-summary';
+import type { ParsedLog } from './run-log';
+
+export interface RunHistory {
+  /** `line` is the event exactly as serialized for the live stream */
+  append(event: RunEvent, line: string): void;
+  list(): RunSummary[];
+  summary(runId: string): RunSummary | undefined;
+  read(runId: string): ParsedLog | undefined;
+  /** releases open files and writes what is pending */
+  close(): void;
+}
+
+export class MemoryRunHistory implements RunHistory {
+  private readonly runs = new Map<
+    string,
+    { summary?: RunSummary; lines: string[]; events: RunEvent[] }
+  >();
+
+  append(event: RunEvent, line: string): void {
+    let run = this.runs.get(event.runId);
+    if (!run) {
+      run = { lines: [], events: [] };
+      this.runs.set(event.runId, run);
+    }
+    run.events.push(event);
+    run.lines.push(line);
+    const summary = applyToSummary(run.summary, event);
+    if (summary) run.summary = { ...summary, lastSeq: event.seq };
+  }
+
+  list(): RunSummary[] {
+    return [...this.runs.values()]
+      .flatMap((r) => (r.summary ? [r.summary] : []))
+      .sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  summary(runId: string): RunSummary | undefined {
+    return this.runs.get(runId)?.summary;
+  }
+
+  read(runId: string): ParsedLog | undefined {
+    const run = this.runs.get(runId);
+    if (!run) return undefined;
+    return {
+      events: run.events.slice(),
+      lines: run.lines.slice(),
+      warnings: [],
+      hasTornTail: false,
+    };
+  }
+
+  close(): void {}
+}

@@ -1,0 +1,147 @@
+import {
+  appendFileSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
+import { RunStore } from './run-store';
+
+function runEvents(runId: string, finished = true, extraSteps = 1): RunEvent[] {
+  const s = createEventStamper(runId, () => 1_700_000_000_000);
+  const payloads: RunEventPayload[] = [
+    { type: 'run.started', agent: 'manus', task: 't', maxSteps: 5, model: 'm', sessionId: 's1' },
+    { type: 'state.changed', agent: 'manus', from: 'IDLE', to: 'RUNNING' },
+  ];
+  for (let step = 1; step <= extraSteps; step++) {
+    payloads.push({ type: 'step.started', agent: 'manus', step, maxSteps: 5 });
+  }
+  if (finished) {
+    payloads.push({
+      type: 'run.finished',
+      outcome: 'finished',
+      state: 'FINISHED',
+      steps: extraSteps,
+      usage: { prompt: 1, completion: 2 },
+    });
+  }
+  return payloads.map((p) => s.stamp(p));
+}
+
+function write(store: RunStore, events: RunEvent[]) {
+  for (const e of events) store.append(e, JSON.stringify(e));
+}
+
+const quiet = { onWarning: () => {} };
+
+describe('RunStore', () => {
+  it('appends each event as one line, exactly as given, and lists the run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-runs-'));
+    const store = new RunStore(dir, quiet);
+    const events = runEvents('r1');
+    write(store, events);
+    const text = readFileSync(join(dir, 'r1.jsonl'), 'utf8');
+    expect(text).toBe(events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    expect(store.list()).toMatchObject([
+      { runId: 'r1', outcome: 'finished', steps: 1, sessionId: 's1', lastSeq: 4 },
+    ]);
+    expect(statSync(join(dir, 'r1.jsonl')).mode & 0o777).toBe(0o600);
+    // the owner marker is gone once the run finished
+    expect(readdirSync(dir).filter((f) => f.endsWith('.owner'))).toEqual([]);
+    store.close();
+  });
+
+  it('rebuilds a missing or damaged index from the logs', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-runs-'));
+    const first = new RunStore(dir, quiet);
+    write(first, runEvents('r1'));
+    write(first, runEvents('r2', true, 3));
+    first.close();
+    for (const damage of ['{"version":1,"runs":[{"nope":1}]}', 'garbage{', '']) {
+      writeFileSync(join(dir, 'index.json'), damage);
+      const warnings: string[] = [];
+      const store = new RunStore(dir, { onWarning: (w) => warnings.push(w) });
+      expect(store.startup.isIndexRebuilt).toBe(true);
+      expect(
+        store
+          .list()
+          .map((s) => [s.runId, s.steps])
+          .sort(),
+      ).toEqual([
+        ['r1', 1],
+        ['r2', 3],
+      ]);
+      expect(warnings.join('\n')).toMatch(/index .* damaged/);
+      store.close();
+    }
+  });
+
+  it('shows a run that stopped without run.finished as interrupted, and skips a torn last line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-runs-'));
+    const events = runEvents('r1', false, 2);
+    writeFileSync(join(dir, 'r1.jsonl'), events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    // the process died halfway through the next line
+    appendFileSync(join(dir, 'r1.jsonl'), '{"v":1,"runId":"r1","seq":5,"ts":1,"type":"step.st');
+    const warnings: string[] = [];
+    const store = new RunStore(dir, { onWarning: (w) => warnings.push(w) });
+    expect(store.startup.interrupted).toEqual(['r1']);
+    expect(store.summary('r1')).toMatchObject({ isInterrupted: true, steps: 2, lastSeq: 4 });
+    const log = store.read('r1');
+    expect(log?.events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(log?.hasTornTail).toBe(true);
+    expect(log?.warnings.join()).toMatch(/line 5: the last event was cut off/);
+    expect(warnings.join()).toMatch(/cut off/);
+    store.close();
+  });
+
+  it('does not call a run interrupted while another live process writes it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-runs-'));
+    const events = runEvents('r1', false);
+    writeFileSync(join(dir, 'r1.jsonl'), events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    // the parent of this test process is alive and is not us
+    writeFileSync(join(dir, 'r1.owner'), JSON.stringify({ pid: process.ppid }));
+    const store = new RunStore(dir, quiet);
+    expect(store.summary('r1')?.isInterrupted).toBeUndefined();
+    store.close();
+  });
+
+  it('skips damaged middle lines with their line numbers and keeps the rest', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-runs-'));
+    const events = runEvents('r1');
+    const lines = events.map((e) => JSON.stringify(e));
+    lines.splice(2, 0, 'not json', '{"v":1,"runId":"other","seq":3,"ts":1,"type":"step.started"}');
+    writeFileSync(join(dir, 'r1.jsonl'), `${lines.join('\n')}\n`);
+    const store = new RunStore(dir, quiet);
+    const log = store.read('r1');
+    expect(log?.events).toEqual(events);
+    expect(log?.warnings).toEqual([
+      'r1.jsonl line 3: not valid JSON; skipped',
+      'r1.jsonl line 4: belongs to run other, not r1; skipped',
+    ]);
+    store.close();
+  });
+
+  it('picks up runs written by another process since it opened', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-runs-'));
+    const store = new RunStore(dir, quiet);
+    expect(store.list()).toEqual([]);
+    const other = new RunStore(dir, quiet);
+    write(other, runEvents('r9'));
+    other.close();
+    expect(store.list().map((s) => s.runId)).toEqual(['r9']);
+    store.close();
+  });
+
+  it('refuses run ids that are not safe file names', () => {
+    const store = new RunStore(mkdtempSync(join(tmpdir(), 'wb-runs-')), quiet);
+    expect(store.read('../etc/passwd')).toBeUndefined();
+    expect(store.summary('../x')).toBeUndefined();
+    expect(() => store.logPath('a/b')).toThrow(/Invalid run id/);
+    store.close();
+  });
+});

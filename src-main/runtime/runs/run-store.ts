@@ -1,0 +1,341 @@
+/**
+ * Run history on disk: `<dir>/<runId>.jsonl` holds a run's events, one line each,
+ * appended with a synchronous write as each event happens, so a crash or SIGKILL loses
+ * at most the line being written (the OS keeps what was written; fsync at the end of
+ * the run covers power loss for finished runs). `index.json` caches the summaries; it
+ * is only a cache: missing, damaged or stale, it is rebuilt from the logs.
+ *
+ * Several processes may share one home (the desktop app and a CLI run): a run being
+ * written has a `<runId>.owner` file naming its process, so another process shows it as
+ * running, not interrupted. A run whose log ends without `run.finished` and whose owner
+ * is gone was interrupted (crash, kill, power loss).
+ */
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { RunEvent } from '@shared/events';
+import type { RunSummary } from '@shared/ipc';
+import { applyToSummary, summarize } from '@shared/run-summary';
+import { writeFileAtomic } from '../config/atomic-write';
+import type { RunHistory } from './run-history';
+import { parseRunLog, type ParsedLog } from './run-log';
+
+const INDEX_FILE = 'index.json';
+const INDEX_VERSION = 1;
+const RUN_ID_PATTERN = /^[A-Za-z0-9._-]{1,200}$/;
+
+interface IndexEntry {
+  summary: RunSummary;
+  /** size of the log when the summary was taken: a different size means re-read */
+  size: number;
+}
+
+interface Writer {
+  fd: number;
+  summary: RunSummary | undefined;
+  size: number;
+  hasFailed: boolean;
+}
+
+export interface RunStoreOptions {
+  /** where warnings go (damaged lines, a rebuilt index, a failed write) */
+  onWarning?: (message: string) => void;
+  /** how long index updates are held back to be written together */
+  indexDelayMs?: number;
+}
+
+export interface StoreStartup {
+  isIndexRebuilt: boolean;
+  interrupted: string[];
+  warnings: string[];
+}
+
+export class RunStore implements RunHistory {
+  private readonly index = new Map<string, IndexEntry>();
+  private readonly writers = new Map<string, Writer>();
+  private indexTimer: ReturnType<typeof setTimeout> | null = null;
+  private isIndexDirty = false;
+  readonly startup: StoreStartup;
+
+  constructor(
+    readonly dir: string,
+    private readonly options: RunStoreOptions = {},
+  ) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const warnings: string[] = [];
+    const isIndexRebuilt = !this.loadIndex(warnings);
+    const interrupted = this.refresh(warnings);
+    if (isIndexRebuilt || interrupted.length > 0) this.writeIndexNow();
+    this.startup = { isIndexRebuilt, interrupted, warnings };
+    for (const warning of warnings) this.warn(warning);
+  }
+
+  logPath(runId: string): string {
+    if (!RUN_ID_PATTERN.test(runId)) throw new Error(`Invalid run id: ${runId}`);
+    return join(this.dir, `${runId}.jsonl`);
+  }
+
+  append(event: RunEvent, line: string): void {
+    let writer = this.writers.get(event.runId);
+    if (!writer) {
+      writer = this.openWriter(event.runId);
+      if (!writer) return;
+    }
+    const summary = applyToSummary(writer.summary, event);
+    if (summary) writer.summary = { ...summary, lastSeq: event.seq };
+    if (!writer.hasFailed) {
+      try {
+        const bytes = Buffer.from(`${line}\n`, 'utf8');
+        writeSync(writer.fd, bytes);
+        writer.size += bytes.length;
+      } catch (error) {
+        // Disk full or gone: the run goes on (the live view still works); say so once.
+        writer.hasFailed = true;
+        this.warn(
+          `Run ${event.runId}: writing its history failed (${(error as Error).message}); ` +
+            'the rest of this run is not saved',
+        );
+      }
+    }
+    if (event.type === 'run.started') this.updateIndex(event.runId, writer);
+    if (event.type === 'run.finished') this.closeWriter(event.runId, writer);
+  }
+
+  list(): RunSummary[] {
+    this.refresh([]);
+    const summaries = new Map<string, RunSummary>();
+    for (const [runId, entry] of this.index) summaries.set(runId, entry.summary);
+    for (const [runId, writer] of this.writers) {
+      if (writer.summary) summaries.set(runId, writer.summary);
+    }
+    return [...summaries.values()].sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  summary(runId: string): RunSummary | undefined {
+    const live = this.writers.get(runId)?.summary;
+    if (live) return live;
+    if (!this.index.has(runId) && RUN_ID_PATTERN.test(runId)) this.refresh([]);
+    return this.index.get(runId)?.summary;
+  }
+
+  read(runId: string): ParsedLog | undefined {
+    if (!RUN_ID_PATTERN.test(runId)) return undefined;
+    let text: string;
+    try {
+      text = readFileSync(this.logPath(runId), 'utf8');
+    } catch {
+      return undefined;
+    }
+    return parseRunLog(text, runId, `${runId}.jsonl`);
+  }
+
+  /** Adds a complete log (an import): written atomically, then indexed. */
+  addLog(runId: string, text: string, summary: RunSummary): void {
+    const path = this.logPath(runId);
+    if (existsSync(path)) throw new Error(`Run ${runId} is already in the history`);
+    writeFileAtomic(path, text, 0o600);
+    this.index.set(runId, { summary, size: Buffer.byteLength(text, 'utf8') });
+    this.scheduleIndexWrite();
+  }
+
+  has(runId: string): boolean {
+    return RUN_ID_PATTERN.test(runId) && existsSync(this.logPath(runId));
+  }
+
+  close(): void {
+    for (const [runId, writer] of this.writers) this.closeWriter(runId, writer);
+    if (this.indexTimer) clearTimeout(this.indexTimer);
+    this.indexTimer = null;
+    if (this.isIndexDirty) this.writeIndexNow();
+  }
+
+  private openWriter(runId: string): Writer | undefined {
+    try {
+      const path = this.logPath(runId);
+      writeFileAtomic(ownerPath(this.dir, runId), JSON.stringify({ pid: process.pid }), 0o600);
+      const fd = openSync(path, 'a', 0o600);
+      const writer: Writer = {
+        fd,
+        summary: undefined,
+        size: statSync(path).size,
+        hasFailed: false,
+      };
+      this.writers.set(runId, writer);
+      return writer;
+    } catch (error) {
+      this.warn(`Run ${runId}: its history cannot be written (${(error as Error).message})`);
+      return undefined;
+    }
+  }
+
+  private closeWriter(runId: string, writer: Writer): void {
+    this.writers.delete(runId);
+    try {
+      fsyncSync(writer.fd);
+    } catch {
+      // fsync is best effort (some file systems refuse it); the data was written.
+    }
+    try {
+      closeSync(writer.fd);
+    } catch {
+      // already closed
+    }
+    rmSync(ownerPath(this.dir, runId), { force: true });
+    this.updateIndex(runId, writer);
+  }
+
+  private updateIndex(runId: string, writer: Writer): void {
+    if (!writer.summary) return;
+    this.index.set(runId, { summary: writer.summary, size: writer.size });
+    this.scheduleIndexWrite();
+  }
+
+  private scheduleIndexWrite(): void {
+    this.isIndexDirty = true;
+    if (this.indexTimer) return;
+    this.indexTimer = setTimeout(() => {
+      this.indexTimer = null;
+      this.writeIndexNow();
+    }, this.options.indexDelayMs ?? 200);
+    this.indexTimer.unref?.();
+  }
+
+  private writeIndexNow(): void {
+    this.isIndexDirty = false;
+    const runs = [...this.index.values()];
+    try {
+      writeFileAtomic(
+        join(this.dir, INDEX_FILE),
+        JSON.stringify({ version: INDEX_VERSION, runs }),
+        0o600,
+      );
+    } catch (error) {
+      this.warn(
+        `The run index could not be saved (${(error as Error).message}); it is rebuilt next start`,
+      );
+    }
+  }
+
+  /** Returns false when the index is missing or damaged (it is then rebuilt). */
+  private loadIndex(warnings: string[]): boolean {
+    const path = join(this.dir, INDEX_FILE);
+    if (!existsSync(path)) return false;
+    try {
+      const parsed = JSON.parse(readFileSync(path, 'utf8')) as {
+        version?: unknown;
+        runs?: unknown;
+      };
+      if (parsed.version !== INDEX_VERSION || !Array.isArray(parsed.runs))
+        throw new Error('unknown format');
+      for (const entry of parsed.runs as IndexEntry[]) {
+        if (typeof entry?.summary?.runId !== 'string' || typeof entry.size !== 'number') {
+          throw new Error('an entry is malformed');
+        }
+        this.index.set(entry.summary.runId, entry);
+      }
+      return true;
+    } catch (error) {
+      this.index.clear();
+      warnings.push(
+        `The run index ${path} is damaged (${(error as Error).message}); rebuilt from the run logs`,
+      );
+      return false;
+    }
+  }
+
+  /**
+   * Brings the index in line with the logs on disk: new or grown logs are re-read, logs
+   * that are gone are dropped. Returns the runs found interrupted.
+   */
+  private refresh(warnings: string[]): string[] {
+    const interrupted: string[] = [];
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return interrupted;
+    }
+    const onDisk = new Set<string>();
+    for (const name of names) {
+      if (!name.endsWith('.jsonl')) continue;
+      const runId = name.slice(0, -'.jsonl'.length);
+      if (!RUN_ID_PATTERN.test(runId)) continue;
+      onDisk.add(runId);
+      if (this.writers.has(runId)) continue;
+      let size: number;
+      try {
+        size = statSync(join(this.dir, name)).size;
+      } catch {
+        continue;
+      }
+      const entry = this.index.get(runId);
+      const isSameSize = entry !== undefined && entry.size === size;
+      if (isSameSize && entry.summary.finishedAt !== undefined) continue;
+      const isOwnedElsewhere = isOwnedByLiveProcess(this.dir, runId);
+      // Unfinished and unchanged: up to date while "interrupted" still matches the owner.
+      if (isSameSize && Boolean(entry.summary.isInterrupted) !== isOwnedElsewhere) continue;
+      const parsed = this.read(runId);
+      const summary = parsed ? summarize(parsed.events) : undefined;
+      if (!parsed || !summary) {
+        warnings.push(`${name} has no run.started event; it is not listed`);
+        continue;
+      }
+      warnings.push(...parsed.warnings);
+      const last = parsed.events.at(-1);
+      const full: RunSummary = { ...summary, ...(last ? { lastSeq: last.seq } : {}) };
+      if (full.finishedAt === undefined && !isOwnedElsewhere) {
+        full.isInterrupted = true;
+        if (!entry?.summary.isInterrupted) interrupted.push(runId);
+        rmSync(ownerPath(this.dir, runId), { force: true });
+      }
+      this.index.set(runId, { summary: full, size });
+      this.isIndexDirty = true;
+    }
+    for (const runId of this.index.keys()) {
+      if (!onDisk.has(runId)) {
+        this.index.delete(runId);
+        this.isIndexDirty = true;
+      }
+    }
+    if (this.isIndexDirty) this.scheduleIndexWrite();
+    return interrupted;
+  }
+
+  private warn(message: string): void {
+    (this.options.onWarning ?? ((m: string) => console.error(`[workbench] ${m}`)))(message);
+  }
+}
+
+function ownerPath(dir: string, runId: string): string {
+  return join(dir, `${runId}.owner`);
+}
+
+/** true when another live process is writing this run */
+function isOwnedByLiveProcess(dir: string, runId: string): boolean {
+  let pid: unknown;
+  try {
+    pid = (JSON.parse(readFileSync(ownerPath(dir, runId), 'utf8')) as { pid?: unknown }).pid;
+  } catch {
+    return false;
+  }
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
+  // Our own pid here means a previous life of this process id: this process has no
+  // writer for the run (checked before), so the run is not going on.
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
