@@ -10,6 +10,8 @@ import type { LlmClient } from '../llm/llm-client';
 import type { RuntimeServices } from '../services';
 import type { Session } from '../session/session';
 import { createTerminateTool } from '../tools/terminate';
+import { buildBrowserAgent } from '../tools/browser/browser-agent';
+import { buildMcpAgent } from '../tools/mcp/mcp-agent';
 import { ToolRegistry } from '../tools/tool-registry';
 
 export interface AgentBuildInput {
@@ -54,10 +56,11 @@ export const AGENT_BUILDERS: Record<AgentName, AgentBuilder> = {
       input,
       'You are a software engineering agent. Call terminate when the task is done.',
     ),
-  browser: (input) =>
-    basicAgent(input, 'You are a browsing agent. Call terminate when the task is done.'),
-  mcp: (input) =>
-    basicAgent(input, 'You are an agent using MCP tools. Call terminate when the task is done.'),
+  browser: buildBrowserAgent,
+  mcp: buildMcpAgent,
   toolcall: (input) =>
     basicAgent(input, 'You are a helpful agent. Call terminate when the task is done.'),
 };
+
+/** For the Manus entry: the browser tool and every configured MCP server's tools. */
+export { browserAndMcpTools } from '../tools/mcp/manus-extras';

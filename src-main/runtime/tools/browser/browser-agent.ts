@@ -1,0 +1,32 @@
+/**
+ * The catalog's `browser` agent: the browser tool and terminate, with screenshots
+ * attached as user messages and only the last `[browser] keep_screenshots` kept.
+ */
+import type { AgentBuildInput, BuiltAgent } from '../../agents/catalog';
+import { BROWSER_NEXT_STEP_PROMPT, BROWSER_SYSTEM_PROMPT } from '../../agents/prompts/browser';
+import { createTerminateTool } from '../terminate';
+import { createBrowserTool } from './browser-tool';
+import { VisualToolAgent } from './visual-tool-agent';
+
+export function buildBrowserAgent(input: AgentBuildInput): BuiltAgent {
+  const browser = createBrowserTool({
+    session: input.session,
+    settings: input.config.browser,
+    llm: input.llm,
+  });
+  const agent = VisualToolAgent.create(
+    {
+      // every resolved run setting, so new ones reach the loop without touching this file
+      ...input.settings,
+      name: input.name,
+      description: 'Browses the web with a headless Chromium.',
+      systemPrompt: BROWSER_SYSTEM_PROMPT,
+      nextStepPrompt: BROWSER_NEXT_STEP_PROMPT,
+      keepImages: input.config.browser.keep_screenshots,
+    },
+    { llm: input.llm, tools: [browser, createTerminateTool()] },
+    input.env,
+  );
+  // The browser itself belongs to the session and outlives the run.
+  return { agent, dispose: () => agent.tools.dispose() };
+}

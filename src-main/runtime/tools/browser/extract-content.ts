@@ -1,0 +1,70 @@
+/**
+ * extract_content: asks the agent's own model to pull what the goal needs out of the
+ * page's text (OpenManus did the same with a markdown copy of the page). The text is
+ * capped at `[browser] max_content_length` and the model is told when it was cut.
+ */
+import type { Page } from 'playwright-core';
+import type { RunEventPayload } from '@shared/events';
+import type { LlmClient } from '../../llm/llm-client';
+import { PAGE_SCRIPTS, callScript } from './page-script';
+
+export const EXTRACT_SYSTEM_PROMPT =
+  'You extract information from one web page for another agent. Answer the goal using only ' +
+  'the page text you are given: quote values exactly, keep it short, and say plainly when the ' +
+  'page does not contain what the goal asks for. Do not invent links or values.';
+
+export interface ExtractContext {
+  llm: LlmClient;
+  maxContentLength: number;
+  signal: AbortSignal;
+  agent: string;
+  step: number;
+  emit: (event: RunEventPayload) => void;
+}
+
+export async function extractContent(
+  page: Page,
+  goal: string,
+  ctx: ExtractContext,
+): Promise<string> {
+  const text = (await page.evaluate(callScript(PAGE_SCRIPTS.pageText))) as string;
+  const capped = text.slice(0, ctx.maxContentLength);
+  const cutNote =
+    text.length > capped.length
+      ? `Page text (first ${capped.length} of ${text.length} characters; the rest was cut):`
+      : 'Page text:';
+  const messages = [
+    { role: 'system' as const, content: EXTRACT_SYSTEM_PROMPT },
+    {
+      role: 'user' as const,
+      content: `Goal: ${goal}\n\nPage URL: ${page.url()}\nPage title: ${await page.title()}\n${cutNote}\n${capped}`,
+    },
+  ];
+  const started = performance.now();
+  // The extraction is a model call of its own: the timeline shows it like any other.
+  ctx.emit({
+    type: 'llm.requested',
+    agent: ctx.agent,
+    step: ctx.step,
+    model: ctx.llm.model,
+    messageCount: messages.length,
+    inputTokens: 0,
+  });
+  const response = await ctx.llm.complete({ messages }, { signal: ctx.signal });
+  ctx.emit({
+    type: 'llm.responded',
+    agent: ctx.agent,
+    step: ctx.step,
+    model: response.model,
+    content: response.content,
+    toolCalls: response.toolCalls,
+    usage: response.usage,
+    durationMs: Math.round(performance.now() - started),
+    finishReason: response.finishReason,
+  });
+  const answer = response.content?.trim();
+  if (!answer) throw new Error('the model returned no text for the extraction');
+  const truncated =
+    text.length > capped.length ? ` (from the first ${capped.length} characters of the page)` : '';
+  return `Extracted from ${page.url()}${truncated}:\n${answer}`;
+}

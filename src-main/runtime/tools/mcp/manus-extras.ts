@@ -1,0 +1,39 @@
+/**
+ * For the Manus entry of the catalog: the browser tool and the tools of every configured
+ * MCP server, new for each agent instance. Servers that cannot be reached are reported
+ * in `failures` (their tools are left out) so the caller decides whether that is fatal.
+ * Images these tools return must reach the model as user messages: build the agent with
+ * VisualToolAgent (tools/browser/visual-tool-agent.ts) until the loop attaches them.
+ */
+import type { AgentBuildInput } from '../../agents/catalog';
+import { createBrowserTool } from '../browser/browser-tool';
+import type { Tool } from '../tool';
+import { loadMcpTools, type McpServerFailure } from './mcp-toolset';
+
+export interface ManusExtras {
+  tools: Tool[];
+  failures: McpServerFailure[];
+  /** screenshots to keep in memory (`[browser] keep_screenshots`) */
+  keepImages: number;
+}
+
+export async function browserAndMcpTools(
+  input: Pick<AgentBuildInput, 'session' | 'config' | 'llm'>,
+  reservedNames: Iterable<string>,
+): Promise<ManusExtras> {
+  const browser = createBrowserTool({
+    session: input.session,
+    settings: input.config.browser,
+    llm: input.llm,
+  });
+  const mcp = await loadMcpTools({
+    session: input.session,
+    servers: input.config.mcp.servers,
+    reservedNames: [...reservedNames, browser.name],
+  });
+  return {
+    tools: [browser as Tool, ...mcp.tools],
+    failures: mcp.failures,
+    keepImages: input.config.browser.keep_screenshots,
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The catalog's `mcp` agent: the tools of one MCP server plus our own `terminate`.
+ * Its finish signal is the unprefixed `terminate`, which the server's prefixed tools can
+ * never shadow; the original compared the prefixed names against "terminate" and could
+ * never finish (openmanus.md 7.2 item 7). No system message is added mid-run (7.2 item 15).
+ */
+import type { AgentBuildInput, BuiltAgent } from '../../agents/catalog';
+import { MCP_NEXT_STEP_PROMPT, mcpSystemPrompt } from '../../agents/prompts/mcp';
+import type { WorkbenchConfig } from '../../config/schema';
+import { VisualToolAgent } from '../browser/visual-tool-agent';
+import { createTerminateTool } from '../terminate';
+import { loadMcpTools } from './mcp-toolset';
+
+/** Images from MCP tools kept in the agent's memory. */
+export const MCP_KEEP_IMAGES = 3;
+
+/** The server the mcp agent works with, or an error saying how to choose one. */
+export function chooseMcpServer(config: WorkbenchConfig): string {
+  const names = Object.keys(config.mcp.servers);
+  const chosen = config.mcp.agent_server;
+  if (chosen !== undefined) {
+    if (!config.mcp.servers[chosen]) {
+      throw new Error(
+        `[mcp] agent_server = "${chosen}" names no configured server (configured: ${names.join(', ') || 'none'}). Add [mcp.servers.${chosen}] or fix the name in config.toml.`,
+      );
+    }
+    return chosen;
+  }
+  if (names.length === 1) return names[0]!;
+  if (names.length === 0) {
+    throw new Error(
+      'The mcp agent needs an MCP server: add one to config.toml, e.g. [mcp.servers.files] with type = "stdio" and command = "...", or type = "http" and url = "...".',
+    );
+  }
+  throw new Error(
+    `Several MCP servers are configured (${names.join(', ')}): set [mcp] agent_server in config.toml to the one the mcp agent should use.`,
+  );
+}
+
+export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent> {
+  const server = chooseMcpServer(input.config);
+  const settings = input.config.mcp.servers[server]!;
+  const terminate = createTerminateTool();
+  const toolset = await loadMcpTools({
+    session: input.session,
+    servers: { [server]: settings },
+    reservedNames: [terminate.name],
+  });
+  const failure = toolset.failures[0];
+  if (failure) throw new Error(failure.error);
+  const agent = VisualToolAgent.create(
+    {
+      // every resolved run setting, so new ones reach the loop without touching this file
+      ...input.settings,
+      name: input.name,
+      description: `Uses the tools of the MCP server "${server}".`,
+      systemPrompt: mcpSystemPrompt(
+        server,
+        toolset.tools.map((t) => t.name),
+      ),
+      nextStepPrompt: MCP_NEXT_STEP_PROMPT,
+      specialToolNames: [terminate.name],
+      keepImages: MCP_KEEP_IMAGES,
+    },
+    { llm: input.llm, tools: [...toolset.tools, terminate] },
+    input.env,
+  );
+  // The connection belongs to the session and outlives the run.
+  return { agent, dispose: () => agent.tools.dispose() };
+}

@@ -1,0 +1,273 @@
+/**
+ * One connection to one configured MCP server, over stdio, SSE or streamable HTTP, with
+ * the official SDK client. It connects on first use. When the server goes away (the
+ * process exits, the HTTP endpoint stops answering) the call in flight fails with a
+ * message saying so, and the next call connects again and says it did.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerSettings } from '../../config/schema';
+import { abortError } from '../../util/abort';
+import type { McpCallResult } from './mcp-content';
+
+export const CONNECT_TIMEOUT_MS = 30_000;
+const STDERR_TAIL_CHARS = 1500;
+const CLIENT_INFO = { name: 'agent-workbench', version: '0.1.0' };
+
+export interface RemoteTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** Why a call did not produce a result; the message is written for the model and the user. */
+export class McpToolError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'connect' | 'connection_lost' | 'timeout' | 'protocol',
+  ) {
+    super(message);
+    this.name = 'McpToolError';
+  }
+}
+
+export interface CallOutcome {
+  result: McpCallResult;
+  /** set when this call had to reconnect after the server went away */
+  reconnected?: string;
+}
+
+export class McpConnection {
+  readonly fingerprint: string;
+  private client: Client | null = null;
+  private transport: Transport | null = null;
+  private connecting: Promise<Client> | null = null;
+  private toolCache: RemoteTool[] | null = null;
+  private stderrTail = '';
+  /** why the previous connection ended unexpectedly; reported once on reconnect */
+  private lost: string | null = null;
+  private closed = false;
+  private connectCount = 0;
+
+  constructor(
+    readonly serverName: string,
+    readonly settings: McpServerSettings,
+    private readonly options: { cwd?: string } = {},
+  ) {
+    this.fingerprint = JSON.stringify(settings);
+  }
+
+  /** How many times a connection was opened (1 after the first use, more after reconnects). */
+  get connections(): number {
+    return this.connectCount;
+  }
+
+  get isConnected(): boolean {
+    return this.client !== null;
+  }
+
+  describe(): string {
+    const s = this.settings;
+    const target = s.type === 'stdio' ? [s.command, ...s.args].join(' ') : (s.url ?? '');
+    return `MCP server "${this.serverName}" (${s.type}: ${target})`;
+  }
+
+  async listTools(signal?: AbortSignal): Promise<RemoteTool[]> {
+    const client = await this.connect(signal);
+    if (this.toolCache) return this.toolCache;
+    const tools: RemoteTool[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined, {
+          timeout: this.timeoutMs,
+          ...(signal ? { signal } : {}),
+        });
+        for (const tool of page.tools) {
+          tools.push({
+            name: tool.name,
+            description: tool.description ?? tool.title ?? '',
+            inputSchema: tool.inputSchema as Record<string, unknown>,
+          });
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+    } catch (error) {
+      throw this.callFailure(error, 'listing its tools', signal);
+    }
+    this.toolCache = tools;
+    return tools;
+  }
+
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallOutcome> {
+    const wasLost = this.lost;
+    const client = await this.connect(signal);
+    try {
+      const result = (await client.callTool({ name, arguments: args }, undefined, {
+        signal,
+        timeout: this.timeoutMs,
+      })) as McpCallResult;
+      return wasLost
+        ? {
+            result,
+            reconnected: `(The connection to ${this.describe()} had been lost: ${wasLost}. It was re-established for this call; state the server kept for the old connection may be gone.)`,
+          }
+        : { result };
+    } catch (error) {
+      throw this.callFailure(error, `running tool "${name}"`, signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.drop();
+  }
+
+  private get timeoutMs(): number {
+    return this.settings.timeout * 1000;
+  }
+
+  /** The live client, connecting (again) if there is none. Concurrent callers share one attempt. */
+  private async connect(signal?: AbortSignal): Promise<Client> {
+    if (this.closed)
+      throw new McpToolError(`${this.describe()} was closed with its session.`, 'connect');
+    if (this.client) return this.client;
+    this.connecting ??= this.open(signal).finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  private async open(signal?: AbortSignal): Promise<Client> {
+    this.stderrTail = '';
+    this.toolCache = null;
+    const transport = this.createTransport();
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    client.onclose = () => {
+      if (this.client !== client) return;
+      // The server went away on its own: remember why, reconnect on next use.
+      this.client = null;
+      this.transport = null;
+      this.toolCache = null;
+      this.lost = this.exitReason(
+        this.settings.type === 'stdio' ? 'the server process exited' : 'the connection closed',
+      );
+    };
+    try {
+      await client.connect(transport, {
+        timeout: CONNECT_TIMEOUT_MS,
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      if (signal?.aborted) throw abortError(signal);
+      throw new McpToolError(
+        `Could not connect to ${this.describe()}: ${this.exitReason(errorText(error))}.${this.hint()}`,
+        'connect',
+      );
+    }
+    if (this.closed) {
+      await client.close().catch(() => undefined);
+      throw new McpToolError(`${this.describe()} was closed with its session.`, 'connect');
+    }
+    this.client = client;
+    this.transport = transport;
+    this.connectCount++;
+    this.lost = null;
+    return client;
+  }
+
+  private createTransport(): Transport {
+    const s = this.settings;
+    if (s.type === 'stdio') {
+      const transport = new StdioClientTransport({
+        command: s.command ?? '',
+        args: s.args,
+        env: s.env,
+        stderr: 'pipe',
+        ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
+      });
+      // Keep the end of the server's stderr for error messages instead of flooding ours.
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+      });
+      return transport;
+    }
+    const url = new URL(s.url ?? '');
+    return s.type === 'sse' ? new SSEClientTransport(url) : new StreamableHTTPClientTransport(url);
+  }
+
+  /** Closes the current client without marking the connection as lost. */
+  private async drop(): Promise<void> {
+    const client = this.client;
+    const transport = this.transport;
+    this.client = null;
+    this.transport = null;
+    this.toolCache = null;
+    if (!client) return;
+    if (transport instanceof StreamableHTTPClientTransport) {
+      await transport.terminateSession().catch(() => undefined);
+    }
+    await client.close().catch(() => undefined);
+  }
+
+  private callFailure(error: unknown, doing: string, signal?: AbortSignal): Error {
+    if (signal?.aborted) return abortError(signal);
+    if (error instanceof McpToolError) return error;
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new McpToolError(
+        `${this.describe()} did not answer within ${this.settings.timeout} s while ${doing} ([mcp.servers.${this.serverName}] timeout).`,
+        'timeout',
+      );
+    }
+    if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
+      return new McpToolError(`${this.describe()} refused ${doing}: ${error.message}`, 'protocol');
+    }
+    // The transport failed (process exited, HTTP endpoint gone): this connection is
+    // finished. Drop it so the next call connects again.
+    const reason = this.lost ?? this.exitReason(errorText(error));
+    this.lost = reason;
+    void this.drop();
+    const next =
+      this.settings.type === 'stdio'
+        ? 'It will be restarted on the next call to one of its tools.'
+        : 'The next call to one of its tools will connect again.';
+    return new McpToolError(
+      `Lost ${this.describe()} while ${doing}: ${reason}. ${next}`,
+      'connection_lost',
+    );
+  }
+
+  private exitReason(base: string): string {
+    const tail = this.stderrTail.trim();
+    return tail ? `${base}; its last error output: ${lastLines(tail, 5)}` : base;
+  }
+
+  private hint(): string {
+    return this.settings.type === 'stdio'
+      ? ` Check [mcp.servers.${this.serverName}] command and args in config.toml.`
+      : ` Check that the server is running and [mcp.servers.${this.serverName}] url is right.`;
+  }
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    return 'the server closed the connection';
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  const cause =
+    error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${(text.split('\n')[0] ?? text).trim()}${cause}`;
+}
+
+function lastLines(text: string, count: number): string {
+  return text.split('\n').slice(-count).join(' | ');
+}

@@ -1,0 +1,87 @@
+/**
+ * Turns an MCP tool result into our ToolResult: text parts are joined, the first image is
+ * forwarded as the result's image (the agent shows it in a user message), other content
+ * is described rather than dropped silently, and `isError` becomes a tool error.
+ */
+import type { MessageImage } from '@shared/domain/message';
+import { fail, ok, type ToolResult } from '../tool';
+
+/** The parts of an MCP CallToolResult we read (kept loose: servers vary). */
+export interface McpCallResult {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: unknown;
+  /** protocol 2024-10-07 and older */
+  toolResult?: unknown;
+}
+
+type ContentPart = Record<string, unknown> & { type?: unknown };
+
+export function mcpResultToToolResult(result: McpCallResult): ToolResult {
+  const texts: string[] = [];
+  let image: MessageImage | undefined;
+  const parts = Array.isArray(result.content) ? (result.content as ContentPart[]) : [];
+  for (const part of parts) {
+    const text = describePart(part);
+    if (text.image && !image) {
+      image = text.image;
+      texts.push(`[image ${image.mimeType}]`);
+    } else if (text.image) {
+      texts.push(
+        `[another image (${text.image.mimeType}) was returned but only the first one is shown]`,
+      );
+    } else if (text.text !== null) {
+      texts.push(text.text);
+    }
+  }
+  if (texts.length === 0 && result.structuredContent !== undefined) {
+    texts.push(JSON.stringify(result.structuredContent, null, 2));
+  }
+  if (texts.length === 0 && result.toolResult !== undefined) {
+    texts.push(
+      typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult),
+    );
+  }
+  const output = texts.join('\n');
+  const extra = image ? { image } : {};
+  if (result.isError === true) {
+    return fail(output || 'the MCP tool reported an error without a message', extra);
+  }
+  return ok(output, extra);
+}
+
+function describePart(part: ContentPart): { text: string | null; image?: MessageImage } {
+  switch (part.type) {
+    case 'text':
+      return { text: typeof part['text'] === 'string' ? part['text'] : '' };
+    case 'image': {
+      const mimeType = typeof part['mimeType'] === 'string' ? part['mimeType'] : '';
+      const data = typeof part['data'] === 'string' ? part['data'] : '';
+      if (!mimeType.startsWith('image/') || data === '') {
+        return {
+          text: `[an image part without valid data or MIME type (${mimeType || 'none'}) was skipped]`,
+        };
+      }
+      return { text: null, image: { mimeType, data } };
+    }
+    case 'audio':
+      return {
+        text: `[audio (${String(part['mimeType'] ?? 'unknown type')}) returned; audio is not shown to the model]`,
+      };
+    case 'resource': {
+      const resource = (part['resource'] ?? {}) as Record<string, unknown>;
+      const uri = String(resource['uri'] ?? '(no uri)');
+      if (typeof resource['text'] === 'string')
+        return { text: `Resource ${uri}:\n${resource['text']}` };
+      return {
+        text: `[binary resource ${uri} (${String(resource['mimeType'] ?? 'unknown type')}) not shown]`,
+      };
+    }
+    case 'resource_link':
+      return {
+        text: `Resource link: ${String(part['name'] ?? '')} ${String(part['uri'] ?? '')}`.trim(),
+      };
+    default:
+      return { text: `[content of type ${String(part.type)} not shown]` };
+  }
+}
