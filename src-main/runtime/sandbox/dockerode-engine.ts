@@ -1,0 +1,442 @@
+/**
+ * The container engine on dockerode: the local socket by default, DOCKER_HOST (and
+ * DOCKER_TLS_VERIFY / DOCKER_CERT_PATH) honoured the way the docker CLI does, so a remote
+ * engine works the same way. Every call runs under a deadline and the caller's signal.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Duplex, Readable } from 'node:stream';
+import Docker from 'dockerode';
+import { withDeadline } from './deadline';
+import { Demuxer } from './demux';
+import type {
+  CallOptions,
+  ContainerEngine,
+  ContainerSpec,
+  ContainerState,
+  ContainerSummary,
+  EngineInfo,
+  ExecSpec,
+  ExecState,
+  ExecStream,
+  PullProgress,
+} from './engine';
+import {
+  EngineDisconnectedError,
+  ImageUnavailableError,
+  engineMessage,
+  engineUnavailable,
+  isConnectError,
+  statusOf,
+} from './errors';
+
+/** Default deadlines per kind of call (ms). */
+export const ENGINE_DEADLINES = {
+  ping: 5_000,
+  quick: 15_000,
+  create: 60_000,
+  archive: 120_000,
+  pull: 20 * 60_000,
+} as const;
+
+export interface DockerodeEngineOptions {
+  /** "unix:///path", "tcp://host:port", "npipe://..."; default: $DOCKER_HOST, else the local socket */
+  dockerHost?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class DockerodeEngine implements ContainerEngine {
+  readonly endpoint: string;
+  private readonly docker: Docker;
+
+  constructor(options: DockerodeEngineOptions = {}) {
+    const env = options.env ?? process.env;
+    const host = options.dockerHost ?? env['DOCKER_HOST'];
+    if (host && host.startsWith('unix://')) {
+      this.endpoint = host;
+      this.docker = new Docker({ socketPath: host.slice('unix://'.length) });
+    } else if (host && options.dockerHost !== undefined) {
+      const url = new URL(host.includes('//') ? host : `tcp://${host}`);
+      this.endpoint = host;
+      this.docker = new Docker({
+        host: url.hostname,
+        port: Number(url.port || 2375),
+        protocol: 'http',
+      });
+    } else if (host) {
+      // docker-modem reads DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH itself.
+      this.endpoint = host;
+      this.docker = new Docker();
+    } else {
+      const socket = defaultSocketPath();
+      this.endpoint = `unix://${socket}`;
+      this.docker = new Docker({ socketPath: socket });
+    }
+  }
+
+  get isLocal(): boolean {
+    return this.endpoint.startsWith('unix://') || this.endpoint.startsWith('npipe://');
+  }
+
+  async ping(options: CallOptions = {}): Promise<EngineInfo> {
+    // The typings omit version()'s options; dockerode does pass abortSignal through.
+    const version = (this.docker.version as (opts: object) => Promise<Docker.DockerVersion>).bind(
+      this.docker,
+    );
+    const info = await this.call('ping', ENGINE_DEADLINES.ping, options, (abortSignal) =>
+      version({ abortSignal }),
+    );
+    return {
+      version: String(info.Version),
+      apiVersion: String(info.ApiVersion),
+      endpoint: this.endpoint,
+      isLocal: this.isLocal,
+    };
+  }
+
+  async hasImage(image: string, options: CallOptions = {}): Promise<boolean> {
+    try {
+      await this.call('inspect image', ENGINE_DEADLINES.quick, options, (abortSignal) =>
+        this.docker.getImage(image).inspect({ abortSignal } as object),
+      );
+      return true;
+    } catch (error) {
+      if (statusOf(error) === 404) return false;
+      throw error;
+    }
+  }
+
+  async pullImage(
+    image: string,
+    onProgress: (progress: PullProgress) => void,
+    options: CallOptions = {},
+  ): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? ENGINE_DEADLINES.pull;
+    await this.call('pull image', timeoutMs, options, async (abortSignal) => {
+      let stream: Readable;
+      try {
+        stream = (await this.docker.pull(image, { abortSignal })) as Readable;
+      } catch (error) {
+        if (isConnectError(error)) throw error;
+        throw new ImageUnavailableError(engineMessage(error), { cause: error });
+      }
+      const tracker = new PullTracker();
+      await new Promise<void>((resolve, reject) => {
+        abortSignal.addEventListener('abort', () => stream.destroy(), { once: true });
+        this.docker.modem.followProgress(
+          stream,
+          (error: Error | null) => (error ? reject(error) : resolve()),
+          (event: PullEvent) => {
+            if (event.error) {
+              reject(new ImageUnavailableError(String(event.error)));
+              stream.destroy();
+              return;
+            }
+            const progress = tracker.update(event);
+            if (progress) onProgress(progress);
+          },
+        );
+      });
+    });
+  }
+
+  async createContainer(spec: ContainerSpec, options: CallOptions = {}): Promise<string> {
+    const { name, ...body } = spec;
+    const container = await this.call('create container', ENGINE_DEADLINES.create, options, (s) =>
+      this.docker.createContainer({
+        ...(body as unknown as Docker.ContainerCreateOptions),
+        ...(name ? { name } : {}),
+        abortSignal: s,
+      } as Docker.ContainerCreateOptions),
+    );
+    return container.id;
+  }
+
+  async startContainer(id: string, options: CallOptions = {}): Promise<void> {
+    await this.call('start container', ENGINE_DEADLINES.create, options, (abortSignal) =>
+      this.docker.getContainer(id).start({ abortSignal } as object),
+    );
+  }
+
+  async restartContainer(id: string, options: CallOptions = {}): Promise<void> {
+    // t=0: the sandbox is being reset because it is stuck; there is nothing to shut down gently.
+    await this.call('restart container', ENGINE_DEADLINES.create, options, (abortSignal) =>
+      this.docker.getContainer(id).restart({ t: 0, abortSignal } as object),
+    );
+  }
+
+  async inspectContainer(id: string, options: CallOptions = {}): Promise<ContainerState | null> {
+    try {
+      const info = await this.call('inspect container', ENGINE_DEADLINES.quick, options, (s) =>
+        this.docker.getContainer(id).inspect({ abortSignal: s } as object),
+      );
+      return {
+        id: info.Id,
+        isRunning: info.State.Running === true,
+        status: info.State.Status,
+        exitCode: info.State.ExitCode,
+        isOomKilled: info.State.OOMKilled === true,
+        labels: info.Config.Labels ?? {},
+        raw: info as unknown as Record<string, unknown>,
+      };
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+
+  async removeContainer(id: string, options: CallOptions = {}): Promise<void> {
+    try {
+      await this.call('remove container', ENGINE_DEADLINES.create, options, (abortSignal) =>
+        this.docker.getContainer(id).remove({ force: true, v: true, abortSignal } as object),
+      );
+    } catch (error) {
+      const status = statusOf(error);
+      // 404: already gone; 409: a removal is already in progress.
+      if (status === 404 || status === 409) return;
+      throw error;
+    }
+  }
+
+  async listContainers(
+    labels: Record<string, string>,
+    options: CallOptions = {},
+  ): Promise<ContainerSummary[]> {
+    const filters = JSON.stringify({
+      label: Object.entries(labels).map(([k, v]) => `${k}=${v}`),
+    });
+    const list = await this.call('list containers', ENGINE_DEADLINES.quick, options, (s) =>
+      this.docker.listContainers({ all: true, filters, abortSignal: s } as object),
+    );
+    return list.map((c) => ({
+      id: c.Id,
+      labels: c.Labels ?? {},
+      state: c.State,
+      image: c.Image,
+    }));
+  }
+
+  async containerPids(id: string, options: CallOptions = {}): Promise<number | null> {
+    const stats = (await this.call('container stats', ENGINE_DEADLINES.quick, options, (s) =>
+      this.docker.getContainer(id).stats({
+        stream: false,
+        'one-shot': true,
+        abortSignal: s,
+      } as unknown as {
+        stream: false;
+      }),
+    )) as { pids_stats?: { current?: number } };
+    const current = stats.pids_stats?.current;
+    return typeof current === 'number' ? current : null;
+  }
+
+  async startExec(
+    containerId: string,
+    spec: ExecSpec,
+    options: CallOptions = {},
+  ): Promise<ExecStream> {
+    const container = this.docker.getContainer(containerId);
+    const exec = await this.call('create exec', ENGINE_DEADLINES.quick, options, (abortSignal) =>
+      container.exec({
+        Cmd: spec.cmd,
+        AttachStdin: spec.attachStdin === true,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+        ...(spec.user ? { User: spec.user } : {}),
+        ...(spec.env ? { Env: spec.env } : {}),
+        ...(spec.workingDir ? { WorkingDir: spec.workingDir } : {}),
+        abortSignal,
+      } as Docker.ExecCreateOptions),
+    );
+    const socket = (await this.call('start exec', ENGINE_DEADLINES.quick, options, () =>
+      exec.start({ hijack: true, stdin: spec.attachStdin === true }),
+    )) as Duplex;
+    return new SocketExecStream(exec.id, socket, this.endpoint);
+  }
+
+  async inspectExec(execId: string, options: CallOptions = {}): Promise<ExecState> {
+    const info = await this.call('inspect exec', ENGINE_DEADLINES.quick, options, (abortSignal) =>
+      this.docker.getExec(execId).inspect({ abortSignal } as object),
+    );
+    return {
+      isRunning: info.Running === true,
+      exitCode: typeof info.ExitCode === 'number' ? info.ExitCode : null,
+    };
+  }
+
+  async getArchive(containerId: string, path: string, options: CallOptions = {}): Promise<Buffer> {
+    return this.call('read archive', ENGINE_DEADLINES.archive, options, async (abortSignal) => {
+      const stream = (await this.docker
+        .getContainer(containerId)
+        .getArchive({ path, abortSignal } as { path: string })) as unknown as Readable;
+      return collect(stream, abortSignal);
+    });
+  }
+
+  async putArchive(
+    containerId: string,
+    path: string,
+    tar: Buffer,
+    options: CallOptions = {},
+  ): Promise<void> {
+    await this.call('write archive', ENGINE_DEADLINES.archive, options, async (abortSignal) => {
+      const response = (await this.docker
+        .getContainer(containerId)
+        .putArchive(
+          tar as unknown as string,
+          { path, abortSignal } as { path: string },
+        )) as unknown as Readable | undefined;
+      if (response && typeof response.resume === 'function') await collect(response, abortSignal);
+    });
+  }
+
+  /** Runs one call under its deadline, turning connection failures into advice. */
+  private async call<T>(
+    what: string,
+    defaultMs: number,
+    options: CallOptions,
+    fn: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await withDeadline(
+        what,
+        this.endpoint,
+        options.timeoutMs ?? defaultMs,
+        options.signal,
+        fn,
+      );
+    } catch (error) {
+      if (isConnectError(error)) throw engineUnavailable(error, this.endpoint);
+      throw error;
+    }
+  }
+}
+
+function defaultSocketPath(): string {
+  if (process.platform === 'win32') return '//./pipe/docker_engine';
+  // Docker Desktop's per-user socket, as docker-modem and the docker CLI look for it.
+  const user = join(homedir(), '.docker', 'run', 'docker.sock');
+  return existsSync(user) ? user : '/var/run/docker.sock';
+}
+
+function collect(stream: Readable, signal: AbortSignal): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const onAbort = () => stream.destroy(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(Buffer.concat(chunks));
+    });
+    stream.on('error', (error) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+  });
+}
+
+/** The hijacked exec connection: multiplexed output in, stdin out. */
+class SocketExecStream implements ExecStream {
+  readonly ended: Promise<void>;
+  private readonly stdoutListeners: ((chunk: Buffer) => void)[] = [];
+  private readonly stderrListeners: ((chunk: Buffer) => void)[] = [];
+  private isDestroyed = false;
+
+  constructor(
+    readonly id: string,
+    private readonly socket: Duplex,
+    endpoint: string,
+  ) {
+    const demuxer = new Demuxer((stream, payload) => {
+      const listeners = stream === 'stderr' ? this.stderrListeners : this.stdoutListeners;
+      for (const listener of listeners) listener(payload);
+    });
+    this.ended = new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const done = (error?: Error) => {
+        if (settled) return;
+        settled = true;
+        if (error && !this.isDestroyed) {
+          reject(
+            new EngineDisconnectedError(
+              `The connection to the Docker engine at ${endpoint} broke while the command ran ` +
+                `(${error.message}). Check that Docker is still running (\`docker info\`).`,
+              { cause: error },
+            ),
+          );
+        } else {
+          resolve();
+        }
+      };
+      socket.on('data', (chunk: Buffer) => demuxer.push(chunk));
+      socket.on('end', () => done());
+      socket.on('close', () => done());
+      socket.on('error', (error: Error) => done(error));
+    });
+    // Nobody may be awaiting yet; a rejection is observed through `ended` by the owner.
+    this.ended.catch(() => undefined);
+  }
+
+  onStdout(listener: (chunk: Buffer) => void): void {
+    this.stdoutListeners.push(listener);
+  }
+
+  onStderr(listener: (chunk: Buffer) => void): void {
+    this.stderrListeners.push(listener);
+  }
+
+  write(data: Buffer | string): void {
+    if (!this.isDestroyed && this.socket.writable) this.socket.write(data);
+  }
+
+  closeStdin(): void {
+    if (!this.isDestroyed && this.socket.writable) this.socket.end();
+  }
+
+  destroy(): void {
+    this.isDestroyed = true;
+    this.socket.destroy();
+  }
+}
+
+interface PullEvent {
+  status?: string;
+  id?: string;
+  error?: string;
+  progressDetail?: { current?: number; total?: number };
+}
+
+/** Folds the engine's per-layer pull events into one progress line. */
+class PullTracker {
+  private readonly layers = new Map<string, { current: number; total: number; done: boolean }>();
+  private lastText = '';
+
+  update(event: PullEvent): PullProgress | null {
+    if (event.id && event.status) {
+      const layer = this.layers.get(event.id) ?? { current: 0, total: 0, done: false };
+      const detail = event.progressDetail ?? {};
+      if (event.status === 'Downloading' && detail.total) {
+        layer.current = detail.current ?? 0;
+        layer.total = detail.total;
+      }
+      if (/complete|exists/i.test(event.status)) layer.done = true;
+      this.layers.set(event.id, layer);
+    }
+    const all = [...this.layers.values()];
+    const done = all.filter((l) => l.done).length;
+    const total = all.reduce((sum, l) => sum + l.total, 0);
+    const current = all.reduce((sum, l) => sum + (l.done ? l.total : l.current), 0);
+    const fraction = total > 0 ? Math.min(1, current / total) : undefined;
+    const text =
+      all.length > 0
+        ? `${done} of ${all.length} layers${fraction !== undefined ? `, ${Math.floor(fraction * 100)}%` : ''}`
+        : (event.status ?? 'pulling');
+    // Only report changes, and at most once per whole percent, to keep the event stream small.
+    if (text === this.lastText) return null;
+    this.lastText = text;
+    return { text, ...(fraction !== undefined ? { fraction } : {}) };
+  }
+}

@@ -1,0 +1,290 @@
+/**
+ * SandboxManager: owns every sandbox container of this app instance.
+ *
+ * - One sandbox per session, created on first use (or pre-warmed) through
+ *   `session.use`, so every run and flow step of the session shares it; the session's
+ *   close removes it, and `dispose()` (app quit, CLI interrupt) removes whatever is left.
+ * - Containers carry the app's label, this instance's id, the owner process and the
+ *   session id. At start-up `sweepOrphans()` removes containers whose owner is gone
+ *   (a crashed or SIGKILLed instance), never those of another live instance.
+ * - The image is ensured before use, with pull progress as `sandbox.changed` events.
+ * - A sandbox whose container died, or whose settings changed, is recreated on next use.
+ */
+import { chownSync, mkdirSync, statSync } from 'node:fs';
+import type { SandboxChangedEvent } from '@shared/events';
+import type { SandboxSettings } from '../config/schema';
+import type { Session } from '../session/session';
+import { abortError, isCancellation } from '../util/abort';
+import {
+  LABELS,
+  buildContainerSpec,
+  policyHash,
+  sandboxUser,
+  type OwnerLabels,
+  type SandboxUser,
+} from './container-policy';
+import { DockerodeEngine } from './dockerode-engine';
+import type { ContainerEngine, EngineInfo } from './engine';
+import { SandboxError } from './errors';
+import { ensureImage } from './image';
+import { currentOwner, ownerVerdict } from './owner';
+import { Sandbox } from './sandbox';
+
+/** The key of the sandbox among a session's resources. */
+export const SANDBOX_RESOURCE = 'sandbox';
+
+export type SandboxListener = (event: SandboxChangedEvent) => void;
+
+export interface SandboxManagerOptions {
+  engine?: ContainerEngine;
+  owner?: OwnerLabels;
+  user?: SandboxUser;
+}
+
+export interface SweepResult {
+  removed: string[];
+  /** containers of other live instances (or other machines) left alone */
+  kept: string[];
+}
+
+export interface EngineProbe {
+  isAvailable: boolean;
+  version?: string;
+  error?: string;
+}
+
+export class SandboxManager {
+  readonly owner: OwnerLabels;
+  readonly engine: ContainerEngine;
+  private readonly user: SandboxUser;
+  private readonly live = new Set<Sandbox>();
+  /** containers created but not yet handed out, so dispose can remove them too */
+  private readonly creating = new Set<string>();
+  /** removals that failed (engine down); retried on the next contact and at dispose */
+  private readonly pendingRemovals = new Set<string>();
+  private readonly watchers = new Map<string, Set<SandboxListener>>();
+  private readonly lastStatus = new Map<string, SandboxChangedEvent>();
+  private readonly lifetime = new AbortController();
+  private sweep: Promise<SweepResult> | null = null;
+  private isDisposed = false;
+
+  constructor(options: SandboxManagerOptions = {}) {
+    this.engine = options.engine ?? new DockerodeEngine();
+    this.owner = options.owner ?? currentOwner();
+    this.user = options.user ?? sandboxUser();
+  }
+
+  /** Starts the orphan sweep in the background (at runtime start); errors are kept quiet. */
+  startSweep(): Promise<SweepResult> {
+    this.sweep ??= this.sweepOrphans({ signal: this.lifetime.signal }).catch(() => ({
+      removed: [],
+      kept: [],
+    }));
+    return this.sweep;
+  }
+
+  /** Removes managed containers whose owning instance is gone (crash, SIGKILL). */
+  async sweepOrphans(options: { signal?: AbortSignal } = {}): Promise<SweepResult> {
+    const containers = await this.engine.listContainers({ [LABELS.managed]: 'true' }, options);
+    const result: SweepResult = { removed: [], kept: [] };
+    for (const container of containers) {
+      const verdict = ownerVerdict(container.labels, this.owner);
+      if (verdict !== 'gone') {
+        if (verdict !== 'self') result.kept.push(container.id);
+        continue;
+      }
+      await this.engine.removeContainer(container.id, options);
+      result.removed.push(container.id);
+    }
+    return result;
+  }
+
+  /**
+   * The session's sandbox, created on first use. Waiting is abortable; the creation
+   * itself continues (bounded by the manager's lifetime) so the next call finds it ready.
+   */
+  async acquire(
+    session: Session,
+    settings: SandboxSettings,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<Sandbox> {
+    if (!settings.use_sandbox) {
+      throw new SandboxError(
+        'sandbox_disabled',
+        'The sandbox is turned off ([sandbox] use_sandbox = false in config.toml), and code ' +
+          'and shell tools never run on your machine directly. Set use_sandbox = true to use them.',
+      );
+    }
+    const wanted = policyHash({ settings, user: this.user });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (this.isDisposed) throw new SandboxError('internal', 'The app is shutting down');
+      const sandbox = await raceAbort(
+        session.use(SANDBOX_RESOURCE, () => this.create(session, settings)),
+        options.signal,
+      );
+      const isStale = sandbox.policy !== wanted && !sandbox.isBusy;
+      if (!sandbox.isGone && !isStale) return sandbox;
+      await session.release(SANDBOX_RESOURCE).catch(() => undefined);
+    }
+    throw new SandboxError('internal', 'The sandbox could not be created; see the error above');
+  }
+
+  /** Sends `sandbox.changed` events of a session to the listener until unsubscribed. */
+  watch(sessionId: string, listener: SandboxListener): () => void {
+    let set = this.watchers.get(sessionId);
+    if (!set) this.watchers.set(sessionId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.watchers.delete(sessionId);
+    };
+  }
+
+  /** The last `sandbox.changed` of a session (for `sandbox:status`). */
+  status(sessionId: string): SandboxChangedEvent | undefined {
+    return this.lastStatus.get(sessionId);
+  }
+
+  /** Whether the engine answers, for status views. */
+  async probe(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<EngineProbe> {
+    try {
+      const info = await this.engine.ping(options);
+      return { isAvailable: true, version: info.version };
+    } catch (error) {
+      if (isCancellation(error, options.signal)) throw error;
+      return { isAvailable: false, error: (error as Error).message };
+    }
+  }
+
+  /** Removes every container this instance still has (app quit, CLI interrupt). */
+  async dispose(): Promise<void> {
+    if (this.isDisposed) return;
+    this.isDisposed = true;
+    this.lifetime.abort(abortError());
+    await this.sweep?.catch(() => undefined);
+    await Promise.allSettled([...this.live].map((s) => s.dispose()));
+    // What is left: containers mid-creation and removals that failed (also just now).
+    const left = [...new Set([...this.creating, ...this.pendingRemovals])];
+    const results = await Promise.allSettled(left.map((id) => this.engine.removeContainer(id)));
+    this.live.clear();
+    this.creating.clear();
+    this.pendingRemovals.clear();
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed.length > 0) {
+      throw new AggregateError(
+        failed.map((f) => f.reason as unknown),
+        `${failed.length} sandbox container(s) could not be removed; the next start removes them`,
+      );
+    }
+  }
+
+  private async create(session: Session, settings: SandboxSettings): Promise<Sandbox> {
+    const signal = this.lifetime.signal;
+    const notify = (update: Omit<SandboxChangedEvent, 'type' | 'image'>) =>
+      this.publish(session.id, { type: 'sandbox.changed', image: settings.image, ...update });
+    notify({ status: 'creating' });
+    let containerId: string | undefined;
+    try {
+      await this.startSweep();
+      const engine = await this.engine.ping({ signal });
+      await this.retryPendingRemovals();
+      await ensureImage(
+        this.engine,
+        settings.image,
+        (progress) => notify({ status: 'creating', progress: progress.text }),
+        { signal },
+      );
+      this.prepareWorkspace(session.workspaceDir, engine);
+      const spec = buildContainerSpec({
+        settings,
+        sessionId: session.id,
+        workspaceDir: session.workspaceDir,
+        user: this.user,
+        owner: this.owner,
+      });
+      containerId = await this.engine.createContainer(spec, { signal });
+      this.creating.add(containerId);
+      await this.engine.startContainer(containerId, { signal });
+      if (this.isDisposed) throw new SandboxError('internal', 'The app is shutting down');
+      const sandbox = new Sandbox({
+        engine: this.engine,
+        containerId,
+        sessionId: session.id,
+        settings,
+        user: this.user,
+        policy: spec.Labels[LABELS.policy] ?? '',
+        notify,
+        onDisposed: (s, isRemoved) => {
+          this.live.delete(s);
+          if (!isRemoved) this.pendingRemovals.add(s.id);
+        },
+      });
+      this.live.add(sandbox);
+      this.creating.delete(containerId);
+      notify({ status: 'ready', containerId });
+      return sandbox;
+    } catch (error) {
+      if (containerId !== undefined) {
+        const id = containerId;
+        this.creating.delete(id);
+        await this.engine.removeContainer(id).catch(() => this.pendingRemovals.add(id));
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      notify({ status: 'failed', error: message });
+      throw error;
+    }
+  }
+
+  /**
+   * The workspace folder is bound into the container, where the sandbox user must be able
+   * to write. When the app runs as root (containers, CI) that user is 1000, so the folder
+   * is handed to it; a normal user's folder already belongs to the sandbox user (same uid).
+   */
+  private prepareWorkspace(dir: string, engine: EngineInfo): void {
+    if (!engine.isLocal) return; // the folder is on the engine's machine
+    mkdirSync(dir, { recursive: true });
+    if (process.getuid?.() !== 0) return;
+    const stat = statSync(dir);
+    if (stat.uid !== this.user.uid) chownSync(dir, this.user.uid, this.user.gid);
+  }
+
+  private async retryPendingRemovals(): Promise<void> {
+    for (const id of [...this.pendingRemovals]) {
+      await this.engine
+        .removeContainer(id)
+        .then(() => this.pendingRemovals.delete(id))
+        .catch(() => undefined);
+    }
+  }
+
+  private publish(sessionId: string, event: SandboxChangedEvent): void {
+    this.lastStatus.set(sessionId, event);
+    for (const listener of this.watchers.get(sessionId) ?? []) {
+      try {
+        listener(event);
+      } catch {
+        // One broken listener must not stop the others or the sandbox.
+      }
+    }
+  }
+}
+
+/** Waits for `promise` unless the signal aborts first (the work itself goes on). */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(abortError(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

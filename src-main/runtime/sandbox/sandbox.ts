@@ -1,0 +1,352 @@
+/**
+ * One sandbox: a running container owned by one session. It runs commands (one-shot
+ * execs and persistent shells), moves files in and out through archives, notices when
+ * something went wrong (container gone, out of memory, process limit reached) and says
+ * so in words a user can act on. It is a session resource: closing the session removes
+ * the container.
+ */
+import { posix } from 'node:path';
+import type { SandboxChangedEvent } from '@shared/events';
+import type { SandboxSettings } from '../config/schema';
+import type { SessionResource } from '../session/session';
+import { isCancellation } from '../util/abort';
+import type { SandboxUser } from './container-policy';
+import type { ContainerEngine } from './engine';
+import { ContainerGoneError, SandboxError, engineMessage } from './errors';
+import { runOneShot, type ExecOptions, type ExecResult } from './one-shot-exec';
+import { PersistentShell, type ShellResult, type ShellRunOptions } from './persistent-shell';
+import { killMarkedArgv } from './process-killer';
+import { createTar, parseTar, type TarEntry, type TarFileInput } from './tar';
+
+export type SandboxStatusUpdate = Omit<SandboxChangedEvent, 'type' | 'image'>;
+
+export interface SandboxInit {
+  engine: ContainerEngine;
+  containerId: string;
+  sessionId: string;
+  settings: SandboxSettings;
+  user: SandboxUser;
+  policy: string;
+  notify: (update: SandboxStatusUpdate) => void;
+  /** `isRemoved` false: the engine did not confirm the removal (retry later) */
+  onDisposed: (sandbox: Sandbox, isRemoved: boolean) => void;
+}
+
+/** What every command returns, from a one-shot exec or the persistent shell. */
+export interface CommandResult {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  truncated: boolean;
+  /** the command (or the sandbox) was killed for exceeding the memory limit */
+  oomKilled: boolean;
+  /** what the sandbox did about a problem, in plain words (shown to the model) */
+  notes: string[];
+}
+
+/** How close to the pids limit counts as "exhausted" (the engine's own helpers need a few). */
+const PIDS_HEADROOM = 4;
+
+export class Sandbox implements SessionResource {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly settings: SandboxSettings;
+  readonly policy: string;
+  readonly user: string;
+  private readonly engine: ContainerEngine;
+  private readonly init: SandboxInit;
+  private active = 0;
+  private goneReason: string | null = null;
+  private isDisposed = false;
+  private oomKillsSeen = 0;
+  private restarts = 0;
+
+  constructor(init: SandboxInit) {
+    this.init = init;
+    this.engine = init.engine;
+    this.id = init.containerId;
+    this.sessionId = init.sessionId;
+    this.settings = init.settings;
+    this.policy = init.policy;
+    this.user = `${init.user.uid}:${init.user.gid}`;
+  }
+
+  get image(): string {
+    return this.settings.image;
+  }
+
+  get workDir(): string {
+    return this.settings.work_dir;
+  }
+
+  get isGone(): boolean {
+    return this.goneReason !== null || this.isDisposed;
+  }
+
+  get isBusy(): boolean {
+    return this.active > 0;
+  }
+
+  /** Incremented when the container was restarted (shells opened before are dead). */
+  get generation(): number {
+    return this.restarts;
+  }
+
+  get uid(): number {
+    return this.init.user.uid;
+  }
+
+  get gid(): number {
+    return this.init.user.gid;
+  }
+
+  /** Runs argv as one exec, killed inside the container at its deadline. */
+  async exec(argv: string[], options: ExecOptions): Promise<CommandResult> {
+    return this.track(async () => {
+      let result: ExecResult;
+      try {
+        result = await runOneShot(
+          {
+            engine: this.engine,
+            containerId: this.id,
+            user: this.user,
+            kill: (token) => this.runHelper(killMarkedArgv(token)),
+          },
+          argv,
+          { workingDir: this.workDir, ...options },
+        );
+      } catch (error) {
+        throw await this.explain(error);
+      }
+      return this.review(result, result.exitCode === null);
+    });
+  }
+
+  /** A new persistent shell in this sandbox (in `workingDir`, default the workspace). */
+  async openShell(options: { workingDir?: string; signal?: AbortSignal } = {}) {
+    try {
+      return await PersistentShell.open(
+        {
+          engine: this.engine,
+          containerId: this.id,
+          user: this.user,
+          runHelper: (argv) => this.runHelper(argv),
+        },
+        {
+          workingDir: options.workingDir ?? this.workDir,
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+      );
+    } catch (error) {
+      throw await this.explain(error);
+    }
+  }
+
+  /** Runs a command in a shell of this sandbox, with the same checks as `exec`. */
+  async runInShell(
+    shell: PersistentShell,
+    command: string,
+    options: ShellRunOptions,
+  ): Promise<CommandResult & { cwd: string; shellExited: boolean }> {
+    return this.track(async () => {
+      let result: ShellResult;
+      try {
+        result = await shell.run(command, options);
+      } catch (error) {
+        throw await this.explain(error);
+      }
+      const reviewed = await this.review(result, result.shellExited);
+      if (result.shellExited && !result.timedOut) {
+        reviewed.notes.push('The shell exited; the next command starts a new shell.');
+      }
+      return { ...reviewed, cwd: result.cwd, shellExited: result.shellExited };
+    });
+  }
+
+  /** Reads a file through the archive API (binary-safe; no shell involved). */
+  async readFile(path: string, options: { signal?: AbortSignal } = {}): Promise<TarEntry> {
+    const entries = await this.getEntries(path, options);
+    const entry = entries.find((e) => e.type === 'file') ?? entries[0];
+    if (!entry || entry.type !== 'file') {
+      throw new SandboxError('internal', `${path} is not a regular file`);
+    }
+    return entry;
+  }
+
+  /** Writes one file (its folder must exist), owned by the sandbox user. */
+  async writeFile(
+    path: string,
+    data: Buffer | string,
+    options: { mode?: number; signal?: AbortSignal } = {},
+  ): Promise<void> {
+    await this.putEntries(
+      posix.dirname(path),
+      [
+        {
+          path: posix.basename(path),
+          data,
+          ...(options.mode !== undefined ? { mode: options.mode } : {}),
+        },
+      ],
+      options,
+    );
+  }
+
+  /** File transfer in: extracts the entries into `dir` (which must exist). */
+  async putEntries(
+    dir: string,
+    entries: TarFileInput[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    const owned = entries.map((e) => ({ uid: this.uid, gid: this.gid, ...e }));
+    await this.track(async () => {
+      try {
+        await this.engine.putArchive(this.id, dir, createTar(owned), options);
+      } catch (error) {
+        throw await this.explain(error);
+      }
+    });
+  }
+
+  /** File transfer out: the file or folder at `path` as archive entries. */
+  async getEntries(path: string, options: { signal?: AbortSignal } = {}): Promise<TarEntry[]> {
+    return this.track(async () => {
+      try {
+        return parseTar(await this.engine.getArchive(this.id, path, options));
+      } catch (error) {
+        throw await this.explain(error);
+      }
+    });
+  }
+
+  /** Removes the container. Idempotent. */
+  async dispose(): Promise<void> {
+    if (this.isDisposed) return;
+    this.isDisposed = true;
+    try {
+      await this.engine.removeContainer(this.id);
+    } catch (error) {
+      this.init.onDisposed(this, false);
+      throw error;
+    }
+    this.init.notify({ status: 'removed', containerId: this.id });
+    this.init.onDisposed(this, true);
+  }
+
+  /** Kills everything and restarts the container (same workspace, fresh /tmp). */
+  async restart(): Promise<void> {
+    await this.engine.restartContainer(this.id);
+    this.restarts++;
+    this.oomKillsSeen = 0;
+  }
+
+  private async runHelper(argv: string[]): Promise<void> {
+    await runOneShot(
+      { engine: this.engine, containerId: this.id, user: this.user, kill: async () => undefined },
+      argv,
+      { timeoutMs: 10_000 },
+    );
+  }
+
+  private async track<T>(work: () => Promise<T>): Promise<T> {
+    if (this.goneReason !== null) throw new ContainerGoneError(this.id, this.goneReason);
+    if (this.active++ === 0) this.init.notify({ status: 'busy', containerId: this.id });
+    try {
+      return await work();
+    } finally {
+      if (--this.active === 0 && !this.isDisposed && this.goneReason === null) {
+        this.init.notify({ status: 'idle', containerId: this.id });
+      }
+    }
+  }
+
+  /** Adds what happened to a finished command: out of memory, process limit reached. */
+  private async review(
+    result: Omit<CommandResult, 'oomKilled' | 'notes'>,
+    isSuspicious: boolean,
+  ): Promise<CommandResult> {
+    const reviewed: CommandResult = {
+      exitCode: result.exitCode,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      timedOut: result.timedOut,
+      truncated: result.truncated,
+      oomKilled: false,
+      notes: [],
+    };
+    if (!result.timedOut && (result.exitCode === 137 || isSuspicious)) {
+      reviewed.oomKilled = await this.sawNewOomKill();
+    }
+    if (result.timedOut || isSuspicious || /Resource temporarily unavailable/.test(result.stderr)) {
+      const note = await this.recoverIfSaturated();
+      if (note) reviewed.notes.push(note);
+    }
+    return reviewed;
+  }
+
+  /** True when the memory cgroup recorded an OOM kill since the last look. */
+  private async sawNewOomKill(): Promise<boolean> {
+    try {
+      const read = await runOneShot(
+        { engine: this.engine, containerId: this.id, user: this.user, kill: async () => undefined },
+        [
+          'bash',
+          '-c',
+          'cat /sys/fs/cgroup/memory.events 2>/dev/null || cat /sys/fs/cgroup/memory/memory.oom_control',
+        ],
+        { timeoutMs: 10_000 },
+      );
+      const match = /^oom_kill\s+(\d+)/m.exec(read.stdout);
+      const count = match ? Number(match[1]) : 0;
+      const isNew = count > this.oomKillsSeen;
+      this.oomKillsSeen = count;
+      if (isNew) return true;
+    } catch {
+      // The container itself may be gone; the inspect below tells.
+    }
+    const state = await this.engine.inspectContainer(this.id).catch(() => null);
+    return state?.isOomKilled === true && !state.isRunning;
+  }
+
+  /**
+   * A fork bomb (or a runaway server farm) fills the pids limit and leaves the sandbox
+   * unable to start anything. The limit protects the host; this restores the sandbox.
+   */
+  private async recoverIfSaturated(): Promise<string | null> {
+    const pids = await this.engine.containerPids(this.id).catch(() => null);
+    if (pids === null || pids < this.settings.pids_limit - PIDS_HEADROOM) return null;
+    await this.restart();
+    return (
+      `The sandbox reached its process limit (${this.settings.pids_limit} processes, ` +
+      '[sandbox] pids_limit), for example through a fork bomb. It was restarted: all its ' +
+      'processes were stopped and /tmp was cleared; files in the workspace are kept.'
+    );
+  }
+
+  /** Turns a failed engine call into an error that says what happened. */
+  private async explain(error: unknown): Promise<unknown> {
+    if (isCancellation(error) || error instanceof ContainerGoneError) return error;
+    // A 404 may mean "no such container" or "no such file": ask the engine which.
+    const state = await this.engine.inspectContainer(this.id).catch(() => undefined);
+    if (state === null) return this.markGone('it was removed');
+    if (state && !state.isRunning) return this.markGone(stoppedDetail(state.isOomKilled));
+    if (/resource temporarily unavailable/i.test(engineMessage(error))) {
+      const note = await this.recoverIfSaturated();
+      if (note) return new SandboxError('internal', `${note} Run the command again.`);
+    }
+    return error;
+  }
+
+  private markGone(reason: string): ContainerGoneError {
+    this.goneReason = reason;
+    this.init.notify({ status: 'failed', containerId: this.id, error: reason });
+    return new ContainerGoneError(this.id, reason);
+  }
+}
+
+function stoppedDetail(isOomKilled: boolean): string {
+  return isOomKilled
+    ? 'it ran out of memory and stopped; raise [sandbox] memory_limit if the task needs more'
+    : 'it was stopped';
+}
