@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { ConfigService } from './config/config-service';
 import { FileSecretStore, type SecretStore } from './config/secrets';
 import type { LlmClient } from './llm/llm-client';
+import { OpenAiLlm } from './llm/openai-llm';
 import type { LlmProfile } from './config/schema';
 import { HumanBroker } from './runs/human-broker';
 import type { RunHistory } from './runs/run-history';
@@ -60,11 +61,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     config,
     human: new HumanBroker(),
     sessions: new SessionRegistry(join(home, 'workspaces')),
-    createLlm:
-      options.createLlm ??
-      ((profile) => {
-        throw new Error(`No model client is available yet for api_type "${profile.apiType}"`);
-      }),
+    createLlm: options.createLlm ?? ((profile) => new OpenAiLlm(profile)),
   };
   const sessionId = options.sessionId ?? `s-${randomUUID().slice(0, 8)}`;
   const runs = new RunManager(options.factory ?? createRunFactory(services), {

@@ -46,4 +46,6 @@ export interface ChatOptions {
 export interface LlmClient {
   readonly model: string;
   complete(request: ChatRequest, options?: ChatOptions): Promise<ChatResponse>;
+  /** input tokens of a request as this client counts them (shown in `llm.requested`) */
+  countTokens?(request: ChatRequest): number;
 }

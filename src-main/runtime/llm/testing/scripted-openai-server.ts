@@ -318,7 +318,7 @@ export class ScriptedOpenAiServer {
       return;
     }
     const parts = completionParts(record, reply);
-    if (reply.emptyChoices) {
+    if (reply.emptyChoices && !record.stream) {
       return sendJson(res, 200, { ...completionBody(parts), choices: [] });
     }
     if (!record.stream) {
@@ -343,7 +343,17 @@ export class ScriptedOpenAiServer {
     parts: CompletionParts,
   ): Promise<void> {
     const options = record.body['stream_options'] as { include_usage?: boolean } | undefined;
-    const chunks = completionChunks(parts, reply.chunkSize ?? 16, options?.include_usage === true);
+    const chunks = reply.emptyChoices
+      ? [
+          {
+            id: parts.id,
+            object: 'chat.completion.chunk',
+            created: parts.created,
+            model: parts.model,
+            choices: [],
+          },
+        ]
+      : completionChunks(parts, reply.chunkSize ?? 16, options?.include_usage === true);
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',

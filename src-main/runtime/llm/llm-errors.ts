@@ -1,0 +1,227 @@
+/**
+ * What can go wrong with a model call, in the classes of reliability.md 3.2 (e), each
+ * with a message a user can act on. Classification goes by shape, not only by
+ * `instanceof APIError`: a stream cut by the network is a bare `TypeError: terminated`,
+ * malformed SSE JSON a `SyntaxError`, and an SSE `error` event an APIError without status.
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+
+export const LLM_ERROR_KINDS = [
+  'RETRYABLE',
+  'RATE_LIMIT',
+  'AUTH',
+  'CONFIG',
+  'CONTEXT_LIMIT',
+  'ABORTED',
+  'NETWORK_MIDSTREAM',
+  'UNKNOWN',
+] as const;
+export type LlmErrorKind = (typeof LLM_ERROR_KINDS)[number];
+
+export class LlmError extends Error {
+  readonly kind: LlmErrorKind;
+  /** HTTP status, when there was one */
+  readonly status: number | null;
+  /** the provider asked us to wait this long before retrying */
+  readonly retryAfterMs: number | undefined;
+  /** assistant text streamed before a mid-stream failure (so it is not lost) */
+  partialContent: string | undefined;
+
+  constructor(
+    kind: LlmErrorKind,
+    message: string,
+    options: { status?: number | null; retryAfterMs?: number; cause?: unknown } = {},
+  ) {
+    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = 'LlmError';
+    this.kind = kind;
+    this.status = options.status ?? null;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+
+  /** Whether another attempt could succeed (the retry loop also checks its budget). */
+  get retryable(): boolean {
+    return this.kind === 'RETRYABLE' || this.kind === 'RATE_LIMIT';
+  }
+}
+
+/** What the classifier needs to word its messages; never the key itself in output. */
+export interface ErrorContext {
+  profileName: string;
+  model: string;
+  baseUrl: string;
+  /** the key, only to scrub it from provider texts */
+  apiKey: string;
+}
+
+/**
+ * Strings that look like the configured key, or any bearer/sk- token, are masked: a
+ * provider may echo the key in its error text, and errors end up in events and logs.
+ */
+export function redactSecrets(text: string, apiKey = ''): string {
+  let out = text;
+  if (apiKey.length >= 4) out = out.split(apiKey).join('[redacted]');
+  return out
+    .replace(/\b(sk|pk|rk)-[A-Za-z0-9_*.-]{6,}/g, '$1-[redacted]')
+    .replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]');
+}
+
+/** Wordings of a context-window overflow across OpenAI-compatible providers (reliability L8). */
+const CONTEXT_PATTERNS = [
+  /context_length_exceeded/i,
+  /maximum context length/i,
+  /context length exceeded/i,
+  /prompt is too long/i,
+  /input length and `?max_tokens`? exceed context limit/i,
+  /please reduce the length of/i,
+  /exceeds the available context size/i,
+  /exceed_context_size/i,
+  /too large for model with \d+ maximum context length/i,
+  /context window/i,
+];
+
+export function looksLikeContextLimit(text: string): boolean {
+  return CONTEXT_PATTERNS.some((p) => p.test(text));
+}
+
+const RETRYABLE_NET_CODES = new Set([
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** The first `code` on an error's cause chain (undici wraps the system error twice). */
+export function causeCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function providerText(error: APIError, ctx: ErrorContext): string {
+  const body = error.error as { message?: unknown } | undefined;
+  const raw = typeof body?.message === 'string' ? body.message : error.message;
+  return redactSecrets(raw, ctx.apiKey).slice(0, 500);
+}
+
+/** Turns anything thrown by the SDK or fetch into an LlmError (not for aborts). */
+export function classifyError(error: unknown, ctx: ErrorContext, retryAfterMs?: number): LlmError {
+  if (error instanceof LlmError) return error;
+  const where = `${ctx.baseUrl} (profile "${ctx.profileName}", model "${ctx.model}")`;
+  if (error instanceof APIConnectionTimeoutError) {
+    return new LlmError('RETRYABLE', `The model did not answer in time: ${where}`, {
+      cause: error,
+    });
+  }
+  if (error instanceof APIConnectionError) {
+    const code = causeCode(error);
+    if (code === 'ECONNREFUSED') {
+      return new LlmError(
+        'CONFIG',
+        `Could not connect to ${where}: connection refused. Is the server running, and is base_url right?`,
+        { cause: error },
+      );
+    }
+    if (code === 'ENOTFOUND') {
+      return new LlmError(
+        'CONFIG',
+        `Could not resolve the host of base_url ${ctx.baseUrl} (profile "${ctx.profileName}"): check the URL.`,
+        { cause: error },
+      );
+    }
+    if (code && /CERT|SSL|TLS|EPROTO|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code)) {
+      return new LlmError(
+        'CONFIG',
+        `TLS error talking to ${where} (${code}): the server's certificate was not accepted.`,
+        { cause: error },
+      );
+    }
+    if (code === undefined || RETRYABLE_NET_CODES.has(code)) {
+      return new LlmError(
+        'RETRYABLE',
+        `Network error talking to ${where}${code ? ` (${code})` : ''}`,
+        { cause: error },
+      );
+    }
+    return new LlmError('RETRYABLE', `Network error talking to ${where} (${code})`, {
+      cause: error,
+    });
+  }
+  if (error instanceof APIError && typeof error.status === 'number') {
+    const status = error.status;
+    const text = providerText(error, ctx);
+    const code = typeof error.code === 'string' ? error.code : '';
+    if (status === 429) {
+      return new LlmError('RATE_LIMIT', `Rate limited by the provider (429): ${text}`, {
+        status,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        cause: error,
+      });
+    }
+    if (status === 401 || status === 403) {
+      return new LlmError(
+        'AUTH',
+        `The provider rejected the API key of profile "${ctx.profileName}" (${status}): ${text}. Check api_key in the config ([llm] or [llm.${ctx.profileName}]).`,
+        { status, cause: error },
+      );
+    }
+    if (status === 404) {
+      return new LlmError(
+        'CONFIG',
+        `Not found (404) at ${where}: check the model name and base_url. Provider said: ${text}`,
+        { status, cause: error },
+      );
+    }
+    if (looksLikeContextLimit(`${code} ${text}`)) {
+      return new LlmError(
+        'CONTEXT_LIMIT',
+        `The conversation no longer fits the model's context window (${status}): ${text}. Lower max_messages or max_observe for this agent, or use a model with a larger context.`,
+        { status, cause: error },
+      );
+    }
+    if (status === 408 || status === 409 || status >= 500) {
+      return new LlmError('RETRYABLE', `The provider failed (${status}): ${text}`, {
+        status,
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        cause: error,
+      });
+    }
+    return new LlmError('UNKNOWN', `The provider rejected the request (${status}): ${text}`, {
+      status,
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new LlmError('UNKNOWN', `Model call failed: ${redactSecrets(message, ctx.apiKey)}`, {
+    cause: error,
+  });
+}
+
+/** A failure after the stream had started: never retried (the text was already shown). */
+export function midStreamError(error: unknown, ctx: ErrorContext, received: number): LlmError {
+  const after = `after ${received} characters`;
+  let message: string;
+  if (error instanceof APIError && error.status === undefined) {
+    const body = error.error as { message?: unknown } | undefined;
+    const text = typeof body?.message === 'string' ? body.message : error.message;
+    message = `The provider reported an error in the middle of its answer (${after}): ${redactSecrets(text, ctx.apiKey)}`;
+  } else if (error instanceof SyntaxError) {
+    message = `The model's stream carried malformed data (invalid JSON in an event, ${after}).`;
+  } else if (error instanceof LlmError) {
+    message = error.message;
+  } else {
+    const detail = error instanceof Error ? error.message : String(error);
+    message = `The connection to the model was lost in the middle of its answer (${after}): ${redactSecrets(detail, ctx.apiKey)}`;
+  }
+  return new LlmError('NETWORK_MIDSTREAM', message, { cause: error });
+}

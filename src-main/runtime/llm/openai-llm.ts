@@ -1,0 +1,408 @@
+/**
+ * The model client on the `openai` SDK, built from a resolved LlmProfile: any
+ * OpenAI-compatible base URL (api_type "openai"), Azure OpenAI ("azure": base_url is the
+ * resource endpoint, model the deployment) and Ollama ("ollama": no key needed).
+ *
+ * - The SDK runs with `maxRetries: 0`; retries are ours (retry.ts), so a stop is honoured
+ *   during a backoff wait too.
+ * - Each attempt has a watchdog of `timeout` seconds that restarts on every streamed
+ *   chunk: the SDK's own timeout stops at the response headers, so a stream that stalls
+ *   would otherwise hang for ever.
+ * - The per-request context guard counts the request (token-count.ts) against
+ *   `max_input_tokens` before sending it. Per request, never a lifetime budget
+ *   (fixes openmanus.md 7.2 item 3).
+ * - The key lives in #private fields only (util.inspect shows the SDK client's key,
+ *   reliability.md 0.6), and provider texts are scrubbed before they become messages.
+ */
+import OpenAI, { AzureOpenAI } from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type { TokenUsage } from '@shared/domain/agent';
+import type { Message, ToolCall } from '@shared/domain/message';
+import type { LlmProfile } from '../config/schema';
+import { abortError } from '../util/abort';
+import type { ChatOptions, ChatRequest, ChatResponse, LlmClient } from './llm-client';
+import {
+  classifyError,
+  LlmError,
+  midStreamError,
+  redactSecrets,
+  type ErrorContext,
+} from './llm-errors';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries, type RetryPolicy } from './retry';
+import { countRequestTokens, countTextTokens } from './token-count';
+
+export interface OpenAiLlmOptions {
+  /** overrides of the backoff (tests shorten it); maxRetries comes from the profile */
+  retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+}
+
+const OLLAMA_DEFAULT_URL = 'http://localhost:11434/v1';
+const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
+const AZURE_DEFAULT_API_VERSION = '2024-10-21';
+/** models that take max_completion_tokens and no temperature */
+const REASONING_MODEL = /^(o\d|gpt-5)/i;
+
+type Body = ChatCompletionCreateParamsBase;
+
+export class OpenAiLlm implements LlmClient {
+  readonly model: string;
+  readonly profileName: string;
+  #client: OpenAI;
+  #ctx: ErrorContext;
+  #policy: RetryPolicy;
+  #stream: boolean;
+  #maxTokens: number;
+  #temperature: number;
+  #maxInputTokens: number;
+  #timeoutMs: number;
+  #reasoning: boolean;
+
+  constructor(profile: LlmProfile, options: OpenAiLlmOptions = {}) {
+    this.model = profile.model;
+    this.profileName = profile.name;
+    const baseUrl =
+      profile.apiType === 'ollama' && profile.baseUrl === OPENAI_DEFAULT_URL
+        ? OLLAMA_DEFAULT_URL
+        : profile.baseUrl;
+    this.#ctx = {
+      profileName: profile.name,
+      model: profile.model,
+      baseUrl,
+      apiKey: profile.apiKey,
+    };
+    this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: profile.maxRetries };
+    this.#stream = profile.stream;
+    this.#maxTokens = profile.maxTokens;
+    this.#temperature = profile.temperature;
+    this.#maxInputTokens = profile.maxInputTokens;
+    this.#timeoutMs = profile.timeoutMs;
+    this.#reasoning = profile.apiType !== 'ollama' && REASONING_MODEL.test(profile.model);
+    const common = {
+      maxRetries: 0,
+      // our watchdog is the real per-attempt timeout; this one is a backstop
+      timeout: profile.timeoutMs + 5_000,
+      logLevel: 'off' as const,
+    };
+    if (profile.apiType === 'azure') {
+      if (!profile.apiKey) throw this.#configError('azure needs an api_key');
+      this.#client = new AzureOpenAI({
+        ...common,
+        apiKey: profile.apiKey,
+        endpoint: baseUrl,
+        apiVersion: profile.apiVersion || AZURE_DEFAULT_API_VERSION,
+        deployment: profile.model,
+      });
+    } else {
+      this.#client = new OpenAI({
+        ...common,
+        baseURL: baseUrl,
+        // Ollama ignores the key, the SDK insists on one.
+        apiKey: profile.apiKey || (profile.apiType === 'ollama' ? 'ollama' : ''),
+      });
+    }
+  }
+
+  countTokens(request: ChatRequest): number {
+    return countRequestTokens(request);
+  }
+
+  async complete(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResponse> {
+    const inputTokens = countRequestTokens(request);
+    if (inputTokens > this.#maxInputTokens) {
+      throw new LlmError(
+        'CONTEXT_LIMIT',
+        `This request needs about ${inputTokens} input tokens, more than max_input_tokens = ${this.#maxInputTokens} of profile "${this.profileName}". Lower max_messages or max_observe for this agent, or raise max_input_tokens if the model allows more.`,
+      );
+    }
+    const body = this.#body(request);
+    return withRetries(() => this.#attempt(body, options, inputTokens), {
+      policy: this.#policy,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    });
+  }
+
+  /** One attempt, with its own abort controller: the user's stop or the watchdog. */
+  async #attempt(body: Body, options: ChatOptions, inputTokens: number): Promise<ChatResponse> {
+    const { signal } = options;
+    if (signal?.aborted) throw abortError(signal);
+    const controller = new AbortController();
+    const watchdog = new Watchdog(this.#timeoutMs, () => controller.abort());
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return this.#stream
+        ? await this.#streamed(body, controller, watchdog, options, inputTokens)
+        : await this.#single(body, controller, watchdog, inputTokens);
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      if (error instanceof LlmError) throw error;
+      if (watchdog.fired) {
+        throw new LlmError(
+          'RETRYABLE',
+          `The model did not answer within ${this.#timeoutMs / 1000} s (timeout of profile "${this.profileName}")`,
+          { cause: error },
+        );
+      }
+      const headers = (error as { headers?: Headers }).headers;
+      throw classifyError(error, this.#ctx, parseRetryAfter(headers));
+    } finally {
+      watchdog.stop();
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async #single(
+    body: Body,
+    controller: AbortController,
+    watchdog: Watchdog,
+    inputTokens: number,
+  ): Promise<ChatResponse> {
+    const { data, response } = await this.#client.chat.completions
+      .create({ ...body, stream: false }, { signal: controller.signal })
+      .withResponse();
+    watchdog.stop();
+    const completion = data as unknown;
+    if (typeof completion !== 'object' || completion === null) {
+      throw this.#notAChatEndpoint(response.headers.get('content-type'));
+    }
+    const choice = (completion as ChatCompletion).choices?.[0];
+    if (!Array.isArray((completion as ChatCompletion).choices)) {
+      throw this.#notAChatEndpoint(response.headers.get('content-type'));
+    }
+    if (!choice || typeof choice.message !== 'object' || choice.message === null) {
+      throw this.#emptyChoices();
+    }
+    const message = choice.message;
+    const toolCalls: ToolCall[] = (message.tool_calls ?? []).flatMap((call, i) =>
+      call.type === 'function'
+        ? [
+            {
+              id: call.id || `call_${i + 1}`,
+              type: 'function' as const,
+              function: { name: call.function.name, arguments: call.function.arguments ?? '' },
+            },
+          ]
+        : [],
+    );
+    const content =
+      typeof message.content === 'string' && message.content !== '' ? message.content : null;
+    return {
+      content,
+      toolCalls,
+      finishReason: choice.finish_reason ?? 'stop',
+      usage: usageOf((completion as ChatCompletion).usage, inputTokens, content, toolCalls),
+      model: (completion as ChatCompletion).model || this.model,
+    };
+  }
+
+  async #streamed(
+    body: Body,
+    controller: AbortController,
+    watchdog: Watchdog,
+    options: ChatOptions,
+    inputTokens: number,
+  ): Promise<ChatResponse> {
+    const { data: stream, response } = await this.#client.chat.completions
+      .create(
+        { ...body, stream: true, stream_options: { include_usage: true } },
+        { signal: controller.signal },
+      )
+      .withResponse();
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!contentType.includes('text/event-stream')) {
+      controller.abort();
+      throw this.#notAChatEndpoint(contentType);
+    }
+    watchdog.restart();
+    let text = '';
+    let finishReason: string | null = null;
+    let model = '';
+    let usage: ChatCompletionChunk['usage'] = null;
+    let sawChoice = false;
+    const calls: { id: string; name: string; arguments: string }[] = [];
+    try {
+      for await (const chunk of stream) {
+        watchdog.restart();
+        if (chunk.model) model = chunk.model;
+        if (chunk.usage) usage = chunk.usage;
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        sawChoice = true;
+        const piece = choice.delta?.content;
+        if (piece) {
+          text += piece;
+          options.onDelta?.(piece);
+        }
+        for (const [position, delta] of (choice.delta?.tool_calls ?? []).entries()) {
+          const index = typeof delta.index === 'number' ? delta.index : position;
+          const call = (calls[index] ??= { id: '', name: '', arguments: '' });
+          if (delta.id && !call.id) call.id = delta.id;
+          if (delta.function?.name) call.name += delta.function.name;
+          if (delta.function?.arguments) call.arguments += delta.function.arguments;
+        }
+        if (choice.finish_reason) finishReason = choice.finish_reason;
+      }
+    } catch (error) {
+      if (options.signal?.aborted) throw abortError(options.signal);
+      throw withPartial(midStreamError(error, this.#ctx, text.length), text);
+    }
+    // The SDK ends the iteration quietly when its request is aborted.
+    if (options.signal?.aborted) throw abortError(options.signal);
+    if (watchdog.fired) {
+      throw withPartial(
+        new LlmError(
+          'NETWORK_MIDSTREAM',
+          `The model's stream stalled: nothing arrived for ${this.#timeoutMs / 1000} s (after ${text.length} characters).`,
+        ),
+        text,
+      );
+    }
+    if (!sawChoice) throw this.#emptyChoices();
+    if (finishReason === null) {
+      throw withPartial(
+        new LlmError(
+          'NETWORK_MIDSTREAM',
+          `The model's stream ended before the answer was complete (after ${text.length} characters, no finish_reason).`,
+        ),
+        text,
+      );
+    }
+    const toolCalls: ToolCall[] = calls
+      .filter((c) => c !== undefined)
+      .map((c, i) => ({
+        id: c.id || `call_${i + 1}`,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      }));
+    const content = text !== '' ? text : null;
+    return {
+      content,
+      toolCalls,
+      finishReason,
+      usage: usageOf(usage, inputTokens, content, toolCalls),
+      model: model || this.model,
+    };
+  }
+
+  #body(request: ChatRequest): Body {
+    const tools = request.tools ?? [];
+    const body: Body = {
+      model: this.model,
+      messages: request.messages.map(toWireMessage),
+    };
+    if (tools.length > 0) {
+      body.tools = tools;
+      body.tool_choice = request.toolChoice ?? 'auto';
+    }
+    if (this.#reasoning) {
+      body.max_completion_tokens = this.#maxTokens;
+    } else {
+      body.max_tokens = this.#maxTokens;
+      body.temperature = this.#temperature;
+    }
+    return body;
+  }
+
+  #notAChatEndpoint(contentType: string | null): LlmError {
+    return new LlmError(
+      'CONFIG',
+      `${this.#ctx.baseUrl} did not answer like a chat-completions endpoint (content-type ${contentType || 'unknown'}): check base_url of profile "${this.profileName}" (it usually ends in /v1).`,
+    );
+  }
+
+  #emptyChoices(): LlmError {
+    return new LlmError(
+      'UNKNOWN',
+      `The model answered with an empty "choices" list (profile "${this.profileName}", model "${this.model}"): no reply to use. This can be a provider-side content filter.`,
+    );
+  }
+
+  #configError(detail: string): LlmError {
+    return new LlmError('CONFIG', `Profile "${this.profileName}": ${redactSecrets(detail)}`);
+  }
+}
+
+function withPartial(error: LlmError, text: string): LlmError {
+  if (text) error.partialContent = text;
+  return error;
+}
+
+/** Provider usage when reported, else our own count (documented in token-count.ts). */
+function usageOf(
+  reported: { prompt_tokens?: number; completion_tokens?: number } | null | undefined,
+  inputTokens: number,
+  content: string | null,
+  toolCalls: ToolCall[],
+): TokenUsage {
+  if (reported && typeof reported.prompt_tokens === 'number') {
+    return { prompt: reported.prompt_tokens, completion: reported.completion_tokens ?? 0 };
+  }
+  let completion = countTextTokens(content ?? '');
+  for (const call of toolCalls) {
+    completion += countTextTokens(call.function.name + call.function.arguments);
+  }
+  return { prompt: inputTokens, completion };
+}
+
+/** Our messages in the wire format; images become `image_url` parts of user messages. */
+export function toWireMessage(message: Message): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content ?? '' };
+    case 'user':
+      if (message.image) {
+        return {
+          role: 'user',
+          content: [
+            ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
+            {
+              type: 'image_url' as const,
+              image_url: { url: `data:${message.image.mimeType};base64,${message.image.data}` },
+            },
+          ],
+        };
+      }
+      return { role: 'user', content: message.content ?? '' };
+    case 'tool':
+      return {
+        role: 'tool',
+        content: message.content ?? '',
+        tool_call_id: message.tool_call_id ?? '',
+      };
+    case 'assistant': {
+      const calls = message.tool_calls ?? [];
+      if (calls.length > 0)
+        return { role: 'assistant', content: message.content, tool_calls: calls };
+      return { role: 'assistant', content: message.content ?? '' };
+    }
+  }
+}
+
+/** A timer that fires `onFire` unless restarted in time; the per-attempt timeout. */
+class Watchdog {
+  fired = false;
+  private timer: NodeJS.Timeout | undefined;
+  constructor(
+    private readonly ms: number,
+    private readonly onFire: () => void,
+  ) {
+    this.restart();
+  }
+  restart(): void {
+    this.stop();
+    this.timer = setTimeout(() => {
+      this.fired = true;
+      this.onFire();
+    }, this.ms);
+  }
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
