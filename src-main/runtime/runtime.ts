@@ -17,6 +17,7 @@ import { RunManager, type RunFactory } from './runs/run-manager';
 import { createRunFactory } from './runs/run-factory';
 import { RunStore } from './runs/run-store';
 import type { RuntimeServices } from './services';
+import { SandboxManager } from './sandbox/sandbox-manager';
 import { SessionRegistry } from './session/session';
 
 export interface RuntimeOptions {
@@ -33,6 +34,8 @@ export interface RuntimeOptions {
   /** run history; default a RunStore in <home>/runs */
   history?: RunHistory;
   env?: NodeJS.ProcessEnv;
+  /** the sandbox containers' owner; default one on the local Docker engine (or DOCKER_HOST) */
+  sandboxes?: SandboxManager;
 }
 
 export interface Runtime {
@@ -62,7 +65,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     human: new HumanBroker(),
     sessions: new SessionRegistry(join(home, 'workspaces')),
     createLlm: options.createLlm ?? ((profile) => new OpenAiLlm(profile)),
+    sandboxes: options.sandboxes ?? new SandboxManager(),
   };
+  // Containers left by a crashed instance are removed at start (in the background).
+  void services.sandboxes.startSweep();
   const sessionId = options.sessionId ?? `s-${randomUUID().slice(0, 8)}`;
   const runs = new RunManager(options.factory ?? createRunFactory(services), {
     sessionId,
@@ -76,6 +82,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     async dispose() {
       await runs.dispose();
       await services.sessions.closeAll();
+      // Whatever the sessions did not remove (containers mid-creation, failed removals).
+      await services.sandboxes.dispose().catch((error: unknown) => {
+        console.error(`[workbench] ${(error as Error).message}`);
+      });
     },
   };
 }

@@ -7,6 +7,7 @@ import type { LlmProfile, WorkbenchConfig } from './config/schema';
 import type { SessionRegistry } from './session/session';
 import type { ConfigService } from './config/config-service';
 import type { HumanBroker } from './runs/human-broker';
+import type { SandboxManager } from './sandbox/sandbox-manager';
 
 export interface RuntimeServices {
   /** WORKBENCH_HOME: config.toml, runs/, workspaces/ */
@@ -20,4 +21,6 @@ export interface RuntimeServices {
   config: ConfigService;
   /** where `ask_human` puts its question: `human.ask({runId, toolCallId, question, signal, emit})` */
   human: HumanBroker;
+  /** owns the sandbox containers: one per session, removed on session close and app quit */
+  sandboxes: SandboxManager;
 }

@@ -13,6 +13,7 @@ import { createTerminateTool } from '../tools/terminate';
 import { buildBrowserAgent } from '../tools/browser/browser-agent';
 import { buildMcpAgent } from '../tools/mcp/mcp-agent';
 import { ToolRegistry } from '../tools/tool-registry';
+import { sandboxToolset, type SandboxToolset } from '../tools/sandbox/sandbox-toolset';
 
 export interface AgentBuildInput {
   name: AgentName;
@@ -32,8 +33,12 @@ export interface BuiltAgent {
 
 export type AgentBuilder = (input: AgentBuildInput) => BuiltAgent | Promise<BuiltAgent>;
 
-function basicAgent(input: AgentBuildInput, systemPrompt: string): BuiltAgent {
-  const tools = new ToolRegistry([createTerminateTool()]);
+function basicAgent(
+  input: AgentBuildInput,
+  systemPrompt: string,
+  extra: SandboxToolset = { tools: [], dispose: async () => undefined },
+): BuiltAgent {
+  const tools = new ToolRegistry([...extra.tools, createTerminateTool()]);
   const agent = new ToolCallAgent(
     {
       name: input.name,
@@ -45,16 +50,31 @@ function basicAgent(input: AgentBuildInput, systemPrompt: string): BuiltAgent {
     { llm: input.llm, tools },
     input.env,
   );
-  return { agent, dispose: () => tools.dispose() };
+  return {
+    agent,
+    dispose: async () => {
+      try {
+        await tools.dispose();
+      } finally {
+        await extra.dispose();
+      }
+    },
+  };
 }
 
 export const AGENT_BUILDERS: Record<AgentName, AgentBuilder> = {
   manus: (input) =>
-    basicAgent(input, 'You are Manus, a versatile agent. Call terminate when the task is done.'),
+    basicAgent(
+      input,
+      'You are Manus, a versatile agent. Call terminate when the task is done.',
+      sandboxToolset(input, ['python_execute']),
+    ),
   swe: (input) =>
     basicAgent(
       input,
       'You are a software engineering agent. Call terminate when the task is done.',
+      // The shell is always needed: start the container while the model thinks.
+      sandboxToolset(input, ['bash', 'str_replace_editor'], { prewarm: true }),
     ),
   browser: buildBrowserAgent,
   mcp: buildMcpAgent,

@@ -60,6 +60,9 @@ export class ImageUnavailableError extends SandboxError {
 
 /** The container was removed or stopped outside the app (or the engine restarted). */
 export class ContainerGoneError extends SandboxError {
+  /** true when the engine refused to start the command: nothing ran, a retry is safe */
+  isBeforeStart = false;
+
   constructor(containerId: string, detail: string, options?: { cause?: unknown }) {
     super(
       'container_gone',

@@ -12,7 +12,7 @@ import type { SessionResource } from '../session/session';
 import { isCancellation } from '../util/abort';
 import type { SandboxUser } from './container-policy';
 import type { ContainerEngine } from './engine';
-import { ContainerGoneError, SandboxError, engineMessage } from './errors';
+import { ContainerGoneError, SandboxError, engineMessage, statusOf } from './errors';
 import { runOneShot, type ExecOptions, type ExecResult } from './one-shot-exec';
 import { PersistentShell, type ShellResult, type ShellRunOptions } from './persistent-shell';
 import { killMarkedArgv } from './process-killer';
@@ -250,7 +250,11 @@ export class Sandbox implements SessionResource {
   }
 
   private async track<T>(work: () => Promise<T>): Promise<T> {
-    if (this.goneReason !== null) throw new ContainerGoneError(this.id, this.goneReason);
+    if (this.goneReason !== null) {
+      const gone = new ContainerGoneError(this.id, this.goneReason);
+      gone.isBeforeStart = true;
+      throw gone;
+    }
     if (this.active++ === 0) this.init.notify({ status: 'busy', containerId: this.id });
     try {
       return await work();
@@ -266,6 +270,12 @@ export class Sandbox implements SessionResource {
     result: Omit<CommandResult, 'oomKilled' | 'notes'>,
     isSuspicious: boolean,
   ): Promise<CommandResult> {
+    if (isSuspicious && !result.timedOut) {
+      // No exit status: the container may have died under the command (killed, engine restart).
+      const state = await this.engine.inspectContainer(this.id).catch(() => undefined);
+      if (state === null) throw this.markGone('it was removed while the command ran');
+      if (state && !state.isRunning) throw this.markGone(stoppedDetail(state.isOomKilled));
+    }
     const reviewed: CommandResult = {
       exitCode: result.exitCode,
       stdout: result.stdout,
@@ -329,8 +339,18 @@ export class Sandbox implements SessionResource {
     if (isCancellation(error) || error instanceof ContainerGoneError) return error;
     // A 404 may mean "no such container" or "no such file": ask the engine which.
     const state = await this.engine.inspectContainer(this.id).catch(() => undefined);
-    if (state === null) return this.markGone('it was removed');
-    if (state && !state.isRunning) return this.markGone(stoppedDetail(state.isOomKilled));
+    const gone =
+      state === null
+        ? this.markGone('it was removed')
+        : state && !state.isRunning
+          ? this.markGone(stoppedDetail(state.isOomKilled))
+          : null;
+    if (gone) {
+      // The engine refused to create the exec: the command never ran, so a retry is safe.
+      const status = statusOf(error);
+      gone.isBeforeStart = status === 404 || status === 409;
+      return gone;
+    }
     if (/resource temporarily unavailable/i.test(engineMessage(error))) {
       const note = await this.recoverIfSaturated();
       if (note) return new SandboxError('internal', `${note} Run the command again.`);

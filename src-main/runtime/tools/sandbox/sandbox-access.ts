@@ -1,0 +1,79 @@
+/**
+ * How the sandbox tools of one agent reach the session's sandbox: through the session
+ * (`manager.acquire(session, ...)` uses `session.use('sandbox', ...)`), so every tool of
+ * every run of the session shares one container. It also forwards the session's
+ * `sandbox.changed` events into this run's event stream while the run lasts.
+ */
+import type { RunEventPayload } from '@shared/events';
+import type { SandboxSettings } from '../../config/schema';
+import type { Sandbox } from '../../sandbox/sandbox';
+import type { SandboxManager } from '../../sandbox/sandbox-manager';
+import { ContainerGoneError, SandboxError } from '../../sandbox/errors';
+import type { Session } from '../../session/session';
+
+export interface SandboxAccessInput {
+  /** undefined where the runtime has no sandbox manager (some tests); tools then say so */
+  manager: SandboxManager | undefined;
+  session: Session;
+  settings: SandboxSettings;
+  emit: (event: RunEventPayload) => void;
+}
+
+export class SandboxAccess {
+  private unwatch: (() => void) | null = null;
+  private isDisposed = false;
+  private readonly lifetime = new AbortController();
+
+  constructor(private readonly input: SandboxAccessInput) {}
+
+  get settings(): SandboxSettings {
+    return this.input.settings;
+  }
+
+  /** The session's sandbox, created on first use. */
+  async get(signal?: AbortSignal): Promise<Sandbox> {
+    const manager = this.input.manager;
+    if (!manager) {
+      throw new SandboxError('internal', 'No sandbox manager is available in this runtime');
+    }
+    if (!this.unwatch && !this.isDisposed) {
+      this.unwatch = manager.watch(this.input.session.id, (event) => this.input.emit(event));
+    }
+    return manager.acquire(this.input.session, this.input.settings, signal ? { signal } : {});
+  }
+
+  /**
+   * Runs `work` with the sandbox. If the container turns out to be gone before the work
+   * started (removed or stopped from outside), a new sandbox is created and the work runs
+   * once more; if it died mid-way, the error says so and the next call recreates it.
+   */
+  async use<T>(
+    signal: AbortSignal | undefined,
+    work: (sandbox: Sandbox) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const sandbox = await this.get(signal);
+      try {
+        return await work(sandbox);
+      } catch (error) {
+        if (attempt === 0 && error instanceof ContainerGoneError && error.isBeforeStart) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Starts creating the sandbox now, so it is ready when the first tool call comes. */
+  prewarm(): void {
+    if (!this.input.manager || !this.input.settings.use_sandbox) return;
+    // A failure is reported as a `sandbox.changed` failed event and again by the first tool call.
+    this.get(this.lifetime.signal).catch(() => undefined);
+  }
+
+  /** Stops forwarding events (the run is over); the sandbox itself belongs to the session. */
+  dispose(): void {
+    this.isDisposed = true;
+    this.lifetime.abort();
+    this.unwatch?.();
+    this.unwatch = null;
+  }
+}
