@@ -10,9 +10,14 @@ import {
   type RequestChannel,
   type RequestInput,
   type RequestOutput,
+  type RunSummary,
 } from '@shared/ipc';
 import { parseRequest } from '@shared/ipc-schemas';
+import { testConnection } from '../runtime/config/connection-test';
+import { ConfigError } from '../runtime/config/load';
+import { exportRun, importRun, RunTransferError } from '../runtime/runs/run-transfer';
 import type { Runtime } from '../runtime/runtime';
+import type { DockerProbe, SandboxTracker } from './sandbox-status';
 
 export type Handlers = {
   [C in RequestChannel]: (input: RequestInput<C>) => Promise<RequestOutput<C>>;
@@ -23,38 +28,121 @@ export class HandlerError extends Error {
   constructor(
     readonly code: IpcError['code'],
     message: string,
+    readonly issues?: IpcError['issues'],
   ) {
     super(message);
     this.name = 'HandlerError';
   }
 }
 
-export function createHandlers(runtime: Runtime): Handlers {
+export interface HandlerDeps {
+  mode: 'desktop' | 'browser';
+  version: string;
+  sandbox: SandboxTracker;
+  dockerProbe: DockerProbe;
+  /** pushes `runs:changed` (an import added a run) */
+  onRunsChanged(summaries: RunSummary[]): void;
+}
+
+/** Config problems are the user's to fix: invalid input, with the key path and line. */
+function configFailure(error: unknown): never {
+  if (error instanceof ConfigError) {
+    throw new HandlerError('invalid_input', error.message, error.issues);
+  }
+  throw error;
+}
+
+export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
+  const { runs, services } = runtime;
   return {
-    'run:start': async (input) => ({ runId: runtime.runs.start(input).runId }),
+    'app:info': async () => ({
+      version: deps.version,
+      mode: deps.mode,
+      home: services.home,
+      configFile: services.config.file,
+      sessionId: runtime.sessionId,
+      secretStorage: services.config.secrets.kind,
+    }),
+    'run:start': async (input) => {
+      try {
+        services.config.load();
+      } catch (error) {
+        if (error instanceof ConfigError) {
+          throw new HandlerError(
+            'conflict',
+            `The run cannot start: ${error.message} (fix it in the settings or in the file)`,
+            error.issues,
+          );
+        }
+        throw error;
+      }
+      return { runId: runs.start(input).runId };
+    },
     'run:stop': async ({ runId }) => {
-      if (!runtime.runs.get(runId) && !runtime.runs.isRunning(runId)) {
+      if (!runs.get(runId) && !runs.isRunning(runId)) {
         throw new HandlerError('not_found', `No run with id ${runId}`);
       }
-      return { stopped: runtime.runs.stop(runId) };
+      return { stopped: runs.stop(runId) };
     },
-    'runs:list': async () => runtime.runs.list(),
-    // Filled in by the run host work (issue 5); answered with a typed error until then.
-    'app:info': notYet('app:info'),
-    'runs:get': notYet('runs:get'),
-    'runs:export': notYet('runs:export'),
-    'runs:import': notYet('runs:import'),
-    'config:get': notYet('config:get'),
-    'config:save': notYet('config:save'),
-    'config:import-openmanus': notYet('config:import-openmanus'),
-    'config:test-connection': notYet('config:test-connection'),
-    'human:answer': notYet('human:answer'),
-    'sandbox:status': notYet('sandbox:status'),
+    'runs:list': async () => runs.list(),
+    'runs:get': async ({ runId, afterSeq }) => {
+      const snapshot = runs.snapshot(runId, afterSeq);
+      if (!snapshot) throw new HandlerError('not_found', `No run with id ${runId}`);
+      return snapshot;
+    },
+    'runs:export': async ({ runId }) => transfer(() => exportRun(runs.history, runId)),
+    'runs:import': async ({ content, fileName }) => {
+      const result = transfer(() =>
+        importRun(runs.history, content, fileName, (id) => runs.isRunning(id)),
+      );
+      deps.onRunsChanged([result.summary]);
+      return result;
+    },
+    'config:get': async () => services.config.view(),
+    'config:save': async (input) => {
+      try {
+        return services.config.save(input);
+      } catch (error) {
+        return configFailure(error);
+      }
+    },
+    'config:import-openmanus': async (input) => {
+      try {
+        return services.config.importOpenManus(input);
+      } catch (error) {
+        return configFailure(error);
+      }
+    },
+    'config:test-connection': async (input) => {
+      let profile;
+      try {
+        profile = services.config.previewProfile(input);
+      } catch (error) {
+        return configFailure(error);
+      }
+      return testConnection(profile);
+    },
+    'human:answer': async ({ runId, toolCallId, answer }) => {
+      if (services.human.answer(runId, toolCallId, answer) === 'not_found') {
+        throw new HandlerError(
+          'not_found',
+          `Run ${runId} is not waiting for an answer to ${toolCallId} (it may have been answered or stopped)`,
+        );
+      }
+      return { accepted: true };
+    },
+    'sandbox:status': async ({ sessionId }) =>
+      deps.sandbox.status(sessionId ?? runtime.sessionId, deps.dockerProbe),
   };
 }
 
-function notYet(channel: RequestChannel): () => Promise<never> {
-  return () => Promise.reject(new HandlerError('unavailable', `${channel} is not available yet`));
+function transfer<T>(action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    if (error instanceof RunTransferError) throw new HandlerError(error.code, error.message);
+    throw error;
+  }
 }
 
 export function isRequestChannel(channel: unknown): channel is RequestChannel {
@@ -78,9 +166,18 @@ export async function dispatchRequest(
     const handler = handlers[channel] as (input: unknown) => Promise<unknown>;
     return { ok: true, value: await handler(parsed.value) };
   } catch (error) {
-    if (error instanceof HandlerError)
-      return { ok: false, error: { code: error.code, message: error.message } };
+    if (error instanceof HandlerError) {
+      return {
+        ok: false,
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.issues ? { issues: error.issues } : {}),
+        },
+      };
+    }
     const message = error instanceof Error ? error.message : String(error);
+    console.error(`[workbench] ${channel} failed: ${message}`);
     return { ok: false, error: { code: 'internal', message } };
   }
 }

@@ -1,14 +1,14 @@
 /**
  * The Electron transport: one `ipcMain.handle` per request channel, each checking that
- * the sender is our own UI frame before validating the input, and batched pushes to the
- * window's webContents (guarded against a destroyed window).
+ * the sender is our own UI frame before validating the input, and pushes to the
+ * attached windows (run events batched a frame at a time; guarded against a destroyed
+ * window, which would otherwise throw "Object has been destroyed" in main).
  */
 import type { IpcMainInvokeEvent, WebContents } from 'electron';
-import { API_SUBSCRIPTIONS, REQUEST_CHANNELS, type IpcResult } from '@shared/ipc';
-import type { RunEvent } from '@shared/events';
+import { REQUEST_CHANNELS, type IpcResult } from '@shared/ipc';
 import type { Runtime } from '../../runtime/runtime';
-import { createHandlers, dispatchRequest, type Handlers } from '../contract';
-import { PushBatcher } from '../push-batcher';
+import { dispatchRequest, type Handlers } from '../contract';
+import { createHostContext, type HostContextOptions, type PushSink } from '../host-context';
 
 /** The subset of ipcMain we use, so tests can pass a fake. */
 export interface IpcMainLike {
@@ -19,16 +19,22 @@ export interface IpcMainLike {
   removeHandler(channel: string): void;
 }
 
+/** The subset of webContents we push to. */
+export type PushTarget = Pick<WebContents, 'send' | 'isDestroyed' | 'once'>;
+
 export interface ElectronHostOptions {
   runtime: Runtime;
   ipcMain: IpcMainLike;
   /** origins our UI is served from (app://workbench, or the dev server) */
   allowedOrigins: string[];
   handlers?: Handlers;
+  context?: Omit<HostContextOptions, 'mode' | 'handlers'>;
 }
 
 export interface ElectronHost {
-  attach(webContents: WebContents): void;
+  attach(webContents: PushTarget): void;
+  /** delivers pending run events now */
+  flush(): void;
   dispose(): void;
 }
 
@@ -40,18 +46,36 @@ export function isAllowedSender(
   const url = event.senderFrame?.url;
   if (!url) return false;
   try {
-    const origin = new URL(url).origin;
-    // Custom schemes report origin "null" in some versions; compare scheme://host then.
     const parsed = new URL(url);
+    // Custom schemes report origin "null" in some versions; compare scheme://host then.
     const schemeHost = `${parsed.protocol}//${parsed.host}`;
-    return allowedOrigins.includes(origin) || allowedOrigins.includes(schemeHost);
+    return allowedOrigins.includes(parsed.origin) || allowedOrigins.includes(schemeHost);
   } catch {
     return false;
   }
 }
 
 export function startElectronHost(options: ElectronHostOptions): ElectronHost {
-  const handlers = options.handlers ?? createHandlers(options.runtime);
+  const targets = new Map<PushTarget, () => void>();
+  const sink: PushSink = (channel, payload) => {
+    for (const [wc, detach] of targets) {
+      if (wc.isDestroyed()) {
+        targets.delete(wc);
+        detach();
+        continue;
+      }
+      wc.send(channel, payload);
+    }
+  };
+  const context = createHostContext(
+    options.runtime,
+    {
+      ...options.context,
+      mode: 'desktop',
+      ...(options.handlers ? { handlers: options.handlers } : {}),
+    },
+    sink,
+  );
   for (const channel of REQUEST_CHANNELS) {
     options.ipcMain.handle(channel, async (event, input): Promise<IpcResult<unknown>> => {
       if (!isAllowedSender(event, options.allowedOrigins)) {
@@ -63,30 +87,26 @@ export function startElectronHost(options: ElectronHostOptions): ElectronHost {
           },
         };
       }
-      return dispatchRequest(handlers, channel, input);
+      return dispatchRequest(context.handlers, channel, input);
     });
   }
 
-  const targets = new Set<WebContents>();
-  const batcher = new PushBatcher((batch: RunEvent[]) => {
-    for (const wc of targets) {
-      if (wc.isDestroyed()) {
-        targets.delete(wc);
-        continue;
-      }
-      wc.send(API_SUBSCRIPTIONS.onRunEvents, batch);
-    }
-  });
-  const unsubscribe = options.runtime.runs.onEvent((event) => batcher.push(event));
-
   return {
     attach(webContents) {
-      targets.add(webContents);
-      webContents.once('destroyed', () => targets.delete(webContents));
+      if (targets.has(webContents)) return;
+      // An open window can answer ask_human (the question arrives as an event).
+      const detach = options.runtime.services.human.attach({ name: 'desktop window' });
+      targets.set(webContents, detach);
+      webContents.once('destroyed', () => {
+        targets.delete(webContents);
+        detach();
+      });
     },
+    flush: () => context.flush(),
     dispose() {
-      unsubscribe();
-      batcher.dispose();
+      context.flush();
+      context.dispose();
+      for (const detach of targets.values()) detach();
       targets.clear();
       for (const channel of REQUEST_CHANNELS) options.ipcMain.removeHandler(channel);
     },

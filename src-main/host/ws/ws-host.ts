@@ -8,12 +8,10 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { RunEvent } from '@shared/events';
-import { API_SUBSCRIPTIONS } from '@shared/ipc';
 import { TOKEN_PARAM, WS_PATH, type WsRequestFrame, type WsServerFrame } from '@shared/ws-protocol';
 import type { Runtime } from '../../runtime/runtime';
-import { createHandlers, dispatchRequest, type Handlers } from '../contract';
-import { PushBatcher } from '../push-batcher';
+import { dispatchRequest, type Handlers } from '../contract';
+import { createHostContext, type HostContextOptions, type PushSink } from '../host-context';
 import { serveStatic } from './static-files';
 
 export interface WsHostOptions {
@@ -24,6 +22,8 @@ export interface WsHostOptions {
   staticDir?: string;
   token?: string;
   handlers?: Handlers;
+  /** docker probe, version, batching (see HostContextOptions) */
+  context?: Omit<HostContextOptions, 'mode' | 'handlers'>;
 }
 
 export interface WsHost {
@@ -33,14 +33,41 @@ export interface WsHost {
   close(): Promise<void>;
 }
 
-const MAX_FRAME_BYTES = 1024 * 1024;
+/** Requests carry config edits and imported runs; anything larger is refused. */
+const MAX_FRAME_BYTES = 256 * 1024 * 1024;
+/**
+ * A client that stops reading (a frozen tab) would make us buffer without end; past
+ * this much unsent data it is disconnected, and on reconnecting it reads a snapshot.
+ */
+const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
 export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const handlers = options.handlers ?? createHandlers(options.runtime);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const clients = new Set<WebSocket>();
+  // Serialized once per push, whatever the number of clients.
+  const sink: PushSink = (channel, payload) => {
+    const frame = JSON.stringify({ kind: 'push', channel, payload } as WsServerFrame);
+    for (const ws of clients) {
+      if (ws.readyState !== ws.OPEN) continue;
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+        ws.terminate(); // a close frame would queue behind the backlog
+        continue;
+      }
+      ws.send(frame);
+    }
+  };
+  const context = createHostContext(
+    options.runtime,
+    {
+      ...options.context,
+      mode: 'browser',
+      ...(options.handlers ? { handlers: options.handlers } : {}),
+    },
+    sink,
+  );
+  const handlers = context.handlers;
 
   const server: Server = createServer((req, res) => {
     if (!isAllowedHost(req, host, port())) {
@@ -62,24 +89,18 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.add(ws);
-      ws.on('close', () => clients.delete(ws));
+      // A connected browser can answer ask_human (the question arrives as an event).
+      const detach = options.runtime.services.human.attach({ name: 'browser' });
+      ws.on('close', () => {
+        clients.delete(ws);
+        detach();
+      });
       ws.on('message', (data, isBinary) => {
         if (isBinary) return;
         void answer(ws, handlers, data.toString());
       });
     });
   });
-
-  // One batcher for all clients: events are serialized once per batch, not per client.
-  const batcher = new PushBatcher((batch: RunEvent[]) => {
-    const frame = JSON.stringify({
-      kind: 'push',
-      channel: API_SUBSCRIPTIONS.onRunEvents,
-      payload: batch,
-    } satisfies WsServerFrame);
-    for (const ws of clients) if (ws.readyState === ws.OPEN) ws.send(frame);
-  });
-  const unsubscribe = options.runtime.runs.onEvent((event) => batcher.push(event));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -98,8 +119,8 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
     port: port(),
     token,
     async close() {
-      unsubscribe();
-      batcher.dispose();
+      context.flush();
+      context.dispose();
       for (const ws of clients) ws.close(1001, 'server closing');
       wss.close();
       await new Promise<void>((resolve) => {

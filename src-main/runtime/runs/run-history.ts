@@ -6,7 +6,7 @@
 import type { RunEvent } from '@shared/events';
 import type { RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
-import type { ParsedLog } from './run-log';
+import { parseRunLog, type ParsedLog } from './run-log';
 
 export interface RunHistory {
   /** `line` is the event exactly as serialized for the live stream */
@@ -14,6 +14,8 @@ export interface RunHistory {
   list(): RunSummary[];
   summary(runId: string): RunSummary | undefined;
   read(runId: string): ParsedLog | undefined;
+  /** adds a complete run (an import); throws when the run id is taken */
+  addLog(runId: string, text: string, summary: RunSummary): void;
   /** releases open files and writes what is pending */
   close(): void;
 }
@@ -55,6 +57,12 @@ export class MemoryRunHistory implements RunHistory {
       warnings: [],
       hasTornTail: false,
     };
+  }
+
+  addLog(runId: string, text: string, summary: RunSummary): void {
+    if (this.runs.has(runId)) throw new Error(`Run ${runId} is already in the history`);
+    const parsed = parseRunLog(text, runId, runId);
+    this.runs.set(runId, { summary, lines: parsed.lines, events: parsed.events });
   }
 
   close(): void {}

@@ -1,0 +1,397 @@
+/**
+ * Every contract entry, round-tripped over the real WebSocket transport with the UI's
+ * own adapter (src-renderer/api/ws-api.ts), and malformed input for every entry.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { RunEvent } from '@shared/events';
+import {
+  AppApiError,
+  REQUEST_CHANNELS,
+  type AppApi,
+  type ConfigView,
+  type RequestChannel,
+  type RunSummary,
+} from '@shared/ipc';
+import type { WsServerFrame } from '@shared/ws-protocol';
+import { createWsApi, type WsApi } from '../../src-renderer/api/ws-api';
+import { createRunSync } from '../../src-renderer/api/run-sync';
+import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
+import { createRuntime, type Runtime } from '../runtime/runtime';
+import { readAppVersion } from './app-version';
+import { testRunFactory } from './testing/test-runs';
+import { startWsHost } from './ws/ws-host';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function serve(configText = '') {
+  const home = mkdtempSync(join(tmpdir(), 'wb-contract-'));
+  if (configText) writeFileSync(join(home, 'config.toml'), configText);
+  // The factory needs the runtime it belongs to (for the human broker).
+  const runtime: Runtime = createRuntime({
+    home,
+    factory: testRunFactory(() => runtime),
+    env: {},
+  });
+  const host = await startWsHost({
+    runtime,
+    context: {
+      dockerProbe: async () => ({ isAvailable: false, error: 'not probed in this test' }),
+    },
+  });
+  const api = createWsApi(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, WebSocket as never);
+  cleanups.push(async () => {
+    api.close();
+    await host.close();
+    await runtime.dispose();
+  });
+  return { runtime, host, api, home };
+}
+
+function collect(api: AppApi) {
+  const events: RunEvent[] = [];
+  api.onRunEvents((batch) => events.push(...batch));
+  return events;
+}
+
+async function until<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const finishedOf = (events: RunEvent[], runId: string) =>
+  events.find((e) => e.runId === runId && e.type === 'run.finished');
+
+describe('contract over WebSocket: one round trip per entry', () => {
+  const covered = new Set<RequestChannel>();
+  const mark = (...channels: RequestChannel[]) => channels.forEach((c) => covered.add(c));
+
+  it('app:info', async () => {
+    const { api, home } = await serve();
+    const info = await api.getAppInfo({});
+    expect(info).toMatchObject({ mode: 'browser', home, secretStorage: 'user-file' });
+    expect(info.version).toBe(readAppVersion());
+    expect(info.version).toMatch(/^\d+\.\d+\.\d+/);
+    mark('app:info');
+  });
+
+  it('run:start, runs:list, runs:get, runs:export, runs:import', async () => {
+    const { api } = await serve();
+    const events = collect(api);
+    const { runId } = await api.startRun({ task: 'steps: 3', agent: 'toolcall' });
+    await until(() => finishedOf(events, runId));
+    const list = await api.listRuns({});
+    expect(list).toMatchObject([{ runId, outcome: 'finished', steps: 3, agent: 'toolcall' }]);
+    const snapshot = await api.getRun({ runId });
+    expect(snapshot.isLive).toBe(false);
+    expect(snapshot.events).toEqual(events.filter((e) => e.runId === runId));
+    expect(snapshot.summary.lastSeq).toBe(snapshot.events.length);
+    expect((await api.getRun({ runId, afterSeq: 3 })).events[0]?.seq).toBe(4);
+
+    const exported = await api.exportRun({ runId });
+    expect(exported.fileName).toBe(`run-${runId}.jsonl`);
+    expect(
+      exported.content
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as RunEvent),
+    ).toEqual(snapshot.events);
+    // the same run cannot be imported twice; into another home it can
+    await expect(api.importRun({ content: exported.content })).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    const other = await serve();
+    const changed: RunSummary[][] = [];
+    other.api.onRunsChanged((s) => changed.push(s));
+    const imported = await other.api.importRun({ content: exported.content, fileName: 'x.jsonl' });
+    expect(imported.summary).toEqual(list[0]);
+    expect((await other.api.getRun({ runId })).events).toEqual(snapshot.events);
+    await until(() => changed.length > 0);
+    expect(changed[0]?.[0]?.runId).toBe(runId);
+    await expect(other.api.importRun({ content: '{"not":"an event"}\n' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(api.getRun({ runId: 'no-such-run' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(api.exportRun({ runId: 'no-such-run' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    mark('run:start', 'runs:list', 'runs:get', 'runs:export', 'runs:import');
+  });
+
+  it('human:answer reaches the waiting run; run:stop cancels another one that waits', async () => {
+    const { api } = await serve();
+    const events = collect(api);
+    const { runId } = await api.startRun({ task: 'ask: Which file?', agent: 'toolcall' });
+    const asked = await until(() =>
+      events.find((e) => e.runId === runId && e.type === 'human.requested'),
+    );
+    expect(asked).toMatchObject({ question: 'Which file?' });
+    if (asked.type !== 'human.requested') throw new Error('unreachable');
+    await expect(
+      api.answerHuman({ runId, toolCallId: 'wrong', answer: 'x' }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    expect(
+      await api.answerHuman({ runId, toolCallId: asked.toolCallId, answer: 'main.py' }),
+    ).toEqual({ accepted: true });
+    await until(() => finishedOf(events, runId));
+    expect(events.find((e) => e.runId === runId && e.type === 'tool.finished')).toMatchObject({
+      name: 'ask_human',
+      ok: true,
+      output: 'The user answered: main.py',
+    });
+
+    const second = await api.startRun({ task: 'ask: Are you there?', agent: 'toolcall' });
+    await until(() => events.find((e) => e.runId === second.runId && e.type === 'human.requested'));
+    const started = Date.now();
+    expect(await api.stopRun({ runId: second.runId })).toEqual({ stopped: true });
+    const finished = await until(() => finishedOf(events, second.runId));
+    expect(finished).toMatchObject({ outcome: 'cancelled' });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await api.stopRun({ runId: second.runId })).toEqual({ stopped: false });
+    await expect(api.stopRun({ runId: 'nope' })).rejects.toMatchObject({ code: 'not_found' });
+    mark('human:answer', 'run:stop');
+  });
+
+  it('config:get, config:save, config:import-openmanus and the config:changed push', async () => {
+    const { api, home } = await serve('[llm]\nmodel = "base"  # keep me\n');
+    const pushed: ConfigView[] = [];
+    api.onConfigChanged((v) => pushed.push(v));
+    const view = await api.getConfig({});
+    expect(view.file).toBe(join(home, 'config.toml'));
+    expect(view.agents.manus.llm.model).toEqual({ value: 'base', source: { kind: 'llm' } });
+
+    const key = 'sk-contract-key-0123456789';
+    const saved = await api.saveConfig({
+      target: 'manus',
+      llm: { model: 'gpt-4.1' },
+      settings: { max_steps: 12 },
+      apiKey: { action: 'set', value: key },
+    });
+    expect(saved.agents.manus.llm.model.source).toEqual({ kind: 'profile', profile: 'manus' });
+    expect(saved.agents.manus.settings.max_steps.value).toBe(12);
+    expect(saved.agents.manus.apiKey).toMatchObject({ isSet: true, storage: 'stored' });
+    expect(saved.agents.swe.llm.model.value).toBe('base');
+    expect(readFileSync(join(home, 'config.toml'), 'utf8')).toContain('model = "base"  # keep me');
+    await until(() => pushed.length > 0);
+    expect(JSON.stringify(pushed)).not.toContain(key);
+
+    const refused = await api
+      .saveConfig({ target: 'swe', llm: { temperature: 9 } })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppApiError);
+    expect((refused as AppApiError).code).toBe('invalid_input');
+    expect((refused as AppApiError).issues).toEqual([
+      expect.objectContaining({ path: 'llm.swe.temperature', line: expect.any(Number) }),
+    ]);
+
+    const imported = await api.importOpenManusConfig({
+      content:
+        '[llm]\nmodel = "om-model"\napi_key = "sk-om-0123456789"\n[search]\nengine = "Google"\n',
+      fileName: 'config.toml',
+    });
+    expect(imported.isSaved).toBe(true);
+    expect(imported.ignored).toEqual([{ path: 'search', reason: expect.any(String) }]);
+    expect(imported.config.defaults.llm.model.value).toBe('om-model');
+    expect(JSON.stringify(imported)).not.toContain('sk-om-0123456789');
+    mark('config:get', 'config:save', 'config:import-openmanus');
+  });
+
+  it('config:test-connection, with unsaved edits, against the scripted OpenAI server', async () => {
+    const key = 'sk-scripted-0123456789';
+    const server = new ScriptedOpenAiServer([{ content: 'ok' }, { content: 'ok' }], {
+      apiKey: key,
+    });
+    const baseUrl = await server.start();
+    cleanups.push(() => server.close());
+    const { api } = await serve(`[llm]\nmodel = "scripted-model"\nbase_url = "${baseUrl}"\n`);
+    const noKey = await api.testConnection({ target: 'swe' });
+    expect(noKey).toMatchObject({ ok: false });
+    const typed = await api.testConnection({
+      target: 'swe',
+      llm: { model: 'edited-model' },
+      apiKey: { action: 'set', value: key },
+    });
+    expect(typed).toMatchObject({ ok: true, model: 'edited-model', baseUrl });
+    await api.saveConfig({
+      target: 'default',
+      apiKey: { action: 'set', value: 'sk-wrong-0123456789' },
+    });
+    const wrong = await api.testConnection({ target: 'manus' });
+    expect(wrong).toMatchObject({ ok: false, status: 401 });
+    expect(JSON.stringify(wrong)).not.toContain('sk-wrong-0123456789');
+    mark('config:test-connection');
+  });
+
+  it('sandbox:status', async () => {
+    const { api, runtime } = await serve('[sandbox]\nimage = "img:1"\nmemory_limit = "1g"\n');
+    const status = await api.getSandboxStatus({});
+    expect(status).toEqual({
+      docker: { isAvailable: false, error: 'not probed in this test' },
+      useSandbox: true,
+      image: 'img:1',
+      limits: { memory: '1g', cpus: 1, pids: 256, timeoutSeconds: 300, isNetworkEnabled: false },
+      sessionId: runtime.sessionId,
+      status: 'none',
+    });
+    mark('sandbox:status');
+  });
+
+  it('covers every request channel of the contract', () => {
+    expect([...covered].sort()).toEqual([...REQUEST_CHANNELS].sort());
+  });
+});
+
+describe('contract over WebSocket: malformed input gets a typed error for every entry', () => {
+  const MALFORMED: Record<RequestChannel, { input: unknown; path: string }[]> = {
+    'app:info': [{ input: { extra: 1 }, path: '(input)' }],
+    'run:start': [
+      { input: { task: '' }, path: 'task' },
+      { input: { task: 'x', agent: 'root' }, path: 'agent' },
+      { input: { task: 'x', maxSteps: -1 }, path: 'maxSteps' },
+      { input: { task: 'x', sessionId: '../../etc' }, path: 'sessionId' },
+    ],
+    'run:stop': [
+      { input: {}, path: 'runId' },
+      { input: { runId: '../x' }, path: 'runId' },
+    ],
+    'runs:list': [{ input: { all: true }, path: '(input)' }],
+    'runs:get': [
+      { input: { runId: 'r', afterSeq: -1 }, path: 'afterSeq' },
+      { input: { runId: 'r', afterSeq: 1.5 }, path: 'afterSeq' },
+    ],
+    'runs:export': [{ input: { runId: '' }, path: 'runId' }],
+    'runs:import': [
+      { input: { content: '' }, path: 'content' },
+      { input: { content: 42 }, path: 'content' },
+    ],
+    'config:get': [{ input: { agent: 'manus' }, path: '(input)' }],
+    'config:save': [
+      { input: { target: 'root' }, path: 'target' },
+      { input: { target: 'manus', llm: { temperature: 'hot' } }, path: 'llm.temperature' },
+      { input: { target: 'manus', llm: { colour: 'red' } }, path: 'llm' },
+      { input: { target: 'default', settings: { max_steps: 3 } }, path: 'settings' },
+      { input: { target: 'manus', apiKey: { action: 'set', value: ' ' } }, path: 'apiKey.value' },
+      { input: { target: 'manus', apiKey: { action: 'env', name: '1 x' } }, path: 'apiKey.name' },
+      { input: { target: 'manus', apiKey: { action: 'steal' } }, path: 'apiKey.action' },
+    ],
+    'config:import-openmanus': [{ input: { content: null }, path: 'content' }],
+    'config:test-connection': [
+      { input: { target: 'manus', llm: { model: 5 } }, path: 'llm.model' },
+    ],
+    'human:answer': [
+      { input: { runId: 'r', toolCallId: '', answer: 'a' }, path: 'toolCallId' },
+      { input: { runId: 'r', toolCallId: 't' }, path: 'answer' },
+    ],
+    'sandbox:status': [{ input: { sessionId: 'a b' }, path: 'sessionId' }],
+  };
+  /** wrong shapes every entry must refuse */
+  const GENERIC: unknown[] = [undefined, null, 42, 'text', [], [{}]];
+
+  it('answers each malformed request with invalid_input naming the field, and stays up', async () => {
+    const { host } = await serve();
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const answers = new Map<number, WsServerFrame>();
+    ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as WsServerFrame;
+      if (frame.kind === 'response') answers.set(frame.id, frame);
+    });
+    expect(Object.keys(MALFORMED).sort()).toEqual([...REQUEST_CHANNELS].sort());
+    const cases: { id: number; channel: string; path: string | null }[] = [];
+    for (const channel of REQUEST_CHANNELS) {
+      const inputs = [...MALFORMED[channel], ...GENERIC.map((input) => ({ input, path: null }))];
+      for (const { input, path } of inputs) {
+        const id = cases.length + 1;
+        cases.push({ id, channel, path });
+        ws.send(JSON.stringify({ kind: 'request', id, channel, input }));
+      }
+    }
+    await until(() => answers.size === cases.length);
+    for (const c of cases) {
+      const frame = answers.get(c.id);
+      expect(frame, `${c.channel} #${c.id}`).toMatchObject({
+        result: { ok: false, error: { code: 'invalid_input' } },
+      });
+      if (c.path && frame?.kind === 'response' && !frame.result.ok) {
+        expect(
+          frame.result.error.issues?.map((i) => i.path),
+          `${c.channel} #${c.id}`,
+        ).toContain(c.path);
+      }
+    }
+    // garbage frames are ignored, unknown channels refused, and the server still answers
+    ws.send('{not json');
+    ws.send(JSON.stringify({ kind: 'request', id: 9001, channel: 'fs:read', input: {} }));
+    ws.send(JSON.stringify({ kind: 'request', id: 9002, channel: 'runs:list', input: {} }));
+    await until(() => answers.has(9002));
+    expect(answers.get(9001)).toMatchObject({
+      result: { ok: false, error: { code: 'not_found' } },
+    });
+    expect(answers.get(9002)).toMatchObject({ result: { ok: true, value: [] } });
+    ws.close();
+  });
+});
+
+describe('a UI that reloads mid-run', () => {
+  it('gets a snapshot and continues from it without gaps or duplicates', async () => {
+    const first = await serve();
+    const live = collect(first.api);
+    const { runId } = await first.api.startRun({ task: 'steps: 12 delay: 15', agent: 'toolcall' });
+    await until(() =>
+      live.some((e) => e.runId === runId && e.type === 'step.started' && e.step === 4),
+    );
+
+    // the "reloaded" UI: a new connection that joins half-way
+    const reloaded: WsApi = createWsApi(
+      `ws://127.0.0.1:${first.host.port}/ws?token=${first.host.token}`,
+      WebSocket as never,
+    );
+    cleanups.push(() => reloaded.close());
+    const applied: RunEvent[] = [];
+    const sync = createRunSync(reloaded, (batch) => applied.push(...batch));
+    const snapshot = await sync.open(runId);
+    expect(snapshot.isLive).toBe(true);
+    expect(snapshot.events.length).toBeGreaterThan(4);
+    await until(() => finishedOf(live, runId));
+    await until(() => finishedOf(applied, runId));
+    const all = live.filter((e) => e.runId === runId);
+    expect(applied).toEqual(all);
+    expect(applied.map((e) => e.seq)).toEqual(all.map((_, i) => i + 1));
+    sync.dispose();
+  });
+
+  it('fills a gap in the pushes from the main process', async () => {
+    const { api, runtime } = await serve();
+    const events = collect(api);
+    const { runId } = await api.startRun({ task: 'steps: 3', agent: 'toolcall' });
+    await until(() => finishedOf(events, runId));
+    const all = runtime.runs.snapshot(runId)?.events ?? [];
+    // a transport that lost events 3..5
+    let push: ((batch: RunEvent[]) => void) | undefined;
+    const lossy: Pick<AppApi, 'getRun' | 'onRunEvents'> = {
+      getRun: (input) => api.getRun(input),
+      onRunEvents: (listener) => {
+        push = listener;
+        return () => {};
+      },
+    };
+    const applied: RunEvent[] = [];
+    createRunSync(lossy, (batch) => applied.push(...batch));
+    push?.(all.slice(0, 2));
+    push?.(all.slice(5));
+    push?.(all.slice(1, 3)); // late duplicates
+    await until(() => applied.length === all.length);
+    expect(applied).toEqual(all);
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Runs for host tests and benchmarks: a real ToolCallAgent driven by an in-process
+ * scripted model, with a tool that asks the human through the runtime's broker (the
+ * way the `ask_human` tool does), so the transports are tested end to end.
+ */
+import { z } from 'zod';
+import { ToolCallAgent } from '../../runtime/agent/toolcall-agent';
+import { ScriptedLlm, type ScriptedReply } from '../../runtime/llm/scripted-llm';
+import type { RunFactory } from '../../runtime/runs/run-manager';
+import type { Runtime } from '../../runtime/runtime';
+import { createTerminateTool } from '../../runtime/tools/terminate';
+import type { Tool } from '../../runtime/tools/tool';
+import { ToolRegistry } from '../../runtime/tools/tool-registry';
+
+const askSchema = z.object({ inquire: z.string() });
+
+function askTool(runtime: () => Runtime): Tool<z.infer<typeof askSchema>> {
+  return {
+    name: 'ask_human',
+    description: 'Ask the user a question and wait for the answer.',
+    schema: askSchema,
+    async execute(args, ctx) {
+      const answer = await runtime().services.human.ask({
+        runId: ctx.runId,
+        toolCallId: ctx.toolCallId,
+        question: args.inquire,
+        signal: ctx.signal,
+        emit: ctx.emit,
+      });
+      return { output: `The user answered: ${answer}` };
+    },
+  };
+}
+
+/**
+ * Task `ask: QUESTION` asks once then terminates; `steps: N [delay: MS]` talks for N
+ * steps; anything else finishes in two steps.
+ */
+export function testRunFactory(runtime: () => Runtime): RunFactory {
+  return async (input, context) => {
+    const ask = /^ask: (.+)$/.exec(input.task)?.[1];
+    const steps = Number(/steps: (\d+)/.exec(input.task)?.[1] ?? 2);
+    const delayMs = Number(/delay: (\d+)/.exec(input.task)?.[1] ?? 1);
+    const script = (_r: unknown, i: number): ScriptedReply => {
+      if (ask && i === 0) return { toolCalls: [{ name: 'ask_human', args: { inquire: ask } }] };
+      if (!ask && i + 1 < steps) return { delayMs, content: `thinking, step ${i + 1}` };
+      return {
+        delayMs,
+        content: 'done',
+        toolCalls: [{ name: 'terminate', args: { status: 'success' } }],
+      };
+    };
+    const tools = new ToolRegistry([askTool(runtime), createTerminateTool()]);
+    const agent = new ToolCallAgent(
+      { name: input.agent, maxSteps: input.maxSteps ?? 50 },
+      { llm: new ScriptedLlm(script, { model: 'test-model', recordRequests: false }), tools },
+      { emit: context.emit, runId: context.runId },
+    );
+    return {
+      agentName: input.agent,
+      model: 'test-model',
+      maxSteps: input.maxSteps ?? 50,
+      execute: (task, signal) => agent.run(task, { signal }),
+      dispose: () => tools.dispose(),
+    };
+  };
+}
