@@ -5,17 +5,20 @@ import { connectApi } from './api/connect';
 import { createWorkbenchStore } from './store/store';
 import { startBridge } from './store/bridge';
 import { StoreProvider } from './store/StoreProvider';
-import './styles.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/timeline.css';
+import './styles/config.css';
 
 const root = createRoot(document.getElementById('root')!);
 const store = createWorkbenchStore();
 
 try {
   const api = connectApi(window);
-  startBridge(api, store);
+  const bridge = startBridge(api, store);
   root.render(
     <StrictMode>
-      <StoreProvider store={store} api={api}>
+      <StoreProvider store={store} bridge={bridge}>
         <App />
       </StoreProvider>
     </StrictMode>,

@@ -1,29 +1,67 @@
-import { NewRunForm } from '../features/new-run/NewRunForm';
+import { TEST_IDS } from '../test-ids';
+import { useWorkbench, useWorkbenchStore } from '../store/StoreProvider';
+import { ConfigEditor } from '../features/config/ConfigEditor';
+import { RunHistory } from '../features/history/RunHistory';
+import { Inspector } from '../features/inspector/Inspector';
+import { NewRunPage } from '../features/new-run/NewRunPage';
 import { RunView } from '../features/run-view/RunView';
-import { useWorkbench } from '../store/StoreProvider';
+import { SandboxStatus } from '../features/sandbox/SandboxStatus';
 
+/** The window: top bar, run history, the page (new run, run, settings), the inspector. */
 export function App() {
+  const store = useWorkbenchStore();
+  const appState = useWorkbench((s) => s.appState);
   const isConnected = useWorkbench((s) => s.isConnected);
   const lastError = useWorkbench((s) => s.lastError);
+  const view = useWorkbench((s) => s.view);
+  const mode = useWorkbench((s) => s.appInfo?.mode);
   return (
-    <div className="app">
-      <header className="app-header">
+    <div className="app" data-testid={TEST_IDS.app} data-app-state={appState}>
+      <header className="topbar">
         <h1>Agent Workbench</h1>
+        <nav className="topnav" aria-label="Pages">
+          <button
+            type="button"
+            className={`tab${view !== 'config' ? ' is-active' : ''}`}
+            onClick={() =>
+              store.getState().showView(store.getState().selectedRunId ? 'run' : 'new')
+            }
+          >
+            Runs
+          </button>
+          <button
+            type="button"
+            className={`tab${view === 'config' ? ' is-active' : ''}`}
+            data-testid={TEST_IDS.navConfig}
+            onClick={() => store.getState().showView('config')}
+          >
+            Settings
+          </button>
+        </nav>
+        <span className="spacer" />
+        {mode === 'browser' && <span className="muted">browser mode</span>}
+        <SandboxStatus />
         {!isConnected && (
-          <span className="badge badge-error" role="status">
-            disconnected
+          <span className="badge badge-error" role="status" data-testid={TEST_IDS.connectionLost}>
+            disconnected — reconnecting…
           </span>
         )}
       </header>
       {lastError && (
-        <div className="error-banner" role="alert">
+        <div className="error-banner" role="alert" data-testid={TEST_IDS.errorBanner}>
           {lastError}
+          <button type="button" className="link" onClick={() => store.getState().setError(null)}>
+            dismiss
+          </button>
         </div>
       )}
-      <main className="app-main">
-        <NewRunForm />
-        <RunView />
-      </main>
+      <div className={`layout${view === 'run' ? ' with-inspector' : ''}`}>
+        <RunHistory />
+        <main className="main">
+          {view === 'config' ? <ConfigEditor /> : view === 'new' ? <NewRunPage /> : <RunView />}
+        </main>
+        {view === 'run' && <Inspector />}
+      </div>
     </div>
   );
 }

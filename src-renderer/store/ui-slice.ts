@@ -42,7 +42,7 @@ export interface UiSlice {
 }
 
 export const createUiSlice: StateCreator<WorkbenchState, [], [], UiSlice> = (set, get) => ({
-  view: 'run',
+  view: 'new',
   filters: NO_FILTERS,
   collapsedSteps: new Set(),
   selectedItemId: null,

@@ -1,49 +1,55 @@
-import { useApi, useWorkbench } from '../../store/StoreProvider';
-import { EventRow } from './EventRow';
+import { TEST_IDS } from '../../test-ids';
+import { useBridge, useWorkbench } from '../../store/StoreProvider';
+import { HumanAnswerBox } from '../human/HumanAnswerBox';
+import { PlanView } from '../plan/PlanView';
+import { Timeline } from '../timeline/Timeline';
+import { TimelineToolbar } from '../timeline/TimelineToolbar';
+import { RunHeader } from './RunHeader';
 
+/** The selected run: header, open question, plan, filters and the timeline. */
 export function RunView() {
-  const api = useApi();
-  const runId = useWorkbench((s) => s.selectedRunId ?? s.order[0] ?? null);
-  const run = useWorkbench((s) => (runId ? s.runs[runId] : undefined));
-  if (!runId || !run) {
+  const bridge = useBridge();
+  const runId = useWorkbench((s) => s.selectedRunId);
+  const load = useWorkbench((s) => (s.selectedRunId ? s.runs[s.selectedRunId]?.load : undefined));
+  const hasItems = useWorkbench((s) =>
+    s.selectedRunId ? (s.runs[s.selectedRunId]?.timeline.items.length ?? 0) > 0 : false,
+  );
+  if (!runId) {
     return (
-      <section className="run-view empty" data-testid="run-empty">
-        <p>No runs yet. Describe a task above and press “Start run”.</p>
+      <section className="run-view empty-state" data-testid={TEST_IDS.runEmpty}>
+        <h2>No run selected</h2>
+        <p>Pick a run from the history on the left, or start a new one with “New run”.</p>
       </section>
     );
   }
-  const summary = run.summary;
-  const isRunning = summary !== undefined && summary.outcome === undefined;
   return (
     <section className="run-view" aria-label="Run">
-      <div className="run-header">
-        <span className="run-agent">{summary?.agent ?? '…'}</span>
-        <span className="run-model">{summary?.model ?? ''}</span>
-        <span
-          className={`badge state-${(summary?.state ?? 'IDLE').toLowerCase()}`}
-          data-testid="agent-state"
-        >
-          {summary?.state ?? 'IDLE'}
-        </span>
-        <span className="step-counter" data-testid="step-counter">
-          {summary ? `${summary.steps} / ${summary.maxSteps}` : ''}
-        </span>
-        {summary?.outcome && (
-          <span className="outcome" data-testid="run-outcome">
-            {summary.outcome}
-          </span>
-        )}
-        {isRunning && (
-          <button type="button" onClick={() => void api.stopRun({ runId })} data-testid="stop-run">
-            Stop
+      <RunHeader runId={runId} />
+      {load?.status === 'error' && (
+        <div className="error-note" role="alert">
+          Could not load this run: {load.error}{' '}
+          <button type="button" className="link" onClick={() => void bridge.loadRun(runId)}>
+            Try again
           </button>
-        )}
-      </div>
-      <ol className="event-list" data-testid="event-list">
-        {run.events.map((event) => (
-          <EventRow key={event.seq} event={event} />
-        ))}
-      </ol>
+        </div>
+      )}
+      {load?.warnings && load.warnings.length > 0 && (
+        <div className="warn-note" role="status">
+          Parts of this run’s history were damaged and skipped: {load.warnings.join('; ')}
+        </div>
+      )}
+      <HumanAnswerBox runId={runId} />
+      <PlanView runId={runId} />
+      <TimelineToolbar runId={runId} />
+      {hasItems ? (
+        <Timeline runId={runId} />
+      ) : (
+        <div className="timeline-placeholder muted">
+          {load?.status === 'loading'
+            ? 'Loading the run’s events…'
+            : 'Waiting for the first events…'}
+        </div>
+      )}
     </section>
   );
 }

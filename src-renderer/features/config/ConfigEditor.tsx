@@ -1,0 +1,75 @@
+import { CONFIG_AGENT_NAMES, type ConfigTarget } from '@shared/ipc';
+import { configTabId, TEST_IDS } from '../../test-ids';
+import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
+import { isDraftEmpty } from '../../store/config/config-draft';
+import { ConfigPage } from './ConfigPage';
+import { ImportOpenManus } from './ImportOpenManus';
+
+const TARGETS: ConfigTarget[] = ['default', ...CONFIG_AGENT_NAMES];
+
+/** Settings: a page per agent, the [llm] defaults, and the OpenManus import. */
+export function ConfigEditor() {
+  const store = useWorkbenchStore();
+  const config = useWorkbench((s) => s.config);
+  const configError = useWorkbench((s) => s.configError);
+  const target = useWorkbench((s) => s.configTarget);
+  const drafts = useWorkbench((s) => s.drafts);
+
+  return (
+    <section className="config-editor" data-testid={TEST_IDS.configEditor} aria-label="Settings">
+      <header className="config-header">
+        <h2>Settings</h2>
+        {config && (
+          <p className="muted">
+            {config.exists ? 'Saved to' : 'Will be created at'}{' '}
+            <span className="mono">{config.file}</span>. Saved changes apply to the next run.
+          </p>
+        )}
+      </header>
+      {configError && (
+        <div className="error-note" role="alert">
+          Could not read the settings: {configError}
+        </div>
+      )}
+      {config?.error && (
+        <div className="error-note" role="alert">
+          <strong>
+            config.toml has errors; the values below are defaults and saving is off until it is
+            fixed.
+          </strong>{' '}
+          {config.error.message}
+          <ul>
+            {config.error.issues.map((issue) => (
+              <li key={`${issue.path}:${issue.line ?? ''}`}>
+                <span className="mono">{issue.path}</span>
+                {issue.line ? ` (line ${issue.line})` : ''}: {issue.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div className="config-tabs" role="tablist" aria-label="Agents">
+        {TARGETS.map((t) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            aria-selected={t === target}
+            data-testid={configTabId(t)}
+            className={`tab${t === target ? ' is-active' : ''}`}
+            onClick={() => store.getState().showConfig(t)}
+          >
+            {t === 'default' ? 'Defaults [llm]' : t}
+            {!isDraftEmpty(drafts[t]) && <span className="dirty-dot" title="Unsaved changes" />}
+          </button>
+        ))}
+      </div>
+      {config ? (
+        <ConfigPage key={target} config={config} target={target} />
+      ) : (
+        !configError && <p className="muted">Loading the settings…</p>
+      )}
+      <ImportOpenManus />
+    </section>
+  );
+}

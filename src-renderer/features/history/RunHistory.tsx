@@ -1,0 +1,191 @@
+import { memo, useMemo, useRef, useState } from 'react';
+import type { RunSummary } from '@shared/ipc';
+import { TEST_IDS } from '../../test-ids';
+import { useBridge, useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
+import { filterHistory, historyFacets, type HistoryFilters } from '../../store/history';
+import { runStatus, type RunStatus } from '../../store/run-events';
+import { formatDate } from '../../lib/format';
+import { useNow } from '../../lib/use-now';
+
+const STATUSES: (RunStatus | 'all')[] = [
+  'all',
+  'running',
+  'finished',
+  'max_steps',
+  'error',
+  'cancelled',
+  'interrupted',
+];
+
+/** The sidebar: "New run", the history filters and the list of runs, newest first. */
+export function RunHistory() {
+  const store = useWorkbenchStore();
+  const bridge = useBridge();
+  const runs = useWorkbench((s) => s.runs);
+  const order = useWorkbench((s) => s.order);
+  const filters = useWorkbench((s) => s.historyFilters);
+  const selectedRunId = useWorkbench((s) => s.selectedRunId);
+  const view = useWorkbench((s) => s.view);
+  const now = useNow(true, 60_000);
+  const list = useMemo(() => filterHistory(runs, order, filters, now), [runs, order, filters, now]);
+  const facets = useMemo(() => historyFacets(runs, order), [runs, order]);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [importError, setImportError] = useState<string | null>(null);
+  const set = (patch: Partial<HistoryFilters>) => store.getState().setHistoryFilters(patch);
+
+  const onImport = async (file: File | undefined) => {
+    if (!file) return;
+    setImportError(null);
+    try {
+      const runId = await bridge.importRun(await file.text(), file.name);
+      store.getState().selectRun(runId);
+    } catch (error) {
+      setImportError(`${file.name}: ${(error as Error).message}`);
+    } finally {
+      if (fileRef.current) fileRef.current.value = '';
+    }
+  };
+
+  return (
+    <nav className="sidebar" aria-label="Run history">
+      <button
+        type="button"
+        className={`new-run-button${view === 'new' ? ' is-active' : ''}`}
+        data-testid={TEST_IDS.newRun}
+        onClick={() => store.getState().showView('new')}
+      >
+        + New run
+      </button>
+      <div className="history-filters">
+        <input
+          type="search"
+          data-testid={TEST_IDS.historySearch}
+          placeholder="Search runs"
+          aria-label="Search runs"
+          value={filters.text}
+          onChange={(e) => set({ text: e.target.value })}
+        />
+        <div className="filter-grid">
+          <select
+            aria-label="Status"
+            data-testid={TEST_IDS.historyStatus}
+            value={filters.status}
+            onChange={(e) => set({ status: e.target.value as HistoryFilters['status'] })}
+          >
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s === 'all' ? 'any status' : s.replace('_', ' ')}
+              </option>
+            ))}
+          </select>
+          <select
+            aria-label="Agent"
+            data-testid={TEST_IDS.historyAgent}
+            value={filters.agent}
+            onChange={(e) => set({ agent: e.target.value })}
+          >
+            <option value="all">any agent</option>
+            {facets.agents.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+          <select
+            aria-label="Model"
+            data-testid={TEST_IDS.historyModel}
+            value={filters.model}
+            onChange={(e) => set({ model: e.target.value })}
+          >
+            <option value="all">any model</option>
+            {facets.models.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+          <select
+            aria-label="Date"
+            data-testid={TEST_IDS.historyDate}
+            value={filters.date}
+            onChange={(e) => set({ date: e.target.value as HistoryFilters['date'] })}
+          >
+            <option value="all">any time</option>
+            <option value="today">today</option>
+            <option value="7d">last 7 days</option>
+            <option value="30d">last 30 days</option>
+          </select>
+        </div>
+      </div>
+      <ul className="history-list">
+        {list.map((summary) => (
+          <HistoryItem
+            key={summary.runId}
+            summary={summary}
+            isSelected={summary.runId === selectedRunId && view === 'run'}
+            now={now}
+          />
+        ))}
+      </ul>
+      {list.length === 0 && (
+        <p className="muted history-empty" data-testid={TEST_IDS.historyEmpty}>
+          {order.length === 0
+            ? 'No runs yet. Start one with “New run”.'
+            : 'No runs match these filters.'}
+        </p>
+      )}
+      <div className="history-footer">
+        <button type="button" className="link" onClick={() => fileRef.current?.click()}>
+          Import a run (.jsonl)…
+        </button>
+        <input
+          ref={fileRef}
+          type="file"
+          accept=".jsonl,.json,application/x-ndjson"
+          hidden
+          onChange={(e) => void onImport(e.target.files?.[0])}
+        />
+        {importError && (
+          <p className="field-error" role="alert">
+            {importError}
+          </p>
+        )}
+      </div>
+    </nav>
+  );
+}
+
+const HistoryItem = memo(function HistoryItem(props: {
+  summary: RunSummary;
+  isSelected: boolean;
+  now: number;
+}) {
+  const store = useWorkbenchStore();
+  const { summary, isSelected, now } = props;
+  const status = runStatus(summary);
+  return (
+    <li>
+      <button
+        type="button"
+        className={`history-item${isSelected ? ' is-selected' : ''}`}
+        data-testid={TEST_IDS.runHistoryItem}
+        data-run-id={summary.runId}
+        data-status={status}
+        aria-current={isSelected ? 'true' : undefined}
+        onClick={() => store.getState().selectRun(summary.runId)}
+      >
+        <span className="history-task">{summary.task}</span>
+        <span className="history-meta">
+          <span className={`dot status-${status}`} aria-hidden="true" />
+          <span>{status.replace('_', ' ')}</span>
+          <span>· {summary.flow ? `${summary.flow} flow` : summary.agent}</span>
+          <span className="mono">· {summary.model}</span>
+          <span>
+            · {summary.steps}/{summary.maxSteps}
+          </span>
+          <span className="history-date">{formatDate(summary.startedAt, now)}</span>
+        </span>
+      </button>
+    </li>
+  );
+});

@@ -1,0 +1,157 @@
+/**
+ * The run's timeline: a virtualized list (only the rows in view exist in the DOM), so a
+ * 10,000-step run scrolls like a 10-step one. New events change only the rows whose
+ * items changed. While the run is live the list follows the newest row until the user
+ * scrolls up; keyboard: j/k or arrows move, Enter expands, `/` searches.
+ */
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { TEST_IDS } from '../../test-ids';
+import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
+import type { TimelineItem, TimelineItemKind } from '../../store/timeline/types';
+import { TimelineRow } from './rows/TimelineRow';
+import type { RowActions } from './rows/row-props';
+import { useRows } from './use-row-index';
+import { useTimelineKeys } from './use-timeline-keys';
+
+const EMPTY: readonly TimelineItem[] = [];
+
+const ESTIMATED_HEIGHT: Record<TimelineItemKind, number> = {
+  run: 64,
+  step: 34,
+  message: 76,
+  stream: 60,
+  tool: 92,
+  marker: 26,
+  stuck: 64,
+  human: 52,
+  finished: 48,
+};
+
+/** How close to the bottom (px) still counts as "at the newest row". */
+const TAIL_SLACK = 48;
+
+export function Timeline({ runId }: { runId: string }) {
+  const store = useWorkbenchStore();
+  const items = useWorkbench((s) => s.runs[runId]?.timeline.items ?? EMPTY);
+  const filters = useWorkbench((s) => s.filters);
+  const collapsed = useWorkbench((s) => s.collapsedSteps);
+  const selectedItemId = useWorkbench((s) => s.selectedItemId);
+  const expanded = useWorkbench((s) => s.expandedItems);
+  const isFollowing = useWorkbench((s) => s.isFollowingTail);
+  const jump = useWorkbench((s) => s.jump);
+  const isLive = useWorkbench((s) => {
+    const summary = s.runs[runId]?.summary;
+    return summary !== undefined && summary.outcome === undefined && !summary.isInterrupted;
+  });
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const { count, itemAt, rowOfId } = useRows(items, filters, collapsed);
+
+  const getItemKey = useCallback((row: number) => itemAt(row)?.id ?? -row, [itemAt]);
+  const estimateSize = useCallback(
+    (row: number) => ESTIMATED_HEIGHT[itemAt(row)?.kind ?? 'marker'],
+    [itemAt],
+  );
+  // We do not use the React Compiler, so the virtualizer's unmemoizable API is fine here.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize,
+    getItemKey,
+    overscan: 6,
+    // happy-dom and the first frame have no layout yet: render a screenful anyway
+    initialRect: { width: 800, height: 800 },
+  });
+
+  const actions: RowActions = useMemo(
+    () => ({
+      select: (id) => store.getState().selectItem(id),
+      toggleExpanded: (id) => store.getState().toggleExpanded(id),
+      toggleStep: (id) => store.getState().toggleStep(id),
+      jumpTo: (id) => store.getState().jumpTo(id),
+    }),
+    [store],
+  );
+
+  // Follow the tail: a new or growing last row scrolls into view while following.
+  const lastItem = count > 0 ? itemAt(count - 1) : undefined;
+  useEffect(() => {
+    if (isFollowing && isLive && count > 0) virtualizer.scrollToIndex(count - 1, { align: 'end' });
+  }, [isFollowing, isLive, count, lastItem, virtualizer]);
+
+  // Jumps (duplicate links, stuck markers, context messages) scroll their target to the middle.
+  useEffect(() => {
+    if (!jump) return;
+    const row = rowOfId(jump.itemId);
+    if (row >= 0) virtualizer.scrollToIndex(row, { align: 'center' });
+    // only a new jump (nonce) scrolls; later renders must not pull the list back
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [jump?.nonce]);
+
+  useTimelineKeys({ store, count, itemAt, rowOfId, virtualizer });
+
+  const stopFollowing = () => store.getState().setFollowingTail(false);
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const isAtBottom = el.scrollHeight - el.scrollTop - el.clientHeight < TAIL_SLACK;
+    if (isAtBottom && isLive) store.getState().setFollowingTail(true);
+  };
+
+  if (items.length > 0 && count === 0) {
+    return (
+      <div className="timeline-empty" data-testid={TEST_IDS.timelineEmpty}>
+        <p>No rows match the filters.</p>
+        <button type="button" onClick={() => store.getState().clearFilters()}>
+          Clear filters
+        </button>
+      </div>
+    );
+  }
+
+  const virtualRows = virtualizer.getVirtualItems();
+  return (
+    <div
+      ref={scrollRef}
+      className="timeline"
+      data-testid={TEST_IDS.timeline}
+      data-count={count}
+      role="listbox"
+      aria-label="Run timeline"
+      tabIndex={0}
+      onScroll={onScroll}
+      onWheel={(e) => {
+        if (e.deltaY < 0) stopFollowing();
+      }}
+      onPointerDown={(e) => {
+        // a drag on the scrollbar itself (the list element, not a row)
+        if (e.target === scrollRef.current) stopFollowing();
+      }}
+    >
+      <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualRows.map((vr) => {
+          const item = itemAt(vr.index);
+          if (!item) return null;
+          return (
+            <div
+              key={vr.key}
+              data-index={vr.index}
+              ref={virtualizer.measureElement}
+              className="vrow"
+              style={{ transform: `translateY(${vr.start}px)` }}
+            >
+              <TimelineRow
+                item={item}
+                isSelected={item.id === selectedItemId}
+                isExpanded={expanded.has(item.id)}
+                isCollapsed={item.kind === 'step' && collapsed.has(item.id)}
+                actions={actions}
+              />
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,181 @@
+import { TEST_IDS } from '../../../test-ids';
+import { formatUsage } from '../../../lib/format';
+import type {
+  FinishedItem,
+  HumanItem,
+  MarkerItem,
+  RunStartItem,
+  StuckItem,
+} from '../../../store/timeline/types';
+import { RowLink, RowShell } from './RowShell';
+import { ClampedText } from './ClampedText';
+import type { RowProps } from './row-props';
+
+const MARKER_ICON: Record<MarkerItem['marker'], string> = {
+  state: '◆',
+  retry: '↻',
+  truncated: '✂',
+  sandbox: '▣',
+  plan: '☰',
+};
+
+export function MarkerRow({ item, isSelected, actions }: RowProps<MarkerItem>) {
+  const dropped = item.dropped ?? [];
+  return (
+    <RowShell
+      item={item}
+      testId={TEST_IDS.timelineMarker}
+      className={`row-marker tone-${item.tone}`}
+      isSelected={isSelected}
+      onSelect={actions.select}
+      data={{ marker: item.marker }}
+    >
+      <span className="marker-icon" aria-hidden="true">
+        {MARKER_ICON[item.marker]}
+      </span>
+      <span className="marker-text">{item.text}</span>
+      {dropped.length > 0 && item.droppedItems && item.droppedItems.length > 0 && (
+        <span className="muted">
+          {' '}
+          (#{dropped[0]}
+          {dropped.length > 1 ? `–#${dropped[dropped.length - 1]}` : ''}:{' '}
+          <RowLink onClick={() => actions.jumpTo(item.droppedItems![0]!)}>show the first</RowLink>)
+        </span>
+      )}
+    </RowShell>
+  );
+}
+
+export function StuckRow({ item, isSelected, actions }: RowProps<StuckItem>) {
+  const what =
+    item.stuckKind === 'content' ? 'the same content' : 'the same tool calls (name and arguments)';
+  return (
+    <RowShell
+      item={item}
+      testId={TEST_IDS.stuckMarker}
+      className="row-stuck"
+      isSelected={isSelected}
+      onSelect={actions.select}
+      data={{ kind: item.stuckKind, count: item.count }}
+    >
+      <div>
+        <strong>Stuck detected</strong> in step {item.step}: {what} {item.count} times (rule:{' '}
+        <span className="mono">{item.stuckKind}</span>). Earlier:{' '}
+        {item.duplicateOf.map((index, i) => {
+          const target = item.duplicateItems[i];
+          return target === undefined ? (
+            <span key={index} className="mono">
+              #{index}{' '}
+            </span>
+          ) : (
+            <RowLink
+              key={index}
+              testId={TEST_IDS.duplicateLink}
+              data={{ 'target-index': index }}
+              onClick={() => actions.jumpTo(target)}
+            >
+              #{index}
+            </RowLink>
+          );
+        })}
+      </div>
+      <div className="muted">
+        {item.nudge ? (
+          <>
+            Nudge injected into step {item.nudge.step}
+            {': '}
+            <RowLink
+              testId={TEST_IDS.nudgeLink}
+              onClick={() => actions.jumpTo(item.nudge!.itemId ?? item.nudge!.stepId)}
+            >
+              {item.nudge.itemId !== undefined
+                ? 'show the message that carried it'
+                : `go to step ${item.nudge.step}`}
+            </RowLink>
+          </>
+        ) : (
+          'The nudge goes into the next step.'
+        )}
+      </div>
+    </RowShell>
+  );
+}
+
+export function RunStartRow({ item, isSelected, isExpanded, actions }: RowProps<RunStartItem>) {
+  return (
+    <RowShell
+      item={item}
+      testId="run-started"
+      className="row-run"
+      isSelected={isSelected}
+      onSelect={actions.select}
+    >
+      <div className="muted">
+        {item.flow ? `${item.flow} flow` : item.agent} on <span className="mono">{item.model}</span>
+        , up to {item.maxSteps} steps
+      </div>
+      <ClampedText
+        text={item.task}
+        isExpanded={isExpanded}
+        onToggle={() => actions.toggleExpanded(item.id)}
+      />
+    </RowShell>
+  );
+}
+
+export function HumanRow({ item, isSelected, actions }: RowProps<HumanItem>) {
+  return (
+    <RowShell
+      item={item}
+      testId="human-row"
+      className="row-human"
+      isSelected={isSelected}
+      onSelect={actions.select}
+    >
+      <div>
+        <strong>The agent asks:</strong> {item.question}
+      </div>
+      <div className={item.answer === undefined ? 'muted' : ''}>
+        {item.answer === undefined
+          ? 'Waiting for your answer (above the timeline)…'
+          : `You answered: ${item.answer}`}
+      </div>
+    </RowShell>
+  );
+}
+
+const OUTCOME_TEXT: Record<FinishedItem['outcome'], string> = {
+  finished: 'Run finished',
+  max_steps: 'Run stopped: the step limit was reached',
+  error: 'Run failed',
+  cancelled: 'Run cancelled',
+};
+
+export function FinishedRow({ item, isSelected, isExpanded, actions }: RowProps<FinishedItem>) {
+  return (
+    <RowShell
+      item={item}
+      testId={TEST_IDS.runFinished}
+      className={`row-finished outcome-${item.outcome}`}
+      isSelected={isSelected}
+      onSelect={actions.select}
+      data={{ outcome: item.outcome }}
+    >
+      <div>
+        <strong>{OUTCOME_TEXT[item.outcome]}</strong> after {item.steps} step
+        {item.steps === 1 ? '' : 's'} · {formatUsage(item.usage)}
+        {item.terminateStatus && (
+          <span className="muted"> · terminate: {item.terminateStatus}</span>
+        )}
+      </div>
+      {item.error && (
+        <ClampedText
+          className="msg-text error-text"
+          text={item.error}
+          isExpanded={isExpanded}
+          onToggle={() => actions.toggleExpanded(item.id)}
+        />
+      )}
+    </RowShell>
+  );
+}

@@ -1,0 +1,131 @@
+import { TEST_IDS } from '../../../test-ids';
+import { argsSummary, formatCount, formatDuration, ordinal } from '../../../lib/format';
+import type { MessageItem, StreamItem } from '../../../store/timeline/types';
+import { RowLink, RowShell } from './RowShell';
+import { ClampedText } from './ClampedText';
+import type { RowProps } from './row-props';
+
+const DUPLICATE_WHAT = {
+  content: 'the same content',
+  tool_calls: 'the same tool calls',
+  both: 'the same content and tool calls',
+} as const;
+
+export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<MessageItem>) {
+  const dup = item.duplicate;
+  const classes = [
+    'row-message',
+    `role-${item.role}`,
+    dup ? 'is-duplicate' : '',
+    item.repeatedLater > 0 ? 'is-repeated' : '',
+    item.droppedAtSeq !== undefined ? 'is-dropped' : '',
+    item.nudgeFor !== undefined ? 'is-nudge' : '',
+  ].join(' ');
+  return (
+    <RowShell
+      item={item}
+      testId={TEST_IDS.timelineMessage}
+      className={classes}
+      isSelected={isSelected}
+      onSelect={actions.select}
+      data={{
+        role: item.role,
+        index: item.memoryIndex,
+        duplicate: dup ? 'true' : undefined,
+        'duplicate-of': dup ? dup.of.join(' ') : undefined,
+        repeated: item.repeatedLater > 0 ? item.repeatedLater : undefined,
+      }}
+    >
+      <div className="msg-head">
+        <span className={`role-badge role-${item.role}`}>{item.role}</span>
+        <span className="muted mono">#{item.memoryIndex}</span>
+        {item.name && <span className="muted">{item.name}</span>}
+        {item.response && (
+          <span className="muted">
+            {item.response.model} · {formatCount(item.response.usage.prompt)} in /{' '}
+            {formatCount(item.response.usage.completion)} out ·{' '}
+            {formatDuration(item.response.durationMs)} · {item.response.finishReason}
+          </span>
+        )}
+        {item.imageMimeType && <span className="chip">image ({item.imageMimeType})</span>}
+        {item.droppedAtSeq !== undefined && (
+          <span
+            className="chip chip-dropped"
+            title="A later memory.truncated removed it from what the model receives"
+          >
+            out of context
+          </span>
+        )}
+        {item.repeatedLater > 0 && (
+          <span className="chip chip-dup" title="Later responses repeat this one">
+            repeated {item.repeatedLater}× later
+          </span>
+        )}
+      </div>
+      {dup && (
+        <div className="dup-banner" role="note">
+          <strong>Duplicate</strong> — {ordinal(dup.occurrence)} time with{' '}
+          {DUPLICATE_WHAT[dup.kind]}; repeats{' '}
+          {dup.of.map((index, i) => (
+            <RowLink
+              key={index}
+              testId={TEST_IDS.duplicateLink}
+              data={{ 'target-index': index }}
+              title={`Jump to message #${index}`}
+              onClick={() => actions.jumpTo(dup.ofItems[i]!)}
+            >
+              #{index}
+            </RowLink>
+          ))}
+        </div>
+      )}
+      {item.nudgeFor !== undefined && (
+        <div className="nudge-note">
+          Stuck nudge injected here —{' '}
+          <RowLink onClick={() => actions.jumpTo(item.nudgeFor!)}>see the stuck marker</RowLink>
+        </div>
+      )}
+      {item.content !== null && item.content !== '' ? (
+        <ClampedText
+          text={item.content}
+          isExpanded={isExpanded}
+          onToggle={() => actions.toggleExpanded(item.id)}
+        />
+      ) : (
+        !item.toolCalls && <p className="muted empty-content">(empty content)</p>
+      )}
+      {item.toolCalls && item.toolCalls.length > 0 && (
+        <ul className="call-list">
+          {item.toolCalls.map((call) => (
+            <li key={call.id} className="mono">
+              → {call.function.name}
+              <span className="muted">({argsSummary(call.function.arguments, 100)})</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </RowShell>
+  );
+}
+
+export function StreamRow({ item, isSelected, actions }: RowProps<StreamItem>) {
+  return (
+    <RowShell
+      item={item}
+      testId={TEST_IDS.timelineMessage}
+      className="row-message role-assistant is-streaming"
+      isSelected={isSelected}
+      onSelect={actions.select}
+      data={{ role: 'assistant', streaming: 'true' }}
+    >
+      <div className="msg-head">
+        <span className="role-badge role-assistant">assistant</span>
+        <span className="muted">streaming…</span>
+      </div>
+      <p className="msg-text">
+        {item.text}
+        <span className="caret" aria-hidden="true" />
+      </p>
+    </RowShell>
+  );
+}

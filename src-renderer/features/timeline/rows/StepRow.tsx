@@ -1,0 +1,66 @@
+import { TEST_IDS } from '../../../test-ids';
+import { formatDuration, formatCount } from '../../../lib/format';
+import type { StepItem } from '../../../store/timeline/types';
+import { RowShell } from './RowShell';
+import type { RowProps } from './row-props';
+
+export function StepRow({
+  item,
+  isSelected,
+  isCollapsed,
+  actions,
+}: RowProps<StepItem> & { isCollapsed: boolean }) {
+  const flags: string[] = [];
+  if (item.hasError) flags.push('error');
+  if (item.duplicateCount > 0)
+    flags.push(`${item.duplicateCount} duplicate${item.duplicateCount > 1 ? 's' : ''}`);
+  if (item.isStuck) flags.push('stuck');
+  return (
+    <RowShell
+      item={item}
+      testId={TEST_IDS.timelineStep}
+      className={`row-step${item.isStuck ? ' is-stuck' : ''}${item.hasError ? ' has-error' : ''}`}
+      isSelected={isSelected}
+      onSelect={actions.select}
+      data={{ step: item.step, agent: item.agent }}
+    >
+      <button
+        type="button"
+        className="step-toggle"
+        aria-expanded={!isCollapsed}
+        aria-label={isCollapsed ? `Expand step ${item.step}` : `Collapse step ${item.step}`}
+        onClick={(e) => {
+          e.stopPropagation();
+          actions.toggleStep(item.id);
+        }}
+      >
+        {isCollapsed ? '▸' : '▾'}
+      </button>
+      <span className="step-title">
+        Step {item.step} <span className="muted">/ {item.maxSteps}</span>
+      </span>
+      <span className="step-agent">{item.agent}</span>
+      {item.request && (
+        <span
+          className="step-request muted"
+          title="What the model received: select the step to see it"
+        >
+          {item.request.messageCount} msgs → {item.request.model}
+        </span>
+      )}
+      {item.usage && (
+        <span className="muted">
+          {formatCount(item.usage.prompt)} in / {formatCount(item.usage.completion)} out
+        </span>
+      )}
+      <span className="muted">
+        {item.isFinished ? formatDuration(item.durationMs ?? 0) : 'running…'}
+      </span>
+      {flags.map((flag) => (
+        <span key={flag} className={`chip chip-${flag.includes('duplicate') ? 'dup' : flag}`}>
+          {flag}
+        </span>
+      ))}
+    </RowShell>
+  );
+}

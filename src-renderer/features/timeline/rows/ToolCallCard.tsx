@@ -1,0 +1,102 @@
+import { TEST_IDS } from '../../../test-ids';
+import { argsSummary, formatArgs, formatDuration } from '../../../lib/format';
+import type { ToolItem } from '../../../store/timeline/types';
+import { ClampedText } from './ClampedText';
+import { RowShell } from './RowShell';
+import type { RowProps } from './row-props';
+
+/**
+ * A tool call: name, status, exit code and duration in the header; arguments as JSON,
+ * the result and the error below. Collapsed it shows the head of each; expanded (click
+ * "show more" or press Enter) everything.
+ */
+export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps<ToolItem>) {
+  const args = formatArgs(item.args);
+  const sentDiffers =
+    item.observation !== undefined &&
+    item.output !== undefined &&
+    !item.observation.includes(item.output);
+  return (
+    <RowShell
+      item={item}
+      testId={TEST_IDS.toolCall}
+      className={`row-tool status-${item.status}${item.droppedAtSeq !== undefined ? ' is-dropped' : ''}`}
+      isSelected={isSelected}
+      onSelect={actions.select}
+      data={{ tool: item.name, status: item.status, role: 'tool' }}
+    >
+      <div className="tool-head">
+        <button
+          type="button"
+          className="step-toggle"
+          aria-expanded={isExpanded}
+          aria-label={isExpanded ? 'Collapse tool call' : 'Expand tool call'}
+          onClick={(e) => {
+            e.stopPropagation();
+            actions.toggleExpanded(item.id);
+          }}
+        >
+          {isExpanded ? '▾' : '▸'}
+        </button>
+        <span className="tool-name mono">{item.name}</span>
+        <span className={`chip chip-status-${item.status}`}>
+          {item.status === 'running' ? 'running…' : item.status}
+        </span>
+        {item.exitCode !== undefined && (
+          <span className={`chip ${item.exitCode === 0 ? '' : 'chip-error'}`}>
+            exit {item.exitCode}
+          </span>
+        )}
+        {item.durationMs !== undefined && (
+          <span className="muted">{formatDuration(item.durationMs)}</span>
+        )}
+        {item.memoryIndex !== undefined && <span className="muted mono">#{item.memoryIndex}</span>}
+        {item.droppedAtSeq !== undefined && (
+          <span className="chip chip-dropped">out of context</span>
+        )}
+        {!isExpanded && (
+          <span className="muted mono tool-args-inline">{argsSummary(item.args, 90)}</span>
+        )}
+      </div>
+      {isExpanded && (
+        <div className="tool-section">
+          <div className="section-label">Arguments</div>
+          <pre className="code">{args}</pre>
+        </div>
+      )}
+      {item.error && (
+        <div className="tool-section tool-error" role="note">
+          <div className="section-label">Error</div>
+          <ClampedText
+            className="code"
+            text={item.error}
+            isExpanded={isExpanded}
+            onToggle={() => actions.toggleExpanded(item.id)}
+          />
+        </div>
+      )}
+      {item.output !== undefined && item.output !== '' && (
+        <div className="tool-section">
+          <div className="section-label">Result</div>
+          <ClampedText
+            className="code"
+            text={item.output}
+            isExpanded={isExpanded}
+            onToggle={() => actions.toggleExpanded(item.id)}
+          />
+        </div>
+      )}
+      {isExpanded && sentDiffers && (
+        <div className="tool-section">
+          <div className="section-label">Sent to the model</div>
+          <ClampedText
+            className="code"
+            text={item.observation!}
+            isExpanded={isExpanded}
+            onToggle={() => actions.toggleExpanded(item.id)}
+          />
+        </div>
+      )}
+    </RowShell>
+  );
+}
