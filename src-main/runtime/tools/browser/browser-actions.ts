@@ -3,7 +3,7 @@
  * internet access it could not be made honest). Each returns a sentence for the model;
  * the tool adds the page state and a screenshot after it.
  */
-import type { Page } from 'playwright-core';
+import type { Frame, Page, Request } from 'playwright-core';
 import { abortableSleep } from '../../util/abort';
 import type { BrowserSession } from './browser-session';
 import { PAGE_SCRIPTS, callScript, elementSelector } from './page-script';
@@ -89,8 +89,7 @@ const HANDLERS: Record<BrowserAction, Handler> = {
     };
     page.on('popup', onPopup);
     try {
-      await element.click();
-      await settle(page);
+      await settleAfter(page, () => element.click());
       if (!popup) await abortableSleep(POPUP_GRACE_MS, env.signal);
     } finally {
       page.off('popup', onPopup);
@@ -145,13 +144,12 @@ const HANDLERS: Record<BrowserAction, Handler> = {
     const keys = need(args.keys, 'keys', 'send_keys');
     const page = await env.browser.activePage();
     try {
-      await page.keyboard.press(keys);
+      await settleAfter(page, () => page.keyboard.press(keys));
     } catch (error) {
       throw new BrowserActionError(
         `Could not press ${JSON.stringify(keys)}: ${firstLine(error)}. Use key names such as Enter, Tab, Escape, ArrowDown or Control+A.`,
       );
     }
-    await settle(page);
     return show(`Pressed ${keys}.`);
   },
 
@@ -183,8 +181,9 @@ const HANDLERS: Record<BrowserAction, Handler> = {
         `Dropdown [${index}] has no option ${JSON.stringify(text)}. Its options: ${options.map((o) => JSON.stringify(o.text)).join(', ')}.`,
       );
     }
-    await page.locator(elementSelector(index)).selectOption({ index: option.index });
-    await settle(page);
+    await settleAfter(page, () =>
+      page.locator(elementSelector(index)).selectOption({ index: option.index }),
+    );
     return show(`Selected ${JSON.stringify(option.text)} in dropdown [${index}].`);
   },
 
@@ -327,6 +326,41 @@ async function scroll(
   const pixels = amount ?? viewport?.height ?? 800;
   await page.evaluate(callScript(PAGE_SCRIPTS.scrollBy, direction * pixels));
   return show(`Scrolled ${direction > 0 ? 'down' : 'up'} by ${pixels} pixels.`);
+}
+
+const NAVIGATION_START_GRACE_MS = 100;
+
+/**
+ * Runs an action that may navigate (a click on a link, Enter in a form) and waits until
+ * the new document has loaded, so the state read next is the new page's. A navigation
+ * the action only requested has not replaced the old document yet; waiting for a load
+ * state alone would read the old page.
+ */
+async function settleAfter(page: Page, action: () => Promise<unknown>): Promise<void> {
+  const main = page.mainFrame();
+  let requested = false;
+  let committed = false;
+  const onRequest = (request: Request) => {
+    if (request.isNavigationRequest() && request.frame() === main) requested = true;
+  };
+  const onNavigated = (frame: Frame) => {
+    if (frame === main) committed = true;
+  };
+  page.on('request', onRequest);
+  page.on('framenavigated', onNavigated);
+  try {
+    await action();
+    await new Promise((resolve) => setTimeout(resolve, NAVIGATION_START_GRACE_MS));
+    if (requested && !committed) {
+      await page
+        .waitForEvent('framenavigated', { predicate: (f) => f === main, timeout: 15_000 })
+        .catch(() => undefined);
+    }
+  } finally {
+    page.off('request', onRequest);
+    page.off('framenavigated', onNavigated);
+  }
+  await settle(page);
 }
 
 /** Lets a navigation an action started finish, without waiting forever on busy pages. */

@@ -162,7 +162,7 @@ async function performAndObserve(
       const shot = await page.screenshot({
         type: 'jpeg',
         quality: SCREENSHOT_QUALITY,
-        timeout: 10_000,
+        timeout: 5_000,
         animations: 'disabled',
         caret: 'hide',
       });

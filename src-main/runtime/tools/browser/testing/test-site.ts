@@ -33,7 +33,8 @@ export async function startTestSite(): Promise<TestSite> {
 <p id="secret">The secret code is <strong>${secret}</strong>.</p>
 <p><a href="/second">Go to the second page</a></p>
 <p><a href="/form">Open the form</a></p>
-<p><a href="/second" target="_blank">Second page in a new tab</a></p>`,
+<p><a href="/second" target="_blank">Second page in a new tab</a></p>
+<p>${'This filler paragraph makes the page longer than a small extraction limit. '.repeat(4)}</p>`,
       ),
     '/second': () =>
       page(

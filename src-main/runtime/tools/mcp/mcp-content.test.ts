@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { mcpResultToToolResult } from './mcp-content';
+
+describe('MCP results as tool results', () => {
+  it('joins text parts', () => {
+    const result = mcpResultToToolResult({
+      content: [
+        { type: 'text', text: 'one' },
+        { type: 'text', text: 'two' },
+      ],
+    });
+    expect(result).toEqual({ output: 'one\ntwo' });
+  });
+
+  it('forwards the first image with its own MIME type and describes the others', () => {
+    const result = mcpResultToToolResult({
+      content: [
+        { type: 'text', text: 'charts' },
+        { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+        { type: 'image', mimeType: 'image/webp', data: 'BBBB' },
+      ],
+    });
+    expect(result.image).toEqual({ mimeType: 'image/png', data: 'AAAA' });
+    expect(result.output).toContain('[image image/png]');
+    expect(result.output).toMatch(/another image \(image\/webp\).*only the first/);
+  });
+
+  it('skips an image part without data instead of forwarding a broken image', () => {
+    const result = mcpResultToToolResult({
+      content: [{ type: 'image', mimeType: 'text/plain', data: 'x' }],
+    });
+    expect(result.image).toBeUndefined();
+    expect(result.output).toMatch(/skipped/);
+  });
+
+  it('turns isError into a tool error, with a message even when the server gave none', () => {
+    expect(
+      mcpResultToToolResult({ content: [{ type: 'text', text: 'bad path' }], isError: true }),
+    ).toEqual({
+      output: '',
+      error: 'bad path',
+    });
+    expect(mcpResultToToolResult({ content: [], isError: true }).error).toMatch(
+      /without a message/,
+    );
+  });
+
+  it('describes audio, resources and links, and falls back to structured content', () => {
+    const result = mcpResultToToolResult({
+      content: [
+        { type: 'audio', mimeType: 'audio/wav', data: 'x' },
+        { type: 'resource', resource: { uri: 'file:///a.txt', text: 'hello' } },
+        {
+          type: 'resource',
+          resource: { uri: 'file:///b.bin', blob: 'AA', mimeType: 'application/zip' },
+        },
+        { type: 'resource_link', name: 'report', uri: 'file:///r.pdf' },
+      ],
+    });
+    expect(result.output).toContain('audio (audio/wav)');
+    expect(result.output).toContain('Resource file:///a.txt:\nhello');
+    expect(result.output).toContain('binary resource file:///b.bin (application/zip)');
+    expect(result.output).toContain('Resource link: report file:///r.pdf');
+    expect(
+      mcpResultToToolResult({ content: [], structuredContent: { total: 3 } }).output,
+    ).toContain('"total": 3');
+    expect(mcpResultToToolResult({ toolResult: { legacy: true } }).output).toBe('{"legacy":true}');
+  });
+});
