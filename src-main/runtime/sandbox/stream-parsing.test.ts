@@ -105,8 +105,8 @@ describe('shell protocol', () => {
     const stream = Buffer.concat([Buffer.from('before\n'), marker, Buffer.from('after')]);
     for (let size = 1; size <= stream.length; size++) {
       const scanner = new MarkerScanner(marker);
-      let output = Buffer.alloc(0);
-      let after = Buffer.alloc(0);
+      let output = Buffer.alloc(0) as Buffer;
+      let after = Buffer.alloc(0) as Buffer;
       let found = false;
       for (let i = 0; i < stream.length; i += size) {
         const chunk = stream.subarray(i, i + size);
