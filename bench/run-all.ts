@@ -5,10 +5,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loopOverheadBench } from './loop-overhead.bench';
+import { browserScreenshotsBench } from './browser-screenshots.bench';
 import type { BenchResult } from './report';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
+  browser: browserScreenshotsBench,
 };
 
 const wanted = process.argv.slice(2);
