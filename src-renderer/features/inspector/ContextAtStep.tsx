@@ -78,6 +78,19 @@ export function ContextAtStep(props: {
           </li>
         ))}
       </ol>
+      {context.nudgedBy !== undefined && (
+        <p className="nudge-note">
+          + the stuck nudge (“Observed duplicate responses…”), sent after these messages for this
+          step only —{' '}
+          <button
+            type="button"
+            className="link"
+            onClick={() => store.getState().jumpTo(context.nudgedBy!)}
+          >
+            see the stuck marker
+          </button>
+        </p>
+      )}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunScript } from '../../testing/run-script';
 import { applyTimelineEvents, createTimeline, positionOfId } from './apply-events';
-import type { MessageItem, StuckItem, TimelineItem, ToolItem } from './types';
+import type { StuckItem, TimelineItem, ToolItem } from './types';
 
 function build(script: RunScript) {
   return applyTimelineEvents(createTimeline(), script.events);
@@ -226,31 +226,24 @@ describe('applyTimelineEvents: duplicates and stuck markers', () => {
     expect(ofKind(model.items, 'message').filter((m) => m.duplicate)).toHaveLength(0);
   });
 
-  it('shows the stuck rule and links the nudge to the next step’s prompt', () => {
+  it('shows the stuck rule and links the nudge to the next step, whose request carries it', () => {
     const script = new RunScript('r').start('t');
     const a = script.addStep({ content: '', calls: [{ name: 'bash', args: { command: 'ls' } }] });
     script.endStep();
     const b = script.addStep({ content: '', calls: [{ name: 'bash', args: { command: 'ls' } }] });
     script.stuck('tool_calls', [a]);
     script.endStep();
-    script.addStep({
-      prompt: 'Observed duplicate responses. Consider new strategies.',
-      content: 'ok',
-    });
+    script.addStep({ content: 'ok' });
     script.endStep();
+    script.addStep({ content: 'later' });
     const model = build(script);
     const stuck = ofKind(model.items, 'stuck')[0] as StuckItem;
     const steps = ofKind(model.items, 'step');
     const assistantA = ofKind(model.items, 'message').find((m) => m.memoryIndex === a)!;
     expect(stuck).toMatchObject({ stuckKind: 'tool_calls', count: 2, duplicateOf: [a], step: 2 });
     expect(stuck.duplicateItems).toEqual([assistantA.id]);
-    expect(stuck.nudge?.step).toBe(3);
-    expect(stuck.nudge?.stepId).toBe(steps[2]!.id);
-    const nudge = ofKind(model.items, 'message').find(
-      (m) => m.id === stuck.nudge?.itemId,
-    ) as MessageItem;
-    expect(nudge.content).toMatch(/Observed duplicate/);
-    expect(nudge.nudgeFor).toBe(stuck.id);
+    expect(stuck.nudge).toEqual({ step: 3, stepId: steps[2]!.id });
+    expect(steps.map((s) => s.nudgedBy)).toEqual([undefined, undefined, stuck.id, undefined]);
     expect(steps[1]!.isStuck).toBe(true);
     expect(ofKind(model.items, 'message').find((m) => m.memoryIndex === b)?.duplicate).toBeTruthy();
     expect((ofKind(model.items, 'tool')[0] as ToolItem).name).toBe('bash');

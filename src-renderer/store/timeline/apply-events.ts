@@ -110,7 +110,6 @@ class Draft {
           isFinished: true,
           durationMs: e.durationMs,
         }));
-        this.settleNudge(e.agent, e.step);
         return;
       case 'memory.appended':
         return this.memoryAppended(e);
@@ -286,6 +285,11 @@ class Draft {
     const position = this.items.length;
     this.m.index.steps.set(key(e.agent, e.step), position);
     this.m.current[e.agent] = { step: e.step, position };
+    // A stuck hit leaves a nudge for the agent's next step only.
+    const stuckPosition = this.m.pendingNudge[e.agent];
+    const stuck = stuckPosition === undefined ? undefined : this.items[stuckPosition];
+    delete this.m.pendingNudge[e.agent];
+    const isNudged = stuckPosition !== undefined && stuck?.kind === 'stuck';
     this.push({
       kind: 'step',
       id: e.seq,
@@ -298,21 +302,9 @@ class Draft {
       hasError: false,
       duplicateCount: 0,
       isStuck: false,
+      ...(isNudged ? { nudgedBy: stuck.id } : {}),
     });
-    const stuckPosition = this.m.pendingNudge[e.agent];
-    const stuck = stuckPosition === undefined ? undefined : this.items[stuckPosition];
-    if (stuckPosition !== undefined && stuck?.kind === 'stuck' && !stuck.nudge) {
-      this.items[stuckPosition] = { ...stuck, nudge: { step: e.step, stepId: e.seq } };
-    }
-  }
-
-  /** The nudge goes into one step only: once that step ends, stop looking for it. */
-  private settleNudge(agent: string, step: number): void {
-    const stuckPosition = this.m.pendingNudge[agent];
-    const stuck = stuckPosition === undefined ? undefined : this.items[stuckPosition];
-    if (stuck?.kind === 'stuck' && stuck.nudge && stuck.nudge.step <= step) {
-      delete this.m.pendingNudge[agent];
-    }
+    if (isNudged) this.items[stuckPosition] = { ...stuck, nudge: { step: e.step, stepId: e.seq } };
   }
 
   private memoryAppended(e: RunEventOf<'memory.appended'>): void {
@@ -372,22 +364,10 @@ class Draft {
           duplicateCount: s.duplicateCount + 1,
         }));
       }
-    } else if (message.role === 'user') {
-      this.linkNudge(e.agent, place.step, item);
     }
     this.m.index.memory.set(memoryKey, position);
     if (position === this.items.length) this.push(item);
     else this.items[position] = item;
-  }
-
-  private linkNudge(agent: string, step: number, item: MessageItem): void {
-    const stuckPosition = this.m.pendingNudge[agent];
-    const stuck = stuckPosition === undefined ? undefined : this.items[stuckPosition];
-    if (stuckPosition === undefined || stuck?.kind !== 'stuck' || !stuck.nudge) return;
-    if (stuck.nudge.step !== step || stuck.nudge.itemId !== undefined) return;
-    item.nudgeFor = stuck.id;
-    this.items[stuckPosition] = { ...stuck, nudge: { ...stuck.nudge, itemId: item.id } };
-    delete this.m.pendingNudge[agent];
   }
 
   private detectDuplicate(

@@ -2,8 +2,9 @@
  * "Context at this step": the messages the model received for a step's request,
  * derived from the timeline: every memory message of that agent appended before the
  * request, minus those a `memory.truncated` had dropped by then. The runtime sends its
- * system prompt in front of memory without storing it there, so the request's own
- * `messageCount` can be higher than what memory shows; the difference is reported.
+ * system prompt in front of memory and a stuck nudge after it without storing either in
+ * memory, so the request's own `messageCount` can be higher than what memory shows; the
+ * nudge is reported by the step, the rest as `notInMemory`.
  */
 import type { Role, ToolCall } from '@shared/domain/message';
 import { estimateTokens } from './tokens';
@@ -33,7 +34,9 @@ export interface StepContext {
   inputTokens: number;
   /** what the model counted (the step's usage), when it answered */
   promptTokens?: number;
-  /** messages in the request that memory does not show (the system prompt) */
+  /** the stuck marker whose nudge this request carried (after the memory messages) */
+  nudgedBy?: number;
+  /** other messages in the request that memory does not show (the system prompt) */
   notInMemory: number;
   /** memory messages of this agent the model no longer saw at this point */
   droppedEarlier: number;
@@ -93,7 +96,11 @@ export function contextAtStep(model: TimelineModel, step: StepItem): StepContext
     messageCount: request.messageCount,
     inputTokens: request.inputTokens,
     ...(step.usage ? { promptTokens: step.usage.prompt } : {}),
-    notInMemory: Math.max(0, request.messageCount - messages.length),
+    ...(step.nudgedBy !== undefined ? { nudgedBy: step.nudgedBy } : {}),
+    notInMemory: Math.max(
+      0,
+      request.messageCount - messages.length - (step.nudgedBy !== undefined ? 1 : 0),
+    ),
     droppedEarlier,
   };
 }

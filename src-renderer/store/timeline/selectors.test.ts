@@ -130,6 +130,33 @@ describe('contextAtStep', () => {
     expect(context.inputTokens).toBe(50);
   });
 
+  it('lists the stuck nudge a step’s request carried, apart from the system prompt', () => {
+    const script = new RunScript('r').start('task');
+    const a = script.addStep({ content: 'same' });
+    script.endStep();
+    script.addStep({ content: 'same' });
+    script.stuck('content', [a]);
+    script.endStep();
+    script.emit({ type: 'step.started', agent: 'manus', step: 3, maxSteps: 5 });
+    // system prompt + 3 memory messages + the nudge
+    script.emit({
+      type: 'llm.requested',
+      agent: 'manus',
+      step: 3,
+      model: 'm',
+      messageCount: 5,
+      inputTokens: 0,
+    });
+    const model = applyTimelineEvents(createTimeline(), script.events);
+    const steps = model.items.filter((i): i is StepItem => i.kind === 'step');
+    const stuck = model.items.find((i) => i.kind === 'stuck')!;
+    const context = contextAtStep(model, steps[2]!)!;
+    expect(context.messages).toHaveLength(3);
+    expect(context.nudgedBy).toBe(stuck.id);
+    expect(context.notInMemory).toBe(1);
+    expect(contextAtStep(model, steps[1]!)!.nudgedBy).toBeUndefined();
+  });
+
   it('is null for a step whose request has not been made yet', () => {
     const script = new RunScript('r').start('task');
     script.emit({ type: 'step.started', agent: 'manus', step: 1, maxSteps: 5 });

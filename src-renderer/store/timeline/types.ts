@@ -40,6 +40,8 @@ export interface StepItem extends ItemBase {
   hasError: boolean;
   duplicateCount: number;
   isStuck: boolean;
+  /** id of the stuck marker whose nudge this step's request carried */
+  nudgedBy?: number;
 }
 
 export interface DuplicateInfo {
@@ -77,8 +79,6 @@ export interface MessageItem extends ItemBase {
   response?: ResponseInfo;
   /** the text arrived as a stream before the message was stored */
   wasStreamed: boolean;
-  /** a stuck nudge was injected with this message (id of the stuck marker) */
-  nudgeFor?: number;
 }
 
 export interface StreamItem extends ItemBase {
@@ -120,8 +120,11 @@ export interface StuckItem extends ItemBase {
   count: number;
   duplicateOf: number[];
   duplicateItems: number[];
-  /** where the nudge went: the next step, and the message that carried it if any */
-  nudge?: { step: number; stepId: number; itemId?: number };
+  /**
+   * where the nudge went: the agent's next step, whose model request carries it (after
+   * the memory window; the runtime never stores it in memory)
+   */
+  nudge?: { step: number; stepId: number };
 }
 
 export interface HumanItem extends ItemBase {

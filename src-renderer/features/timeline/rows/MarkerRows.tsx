@@ -82,16 +82,11 @@ export function StuckRow({ item, isSelected, actions }: RowProps<StuckItem>) {
       <div className="muted">
         {item.nudge ? (
           <>
-            Nudge injected into step {item.nudge.step}
-            {': '}
-            <RowLink
-              testId={TEST_IDS.nudgeLink}
-              onClick={() => actions.jumpTo(item.nudge!.itemId ?? item.nudge!.stepId)}
-            >
-              {item.nudge.itemId !== undefined
-                ? 'show the message that carried it'
-                : `go to step ${item.nudge.step}`}
-            </RowLink>
+            Nudge injected into the request of{' '}
+            <RowLink testId={TEST_IDS.nudgeLink} onClick={() => actions.jumpTo(item.nudge!.stepId)}>
+              step {item.nudge.step}
+            </RowLink>{' '}
+            (sent after its memory messages, that step only)
           </>
         ) : (
           'The nudge goes into the next step.'

@@ -19,7 +19,6 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
     dup ? 'is-duplicate' : '',
     item.repeatedLater > 0 ? 'is-repeated' : '',
     item.droppedAtSeq !== undefined ? 'is-dropped' : '',
-    item.nudgeFor !== undefined ? 'is-nudge' : '',
   ].join(' ');
   return (
     <RowShell
@@ -77,12 +76,6 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
               #{index}
             </RowLink>
           ))}
-        </div>
-      )}
-      {item.nudgeFor !== undefined && (
-        <div className="nudge-note">
-          Stuck nudge injected here —{' '}
-          <RowLink onClick={() => actions.jumpTo(item.nudgeFor!)}>see the stuck marker</RowLink>
         </div>
       )}
       {item.content !== null && item.content !== '' ? (

@@ -1,7 +1,7 @@
 import { TEST_IDS } from '../../../test-ids';
 import { formatDuration, formatCount } from '../../../lib/format';
 import type { StepItem } from '../../../store/timeline/types';
-import { RowShell } from './RowShell';
+import { RowLink, RowShell } from './RowShell';
 import type { RowProps } from './row-props';
 
 export function StepRow({
@@ -56,6 +56,15 @@ export function StepRow({
       <span className="muted">
         {item.isFinished ? formatDuration(item.durationMs ?? 0) : 'running…'}
       </span>
+      {item.nudgedBy !== undefined && (
+        <RowLink
+          className="chip chip-stuck"
+          title="This step's request carried the stuck nudge"
+          onClick={() => actions.jumpTo(item.nudgedBy!)}
+        >
+          nudged
+        </RowLink>
+      )}
       {flags.map((flag) => (
         <span key={flag} className={`chip chip-${flag.includes('duplicate') ? 'dup' : flag}`}>
           {flag}
