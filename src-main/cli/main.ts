@@ -5,8 +5,6 @@
  */
 import { USAGE } from './usage';
 import { EXIT, UsageError } from './usage-error';
-import { runCommand } from './commands/run';
-import { serveCommand } from './commands/serve';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -15,10 +13,16 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? EXIT.usage : EXIT.finished;
   }
   switch (command) {
+    // Each command loads only what it needs: `runs list` should not wait for the
+    // model client, the sandbox and the browser to load.
     case 'run':
-      return runCommand(rest);
+      return (await import('./commands/run')).runCommand(rest);
     case 'serve':
-      return serveCommand(rest);
+      return (await import('./commands/serve')).serveCommand(rest);
+    case 'runs':
+      return (await import('./commands/runs')).runsCommand(rest);
+    case 'config':
+      return (await import('./commands/config')).configCommand(rest);
     default:
       throw new UsageError(`unknown command "${command}" (try: workbench --help)`);
   }

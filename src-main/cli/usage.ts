@@ -6,6 +6,14 @@ Commands:
   runs list           list the runs in the history
   runs show RUN_ID [--jsonl]
                       show a run from the history (--jsonl replays its events)
+  runs export RUN_ID [-o FILE] | runs import FILE
+                      move one run between machines as a single .jsonl file
+  config show [--agent NAME] [--json]
+                      the effective settings of each agent and where each comes from
+  config import-openmanus FILE [--dry-run]
+                      take over an OpenManus config.toml (says what it left out)
+  config test [--agent NAME]
+                      test the model connection of an agent's profile
   serve [--host 127.0.0.1] [--port N]
                       serve the workbench UI in a browser (prints the URL to open)
 

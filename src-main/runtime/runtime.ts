@@ -3,10 +3,10 @@
  * manager, the sessions and everything that must be released when the app quits. Plain
  * Node: importing electron here is a lint error.
  */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ConfigService } from './config/config-service';
+import { defaultHome } from './config/home';
 import { FileSecretStore, type SecretStore } from './config/secrets';
 import type { LlmClient } from './llm/llm-client';
 import { OpenAiLlm } from './llm/openai-llm';
@@ -46,9 +46,7 @@ export interface Runtime {
   dispose(): Promise<void>;
 }
 
-export function defaultHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env['WORKBENCH_HOME'] || join(homedir(), '.agent-workbench');
-}
+export { defaultHome };
 
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const home = options.home ?? defaultHome();

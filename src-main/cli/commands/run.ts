@@ -6,6 +6,7 @@ import { createRuntime } from '../../runtime/runtime';
 import { parseCommandArgs, parsePositiveInt } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
 import { formatEvent } from '../format-event';
+import { attachTerminalPrompt } from '../human-prompt';
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -44,6 +45,8 @@ export async function runCommand(args: string[]): Promise<number> {
         if (line) process.stderr.write(`${line}\n`);
       };
   runtime.runs.onEvent(print);
+  // ask_human: answered at the terminal on a TTY; otherwise it fails with a clear reason.
+  const detachPrompt = attachTerminalPrompt(runtime.services.human);
 
   const handle = runtime.runs.start({
     task,
@@ -67,6 +70,7 @@ export async function runCommand(args: string[]): Promise<number> {
     if (result.outcome === 'cancelled') return EXIT.interrupted;
     return EXIT.error;
   } finally {
+    detachPrompt();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -1,0 +1,163 @@
+/**
+ * `workbench config show [--agent NAME] [--json] | import-openmanus FILE [--dry-run] |
+ * test [--agent NAME]`: the config service from the command line (headless machines
+ * have no settings window). Keys are never printed: only whether one is set.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  AGENT_SETTING_KEYS,
+  CONFIG_AGENT_NAMES,
+  describeConfigSource,
+  LLM_SETTING_KEYS,
+  type AgentConfigView,
+  type ApiKeyStatus,
+  type ConfigTarget,
+} from '@shared/ipc';
+import { ConfigService } from '../../runtime/config/config-service';
+import { ConfigError } from '../../runtime/config/load';
+import { FileSecretStore } from '../../runtime/config/secrets';
+import { defaultHome } from '../../runtime/config/home';
+import { parseCommandArgs } from '../parse-args';
+import { EXIT, UsageError } from '../usage-error';
+
+function openConfig(file?: string): ConfigService {
+  const home = defaultHome();
+  return new ConfigService({
+    file: file ?? join(home, 'config.toml'),
+    secrets: new FileSecretStore(join(home, 'secrets.json'), undefined, (m) =>
+      process.stderr.write(`workbench: ${m}\n`),
+    ),
+  });
+}
+
+export async function configCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'show':
+      return show(rest);
+    case 'import-openmanus':
+      return importOpenManus(rest);
+    case 'test':
+      return test(rest);
+    default:
+      throw new UsageError(
+        sub === undefined
+          ? 'config needs a subcommand: show, import-openmanus FILE, test'
+          : `unknown config subcommand "${sub}" (show, import-openmanus, test)`,
+      );
+  }
+}
+
+function target(value: string | undefined): ConfigTarget {
+  if (value === undefined) return 'default';
+  if (value === 'default' || (CONFIG_AGENT_NAMES as readonly string[]).includes(value)) {
+    return value as ConfigTarget;
+  }
+  throw new UsageError(`unknown agent "${value}" (${CONFIG_AGENT_NAMES.join(', ')}, default)`);
+}
+
+function keyText(key: ApiKeyStatus): string {
+  const how =
+    key.storage === 'env'
+      ? `env:${key.envVar ?? ''}${key.isSet ? '' : ' (variable not set)'}`
+      : key.storage === 'stored'
+        ? `stored${key.isSet ? '' : ' (cannot be read here)'}`
+        : key.storage;
+  return `${key.isSet ? 'set' : 'not set'} [${how}] from ${describeConfigSource(key.source)}`;
+}
+
+function printAgent(view: AgentConfigView): void {
+  const lines = [`[${view.agent}]${view.profile ? ` uses profile [llm.${view.profile}]` : ''}`];
+  for (const key of LLM_SETTING_KEYS) {
+    const field = view.llm[key];
+    lines.push(
+      `  ${key} = ${JSON.stringify(field.value)}  (${describeConfigSource(field.source)})`,
+    );
+  }
+  lines.push(`  api_key: ${keyText(view.apiKey)}`);
+  for (const key of AGENT_SETTING_KEYS) {
+    const field = view.settings[key];
+    lines.push(
+      `  ${key} = ${JSON.stringify(field.value)}  (${describeConfigSource(field.source)})`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function show(args: string[]): number {
+  const { values, positionals } = parseCommandArgs(args, {
+    agent: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    config: { type: 'string' },
+  });
+  if (positionals.length > 0) throw new UsageError('config show takes no arguments');
+  const chosen = target(values.agent);
+  const view = openConfig(values.config).view();
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
+    return view.error ? EXIT.usage : EXIT.finished;
+  }
+  process.stdout.write(`# ${view.file}${view.exists ? '' : ' (does not exist yet: defaults)'}\n`);
+  if (view.error) {
+    for (const issue of view.error.issues) {
+      process.stderr.write(
+        `workbench: ${view.file}${issue.line !== undefined ? `:${issue.line}` : ''}: ${issue.path}: ${issue.message}\n`,
+      );
+    }
+  }
+  const agents = chosen === 'default' ? CONFIG_AGENT_NAMES : [chosen];
+  for (const agent of agents) printAgent(view.agents[agent]);
+  return view.error ? EXIT.usage : EXIT.finished;
+}
+
+function importOpenManus(args: string[]): number {
+  const { values, positionals } = parseCommandArgs(args, {
+    'dry-run': { type: 'boolean', default: false },
+  });
+  const file = positionals[0];
+  if (!file || positionals.length > 1) {
+    throw new UsageError('usage: workbench config import-openmanus FILE [--dry-run]');
+  }
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const config = openConfig();
+  try {
+    const result = config.importOpenManus({ content, fileName: file, dryRun: values['dry-run'] });
+    for (const path of result.imported) process.stdout.write(`imported  ${path}\n`);
+    for (const { path, reason } of result.ignored)
+      process.stdout.write(`ignored   ${path}: ${reason}\n`);
+    process.stderr.write(
+      result.isSaved
+        ? `Saved to ${config.file} (the previous file is kept as config.toml.bak)\n`
+        : 'Dry run: nothing was saved\n',
+    );
+    return EXIT.finished;
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function test(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, { agent: { type: 'string' } });
+  if (positionals.length > 0) throw new UsageError('usage: workbench config test [--agent NAME]');
+  let profile;
+  try {
+    profile = openConfig().resolveProfile(target(values.agent));
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof Error) throw new UsageError(error.message);
+    throw error;
+  }
+  // Loaded here: the model client library is large and only this subcommand needs it.
+  const { testConnection } = await import('../../runtime/config/connection-test');
+  const result = await testConnection(profile);
+  process.stdout.write(
+    `${result.ok ? 'ok' : 'failed'}: ${result.message} (${result.latencyMs} ms)\n`,
+  );
+  return result.ok ? EXIT.finished : EXIT.error;
+}

@@ -1,0 +1,165 @@
+/**
+ * `workbench runs list | show RUN_ID [--jsonl] | export RUN_ID [-o FILE] | import FILE`:
+ * the run history from the command line. `show --jsonl` replays the persisted events
+ * exactly as they were emitted (the same bytes `run --jsonl` printed). Damaged lines
+ * are skipped and reported on stderr, never fatal.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunSummary } from '@shared/ipc';
+import { RunStore } from '../../runtime/runs/run-store';
+import { exportRun, importRun, RunTransferError } from '../../runtime/runs/run-transfer';
+import { defaultHome } from '../../runtime/config/home';
+import { formatEvent } from '../format-event';
+import { parseCommandArgs } from '../parse-args';
+import { EXIT, UsageError } from '../usage-error';
+
+function openStore(): RunStore {
+  return new RunStore(join(defaultHome(), 'runs'), {
+    onWarning: (message) => process.stderr.write(`workbench: ${message}\n`),
+  });
+}
+
+export async function runsCommand(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'list':
+      return list(rest);
+    case 'show':
+      return show(rest);
+    case 'export':
+      return exportCommand(rest);
+    case 'import':
+      return importCommand(rest);
+    default:
+      throw new UsageError(
+        sub === undefined
+          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE'
+          : `unknown runs subcommand "${sub}" (list, show, export, import)`,
+      );
+  }
+}
+
+export function statusOf(summary: RunSummary): string {
+  if (summary.outcome) return summary.outcome;
+  return summary.isInterrupted ? 'interrupted' : 'running';
+}
+
+function list(args: string[]): number {
+  const { values, positionals } = parseCommandArgs(args, {
+    json: { type: 'boolean', default: false },
+  });
+  if (positionals.length > 0) throw new UsageError('runs list takes no arguments');
+  const store = openStore();
+  const runs = store.list();
+  store.close();
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+    return EXIT.finished;
+  }
+  if (runs.length === 0) {
+    process.stderr.write('No runs yet. Start one with: workbench run "TASK"\n');
+    return EXIT.finished;
+  }
+  const rows = runs.map((s) => [
+    s.runId,
+    statusOf(s),
+    s.agent,
+    s.model,
+    `${s.steps}/${s.maxSteps}`,
+    new Date(s.startedAt).toISOString().replace('T', ' ').slice(0, 19),
+    oneLine(s.task, 60),
+  ]);
+  const header = ['RUN ID', 'STATUS', 'AGENT', 'MODEL', 'STEPS', 'STARTED (UTC)', 'TASK'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  for (const row of [header, ...rows]) {
+    const cells = row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)));
+    process.stdout.write(`${cells.join('  ')}\n`);
+  }
+  return EXIT.finished;
+}
+
+function show(args: string[]): number {
+  const { values, positionals } = parseCommandArgs(args, {
+    jsonl: { type: 'boolean', default: false },
+  });
+  const runId = onlyRunId(positionals, 'runs show RUN_ID [--jsonl]');
+  const store = openStore();
+  const summary = store.summary(runId);
+  const log = store.read(runId);
+  store.close();
+  if (!summary || !log) throw new UsageError(`no run with id ${runId} (see: workbench runs list)`);
+  for (const warning of log.warnings) process.stderr.write(`workbench: ${warning}\n`);
+  if (values.jsonl) {
+    for (const line of log.lines) process.stdout.write(`${line}\n`);
+    return EXIT.finished;
+  }
+  process.stdout.write(
+    `Run ${runId}: ${summary.agent} on ${summary.model || 'unknown model'}, ${statusOf(summary)}` +
+      `${summary.isInterrupted ? ' (the app stopped before the run ended)' : ''}\nTask: ${summary.task}\n`,
+  );
+  for (const event of log.events) {
+    const line = formatEvent(event);
+    if (line) process.stdout.write(`${line}\n`);
+  }
+  return EXIT.finished;
+}
+
+function exportCommand(args: string[]): number {
+  const { values, positionals } = parseCommandArgs(args, {
+    output: { type: 'string', short: 'o' },
+  });
+  const runId = onlyRunId(positionals, 'runs export RUN_ID [-o FILE]');
+  const store = openStore();
+  try {
+    const exported = exportRun(store, runId);
+    if (values.output) {
+      writeFileSync(values.output, exported.content);
+      process.stderr.write(`Exported run ${runId} to ${values.output}\n`);
+    } else {
+      process.stdout.write(exported.content);
+    }
+    return EXIT.finished;
+  } catch (error) {
+    if (error instanceof RunTransferError) throw new UsageError(error.message);
+    throw error;
+  } finally {
+    store.close();
+  }
+}
+
+function importCommand(args: string[]): number {
+  const { positionals } = parseCommandArgs(args, {});
+  const file = positionals[0];
+  if (!file || positionals.length > 1) throw new UsageError('usage: workbench runs import FILE');
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const store = openStore();
+  try {
+    const result = importRun(store, content, file);
+    for (const warning of result.warnings) process.stderr.write(`workbench: ${warning}\n`);
+    process.stdout.write(`${result.summary.runId}\n`);
+    process.stderr.write(`Imported run ${result.summary.runId} (${statusOf(result.summary)})\n`);
+    return EXIT.finished;
+  } catch (error) {
+    if (error instanceof RunTransferError) throw new UsageError(error.message);
+    throw error;
+  } finally {
+    store.close();
+  }
+}
+
+function onlyRunId(positionals: string[], usage: string): string {
+  const [runId, ...extra] = positionals;
+  if (!runId || extra.length > 0) throw new UsageError(`usage: workbench ${usage}`);
+  return runId;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
