@@ -3,11 +3,17 @@
  *
  * - A run ends in a terminal state that stays visible after `run()` returns, and `run()`
  *   returns a typed outcome (fixes 7.1 a: the original restored IDLE in `finally`).
+ *   FINISHED covers the outcomes finished, max_steps and cancelled; ERROR the outcome error.
  * - The step counter restarts at every `run()` (fixes 7.1 b).
  * - Reaching the limit appends `Terminated: Reached max steps (N)` and ends with outcome
  *   `max_steps`.
- * - Cancellation is an AbortSignal threaded through every model call and tool.
- * - Every state change, step and memory append is emitted as a RunEvent.
+ * - Cancellation is an AbortSignal threaded through every model call and tool; a stop
+ *   ends the run with outcome `cancelled`.
+ * - Stuck detection runs after every step on the step's own assistant message
+ *   (stuck-detector.ts, fixes 7.1 d); a hit emits `stuck.detected` and leaves a nudge
+ *   for the next step only (fixes 7.1 e: the original stacked it onto the prompt).
+ * - Every state change, step and memory append is emitted as a RunEvent; every
+ *   `step.started` gets its `step.finished`, also when the step fails or is stopped.
  */
 import type { AgentState, RunOutcome, TokenUsage } from '@shared/domain/agent';
 import type { Message } from '@shared/domain/message';
@@ -15,6 +21,7 @@ import type { RunEventPayload } from '@shared/events';
 import { isCancellation } from '../util/abort';
 import { Memory, DEFAULT_MAX_MESSAGES } from './memory';
 import { toEventMessage } from './event-message';
+import { detectStuck, STUCK_NUDGE } from './stuck-detector';
 
 export interface RunResult {
   outcome: RunOutcome;
@@ -32,6 +39,8 @@ export interface AgentSettings {
   description?: string;
   maxSteps: number;
   maxMessages?: number;
+  /** earlier identical replies that make the latest one "stuck" (default 2, as the original) */
+  duplicateThreshold?: number;
 }
 
 export interface AgentEnvironment {
@@ -46,6 +55,7 @@ export interface StepContext {
 }
 
 export const DEFAULT_MAX_STEPS = 10;
+export const DEFAULT_DUPLICATE_THRESHOLD = 2;
 
 /** Thrown inside a step to end the run as ERROR with a message meant for the user. */
 export class AgentError extends Error {
@@ -59,6 +69,7 @@ export abstract class BaseAgent {
   readonly name: string;
   readonly description: string;
   maxSteps: number;
+  readonly duplicateThreshold: number;
   memory: Memory;
   protected readonly env: AgentEnvironment;
 
@@ -67,14 +78,25 @@ export abstract class BaseAgent {
   protected usage: TokenUsage = { prompt: 0, completion: 0 };
   /** set by a special tool (terminate) to report how the agent finished */
   protected terminateStatus: string | undefined;
+  /** memory index of the newest assistant message, for stuck detection */
+  private lastAssistantIndex = -1;
+  /** the newest assistant message already checked (a step without a reply checks nothing) */
+  private lastCheckedIndex = -1;
+  /** the stuck nudge waiting for the next step (taken once, never stacked) */
+  private pendingNudge: string | null = null;
 
   constructor(settings: AgentSettings, env: AgentEnvironment) {
     if (!Number.isInteger(settings.maxSteps) || settings.maxSteps < 1) {
       throw new RangeError(`max_steps must be a positive integer, got ${settings.maxSteps}`);
     }
+    const threshold = settings.duplicateThreshold ?? DEFAULT_DUPLICATE_THRESHOLD;
+    if (!Number.isInteger(threshold) || threshold < 1) {
+      throw new RangeError(`duplicate_threshold must be a positive integer, got ${threshold}`);
+    }
     this.name = settings.name;
     this.description = settings.description ?? '';
     this.maxSteps = settings.maxSteps;
+    this.duplicateThreshold = threshold;
     this.env = env;
     this.memory = this.createMemory(settings.maxMessages ?? DEFAULT_MAX_MESSAGES);
   }
@@ -95,8 +117,10 @@ export abstract class BaseAgent {
   /** One step of the loop; subclasses think and act here. Returns a one-line summary. */
   protected abstract step(context: StepContext): Promise<string>;
 
-  /** Hook after each step (stuck detection lives here in subclasses). */
-  protected afterStep(_context: StepContext): void {}
+  /** Hook after each step that left the run going (stuck detection by default). */
+  protected afterStep(context: StepContext): void {
+    this.checkStuck(context);
+  }
 
   /** Hook before the loop starts, after the task is in memory. */
   protected beforeRun(): void {}
@@ -109,6 +133,7 @@ export abstract class BaseAgent {
     this.stepCounter = 0;
     this.usage = { prompt: 0, completion: 0 };
     this.terminateStatus = undefined;
+    this.pendingNudge = null;
     const stepResults: string[] = [];
 
     this.setState('RUNNING');
@@ -129,15 +154,18 @@ export abstract class BaseAgent {
           step: this.stepCounter,
           maxSteps: this.maxSteps,
         });
-        const result = await this.step(context);
-        stepResults.push(`Step ${this.stepCounter}: ${result}`);
-        this.afterStep(context);
-        this.env.emit({
-          type: 'step.finished',
-          agent: this.name,
-          step: this.stepCounter,
-          durationMs: Math.round(performance.now() - started),
-        });
+        try {
+          const result = await this.step(context);
+          stepResults.push(`Step ${this.stepCounter}: ${result}`);
+          if (this.isRunning()) this.afterStep(context);
+        } finally {
+          this.env.emit({
+            type: 'step.finished',
+            agent: this.name,
+            step: this.stepCounter,
+            durationMs: Math.round(performance.now() - started),
+          });
+        }
       }
       if (this.isRunning()) {
         outcome = 'max_steps';
@@ -168,9 +196,24 @@ export abstract class BaseAgent {
     };
   }
 
+  /** Ends the run as FINISHED after the current step (a special tool, a final answer). */
+  protected finishRun(terminateStatus?: string): void {
+    if (terminateStatus !== undefined) this.terminateStatus = terminateStatus;
+    this.setState('FINISHED');
+  }
+
   /** Appends to memory; the memory emits `memory.appended` with the message's stable index. */
   protected addMessage(message: Message, options?: { followsTurn?: boolean }): number {
-    return this.memory.add(message, options);
+    const index = this.memory.add(message, options);
+    if (message.role === 'assistant') this.lastAssistantIndex = index;
+    return index;
+  }
+
+  /** The nudge left by stuck detection, once: the step that takes it is the only one to see it. */
+  protected takeNudge(): string | null {
+    const nudge = this.pendingNudge;
+    this.pendingNudge = null;
+    return nudge;
   }
 
   protected setState(to: AgentState): void {
@@ -183,6 +226,24 @@ export abstract class BaseAgent {
   protected addUsage(usage: TokenUsage): void {
     this.usage.prompt += usage.prompt;
     this.usage.completion += usage.completion;
+  }
+
+  private checkStuck(context: StepContext): void {
+    if (this.lastAssistantIndex <= this.lastCheckedIndex) return;
+    this.lastCheckedIndex = this.lastAssistantIndex;
+    const hits = detectStuck(this.memory.entries, this.lastAssistantIndex, this.duplicateThreshold);
+    for (const hit of hits) {
+      this.env.emit({
+        type: 'stuck.detected',
+        agent: this.name,
+        step: context.step,
+        kind: hit.kind,
+        count: hit.count,
+        duplicateOf: hit.duplicateOf,
+      });
+    }
+    // Replaced, not prepended: a second hit in a row still yields one nudge.
+    if (hits.length > 0) this.pendingNudge = STUCK_NUDGE;
   }
 
   private createMemory(maxMessages: number): Memory {

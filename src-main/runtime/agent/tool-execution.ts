@@ -1,16 +1,17 @@
 /**
  * Runs one tool call the model asked for and turns every outcome into an observation:
  * arguments that are not JSON, arguments the schema rejects, unknown tools and tools
- * that throw all become error observations, and the run continues. Each call emits
- * exactly one `tool.started` and one `tool.finished`.
+ * that throw all become error observations, and the run continues (reliability.md 3.2
+ * invariants a, b). Each call emits exactly one `tool.started` and one `tool.finished`,
+ * also when it is answered without running (`answerWithoutRunning`).
  */
-import type { ToolCall } from '@shared/domain/message';
-import type { MessageImage } from '@shared/domain/message';
+import type { MessageImage, ToolCall } from '@shared/domain/message';
 import type { RunEventPayload } from '@shared/events';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { ToolResult } from '../tools/tool';
 import { isCancellation } from '../util/abort';
 import { capObservation } from './observation';
+import { parseArguments } from './tool-arguments';
 
 export interface ToolExecutionContext {
   tools: ToolRegistry;
@@ -27,79 +28,56 @@ export interface ToolCallOutcome {
   /** what the model sees in the tool message */
   observation: string;
   image?: MessageImage;
+  /** the `status` argument of a successful call (terminate's finish status) */
   terminateStatus?: string;
   /** the call failed because the arguments or the tool name were wrong */
   invalid: 'arguments' | 'unknown_tool' | null;
 }
+
+/** Raw argument strings in events are cut here: the model may send megabytes. */
+const EVENT_ARGS_CAP = 10_000;
 
 export async function executeToolCall(
   call: ToolCall,
   ctx: ToolExecutionContext,
 ): Promise<ToolCallOutcome> {
   const name = call.function.name;
-  const started = performance.now();
   const parsed = parseArguments(call.function.arguments);
-  ctx.emit({
-    type: 'tool.started',
-    agent: ctx.agent,
-    step: ctx.step,
-    toolCallId: call.id,
-    name,
-    args: parsed.ok ? parsed.value : call.function.arguments,
-  });
-
-  const finish = (
-    result: ToolResult,
-    invalid: ToolCallOutcome['invalid'] = null,
-  ): ToolCallOutcome => {
-    const ok = result.error === undefined;
-    const raw = ok
-      ? `Observed output of cmd \`${name}\` executed:\n${result.output || '(no output)'}`
-      : `Error: ${result.error}`;
-    const observation = capObservation(raw, ctx.maxObserve);
-    ctx.emit({
-      type: 'tool.finished',
-      agent: ctx.agent,
-      step: ctx.step,
-      toolCallId: call.id,
-      name,
-      ok,
-      output: result.output,
-      ...(result.error !== undefined ? { error: result.error } : {}),
-      ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
-      durationMs: Math.round(performance.now() - started),
-    });
-    return {
-      ok,
-      observation,
-      invalid,
-      ...(result.image ? { image: result.image } : {}),
-      ...(ok && name === 'terminate' && parsed.ok
-        ? { terminateStatus: statusOf(parsed.value) }
-        : {}),
-    };
-  };
+  const finish = started(call, ctx, parsed.ok ? parsed.value : call.function.arguments);
 
   const tool = ctx.tools.get(name);
   if (!tool) {
     const known = ctx.tools.names.join(', ');
     return finish(
-      { output: '', error: `Unknown tool '${name}'. Available tools: ${known}` },
+      {
+        output: '',
+        error: `Unknown tool '${name}'. Call one of the available tools: ${known}.`,
+      },
       'unknown_tool',
     );
   }
   if (!parsed.ok) {
     return finish(
-      { output: '', error: `Error parsing arguments for ${name}: ${parsed.error}` },
+      {
+        output: '',
+        error: `The arguments of ${name} could not be used: ${parsed.error}. The call was not executed; send the arguments as one JSON object matching the tool's parameters.`,
+      },
       'arguments',
     );
   }
   const validated = tool.schema.safeParse(parsed.value);
   if (!validated.success) {
     const detail = validated.error.issues
+      .slice(0, 5)
       .map((i) => `${i.path.map(String).join('.') || '(arguments)'}: ${i.message}`)
       .join('; ');
-    return finish({ output: '', error: `Invalid arguments for ${name}: ${detail}` }, 'arguments');
+    return finish(
+      {
+        output: '',
+        error: `Invalid arguments for ${name}: ${detail}. The call was not executed.`,
+      },
+      'arguments',
+    );
   }
   try {
     const result = await tool.execute(validated.data, {
@@ -110,38 +88,105 @@ export async function executeToolCall(
       toolCallId: call.id,
       emit: ctx.emit,
     });
-    return finish(result);
+    // A tool that finished despite a stop keeps its real result; the loop stops after it.
+    return finish(result, null, parsed.value);
   } catch (error) {
     if (isCancellation(error, ctx.signal)) {
-      finish({ output: '', error: 'Cancelled: the run was stopped while this tool was running' });
-      throw error;
+      const outcome = finish({ output: '', error: CANCELLED_OBSERVATION });
+      throw new ToolCancelled(outcome, error);
     }
     const message = error instanceof Error ? error.message : String(error);
     return finish({ output: '', error: `Tool '${name}' failed: ${message}` });
   }
 }
 
-type ParsedArguments = { ok: true; value: unknown } | { ok: false; error: string };
+export const CANCELLED_OBSERVATION = 'Cancelled: the run was stopped before this call completed.';
 
-/** Arguments must be a JSON object; an empty string means no arguments. */
-export function parseArguments(raw: string): ParsedArguments {
-  if (raw.trim() === '') return { ok: true, value: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch (error) {
-    return { ok: false, error: `Invalid JSON format (${(error as Error).message})` };
+/**
+ * Thrown when the run is stopped while a tool runs. Its tool.finished was emitted; the
+ * loop still has to add the tool message (from `outcome`) before ending the run.
+ */
+export class ToolCancelled extends Error {
+  constructor(
+    readonly outcome: ToolCallOutcome,
+    readonly reason: unknown,
+  ) {
+    super(CANCELLED_OBSERVATION);
+    this.name = 'ToolCancelled';
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+}
+
+/**
+ * Answers a call that will not run (the run finished earlier in the batch, the reply was
+ * cut off, tools are disabled, the run was stopped): started + finished, ok false.
+ */
+export function answerWithoutRunning(
+  call: ToolCall,
+  reason: string,
+  ctx: Pick<ToolExecutionContext, 'agent' | 'step' | 'emit' | 'maxObserve'>,
+  invalid: ToolCallOutcome['invalid'] = null,
+): ToolCallOutcome {
+  const parsed = parseArguments(call.function.arguments);
+  return started(
+    call,
+    ctx,
+    parsed.ok ? parsed.value : call.function.arguments,
+  )({ output: '', error: reason }, invalid);
+}
+
+/** Emits tool.started; returns the function that emits tool.finished and builds the outcome. */
+function started(
+  call: ToolCall,
+  ctx: Pick<ToolExecutionContext, 'agent' | 'step' | 'emit' | 'maxObserve'>,
+  args: unknown,
+) {
+  const name = call.function.name;
+  const t0 = performance.now();
+  ctx.emit({
+    type: 'tool.started',
+    agent: ctx.agent,
+    step: ctx.step,
+    toolCallId: call.id,
+    name,
+    args: typeof args === 'string' ? capObservation(args, EVENT_ARGS_CAP) : args,
+  });
+  return (
+    result: ToolResult,
+    invalid: ToolCallOutcome['invalid'] = null,
+    validArgs?: unknown,
+  ): ToolCallOutcome => {
+    const ok = result.error === undefined;
+    const output = typeof result.output === 'string' ? result.output : String(result.output);
+    const raw = ok
+      ? `Observed output of cmd \`${name}\` executed:\n${output || '(no output)'}`
+      : `Error: ${result.error}`;
+    ctx.emit({
+      type: 'tool.finished',
+      agent: ctx.agent,
+      step: ctx.step,
+      toolCallId: call.id,
+      name,
+      ok,
+      output: capObservation(output, ctx.maxObserve),
+      ...(result.error !== undefined
+        ? { error: capObservation(result.error, ctx.maxObserve) }
+        : {}),
+      ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+      durationMs: Math.round(performance.now() - t0),
+    });
+    const status = ok ? statusOf(validArgs) : undefined;
     return {
-      ok: false,
-      error: `Arguments must be a JSON object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+      ok,
+      observation: capObservation(raw, ctx.maxObserve),
+      invalid,
+      ...(result.image ? { image: result.image } : {}),
+      ...(status !== undefined ? { terminateStatus: status } : {}),
     };
-  }
-  return { ok: true, value };
+  };
 }
 
 function statusOf(args: unknown): string | undefined {
+  if (typeof args !== 'object' || args === null) return undefined;
   const status = (args as { status?: unknown }).status;
   return typeof status === 'string' ? status : undefined;
 }

@@ -1,9 +1,34 @@
 /**
- * ToolCallAgent: think (one model call with the tools) then act (run the requested
- * tool calls in order). OpenManus agent/toolcall.py, with its defects fixed.
+ * ToolCallAgent: think (one model call with the tools) then act (run the requested tool
+ * calls in order). OpenManus agent/toolcall.py (a ReAct agent on native tool calling),
+ * with its defects fixed:
+ *
+ * - `tool_choice`: auto, required (a reply without a tool call gets a reprompt instead of
+ *   crashing the run: fixes 7.2 item 5; three in a row end the run as ERROR), none (tools
+ *   are declared but disabled; a call the model makes anyway is answered, not run).
+ * - A text-only reply in auto mode follows `text_reply_policy` (fixes 7.2 item 2: the
+ *   original chatted with itself until the step limit):
+ *     reprompt_once (default)  one "call a tool or terminate" reprompt; a second reply in
+ *                              a row without a tool call finishes the run with that answer;
+ *     finish                   the reply is the answer: the run finishes at once;
+ *     continue                 the original's behaviour: the loop goes on.
+ *   An empty reply counts as a text reply. With tool_choice none, a reply finishes the
+ *   run unless the policy is `continue` (there is no tool to call).
+ * - Special tools (`terminate` by default) end the run; the rest of the batch is answered
+ *   but not executed (fixes 7.2 item 6).
+ * - Every tool call gets exactly one tool.started, one tool.finished and one tool message,
+ *   also when it is not executed, when the run is stopped mid-batch, or when the reply was
+ *   cut off at max_tokens (`finish_reason: length`: its calls are treated as invalid
+ *   arguments, reliability.md 3.2 d). Duplicate or missing call ids are made unique.
+ * - Unknown tools: an error observation each; three in a row end the run as ERROR.
+ * - Observations are capped at `max_observe` with a visible marker (observation.ts).
+ * - Images returned by tools go on a user message after the batch (never on the tool
+ *   message, which OpenAI rejects: 7.2 item 4).
  */
-import type { Message, ToolCall } from '@shared/domain/message';
-import type { LlmClient } from '../llm/llm-client';
+import type { Message, MessageImage, ToolCall } from '@shared/domain/message';
+import type { TEXT_REPLY_POLICIES } from '../config/schema';
+import type { ChatRequest, ChatResponse, LlmClient, ToolChoice } from '../llm/llm-client';
+import { LlmError } from '../llm/llm-errors';
 import type { ToolRegistry } from '../tools/tool-registry';
 import {
   AgentError,
@@ -12,13 +37,25 @@ import {
   type AgentSettings,
   type StepContext,
 } from './base-agent';
-import { executeToolCall } from './tool-execution';
+import { fromToolCalls, systemMessage, toolMessage, userMessage } from './messages';
+import {
+  answerWithoutRunning,
+  CANCELLED_OBSERVATION,
+  executeToolCall,
+  ToolCancelled,
+  type ToolCallOutcome,
+  type ToolExecutionContext,
+} from './tool-execution';
+
+export type TextReplyPolicy = (typeof TEXT_REPLY_POLICIES)[number];
 
 export interface ToolCallAgentSettings extends AgentSettings {
   systemPrompt?: string;
   nextStepPrompt?: string;
   specialToolNames?: string[];
   maxObserve?: number;
+  toolChoice?: ToolChoice;
+  textReplyPolicy?: TextReplyPolicy;
 }
 
 export interface ToolCallAgentDeps {
@@ -27,6 +64,17 @@ export interface ToolCallAgentDeps {
 }
 
 export const TOOLCALL_DEFAULT_MAX_STEPS = 30;
+/** consecutive calls to tools that do not exist before the run ends as ERROR (reliability L2) */
+export const MAX_UNKNOWN_TOOL_STREAK = 3;
+/** consecutive replies without a tool call in required mode before the run ends as ERROR */
+export const MAX_REQUIRED_MISSES = 3;
+
+export const TEXT_REPLY_REPROMPT =
+  'You replied without calling a tool. If the task is complete, call `terminate`; otherwise call the tool that makes progress.';
+export const REQUIRED_REPROMPT =
+  'You must call one of the available tools now (tool_choice is "required"); a reply without a tool call does not move the task forward.';
+
+type PendingMode = 'run' | 'truncated';
 
 export class ToolCallAgent extends BaseAgent {
   protected readonly llm: LlmClient;
@@ -35,7 +83,17 @@ export class ToolCallAgent extends BaseAgent {
   protected nextStepPrompt: string | undefined;
   protected readonly specialToolNames: Set<string>;
   protected readonly maxObserve: number | undefined;
+  protected readonly toolChoice: ToolChoice;
+  protected readonly textReplyPolicy: TextReplyPolicy;
+
   private pendingCalls: ToolCall[] = [];
+  private pendingMode: PendingMode = 'run';
+  private noToolStreak = 0;
+  private unknownToolStreak = 0;
+  private readonly usedCallIds = new Set<string>();
+  private systemMessageCache: Message | null = null;
+  /** what `step` reports when the model called no tool */
+  private noActionSummary = 'Thinking complete - no action needed';
 
   constructor(settings: ToolCallAgentSettings, deps: ToolCallAgentDeps, env: AgentEnvironment) {
     super(settings, env);
@@ -45,34 +103,81 @@ export class ToolCallAgent extends BaseAgent {
     this.nextStepPrompt = settings.nextStepPrompt;
     this.specialToolNames = new Set(settings.specialToolNames ?? ['terminate']);
     this.maxObserve = settings.maxObserve;
+    this.toolChoice = settings.toolChoice ?? 'auto';
+    this.textReplyPolicy = settings.textReplyPolicy ?? 'reprompt_once';
+  }
+
+  protected override beforeRun(): void {
+    this.noToolStreak = 0;
+    this.unknownToolStreak = 0;
+    this.pendingCalls = [];
   }
 
   protected async step(context: StepContext): Promise<string> {
     const shouldAct = await this.think(context);
-    if (!shouldAct) return 'Thinking complete - no action needed';
+    if (!shouldAct) return this.noActionSummary;
     return this.act(context);
   }
 
+  /** Asks the model for the next move; true when it asked for tool calls. */
   protected async think(context: StepContext): Promise<boolean> {
-    if (this.nextStepPrompt) this.addMessage({ role: 'user', content: this.nextStepPrompt });
-    const messages: Message[] = this.systemPrompt
-      ? [{ role: 'system', content: this.systemPrompt }, ...this.memory.messages]
-      : this.memory.messages;
+    if (this.nextStepPrompt) this.addMessage(userMessage(this.nextStepPrompt));
+    const response = await this.callModel(context);
+    const calls = this.uniqueIds(response.toolCalls, context.step);
+    this.addMessage(fromToolCalls(calls, response.content));
+    if (calls.length > 0 && this.toolChoice === 'none') {
+      // Called anyway: each call is answered (pairing), none runs, and the reply counts
+      // as one without a tool call.
+      for (const call of calls) {
+        this.addToolMessage(
+          call,
+          answerWithoutRunning(call, DISABLED_REASON, this.toolContext(context)),
+        );
+      }
+    } else if (calls.length > 0) {
+      this.noToolStreak = 0;
+      this.pendingCalls = calls;
+      this.pendingMode = response.finishReason === 'length' ? 'truncated' : 'run';
+      return true;
+    }
+    this.onNoToolCall(response);
+    return false;
+  }
+
+  /** The model call with its events: requested, deltas, retries, responded. */
+  protected async callModel(context: StepContext): Promise<ChatResponse> {
+    const request: ChatRequest = {
+      messages: this.requestMessages(),
+      tools: this.tools.specs(),
+      toolChoice: this.toolChoice,
+    };
+    const { emit } = this.env;
     const started = performance.now();
-    this.env.emit({
+    emit({
       type: 'llm.requested',
       agent: this.name,
       step: context.step,
       model: this.llm.model,
-      messageCount: messages.length,
-      inputTokens: 0,
+      messageCount: request.messages.length,
+      inputTokens: this.llm.countTokens?.(request) ?? 0,
     });
-    const response = await this.llm.complete(
-      { messages, tools: this.tools.specs(), toolChoice: 'auto' },
-      { signal: context.signal },
-    );
+    let response: ChatResponse;
+    try {
+      response = await this.llm.complete(request, {
+        signal: context.signal,
+        onDelta: (text) => emit({ type: 'llm.delta', agent: this.name, step: context.step, text }),
+        onRetry: (notice) =>
+          emit({ type: 'llm.retried', agent: this.name, step: context.step, ...notice }),
+      });
+    } catch (error) {
+      // What the model streamed before the failure was shown; keep it in the history.
+      if (error instanceof LlmError && error.partialContent) {
+        this.addMessage({ role: 'assistant', content: error.partialContent });
+      }
+      throw error;
+    }
     this.addUsage(response.usage);
-    this.env.emit({
+    emit({
       type: 'llm.responded',
       agent: this.name,
       step: context.step,
@@ -83,80 +188,158 @@ export class ToolCallAgent extends BaseAgent {
       durationMs: Math.round(performance.now() - started),
       finishReason: response.finishReason,
     });
-    this.pendingCalls = response.toolCalls;
-    const assistant: Message = { role: 'assistant', content: response.content };
-    if (response.toolCalls.length > 0) assistant.tool_calls = response.toolCalls;
-    this.addMessage(assistant);
-    return response.toolCalls.length > 0;
+    return response;
   }
 
-  protected async act(context: StepContext): Promise<string> {
-    const results: string[] = [];
-    const calls = this.pendingCalls;
-    this.pendingCalls = [];
-    for (const [position, call] of calls.entries()) {
-      if (this.state !== 'RUNNING') {
-        // A special tool ended the run: the rest of the batch is answered, not executed
-        // (fixes openmanus.md 7.2 item 6 while keeping every tool_call_id answered).
-        this.answerSkipped(calls.slice(position), context);
-        break;
+  /** System prompt, the memory window, and this step's stuck nudge if there is one. */
+  protected requestMessages(): Message[] {
+    const messages: Message[] = [];
+    if (this.systemPrompt) {
+      if (this.systemMessageCache?.content !== this.systemPrompt) {
+        this.systemMessageCache = systemMessage(this.systemPrompt);
       }
-      const outcome = await executeToolCall(call, {
-        tools: this.tools,
-        agent: this.name,
-        runId: this.env.runId,
-        step: context.step,
-        signal: context.signal,
-        emit: this.env.emit,
-        maxObserve: this.maxObserve,
-      });
-      this.addMessage({
-        role: 'tool',
-        content: outcome.observation,
-        tool_call_id: call.id,
-        name: call.function.name,
-      });
-      results.push(outcome.observation);
-      if (outcome.ok && this.specialToolNames.has(call.function.name)) {
-        this.terminateStatus = outcome.terminateStatus;
-        this.setState('FINISHED');
+      messages.push(this.systemMessageCache);
+    }
+    for (const message of this.memory.messages) messages.push(message);
+    const nudge = this.takeNudge();
+    if (nudge) messages.push(userMessage(nudge));
+    return messages;
+  }
+
+  private onNoToolCall(response: ChatResponse): void {
+    this.noToolStreak += 1;
+    if (this.toolChoice === 'required') {
+      if (this.noToolStreak >= MAX_REQUIRED_MISSES) {
+        throw new AgentError(
+          `The model answered ${this.noToolStreak} times in a row without calling a tool although tool_choice is "required".`,
+        );
+      }
+      this.addMessage(userMessage(REQUIRED_REPROMPT));
+      this.noActionSummary = 'No tool called: reprompted (tool_choice required)';
+      return;
+    }
+    if (this.textReplyPolicy === 'continue') {
+      this.noActionSummary = 'Thinking complete - no action needed';
+      return;
+    }
+    const finishNow =
+      this.toolChoice === 'none' || this.textReplyPolicy === 'finish' || this.noToolStreak >= 2;
+    if (finishNow) {
+      this.noActionSummary = response.content
+        ? 'Finished: the model answered without calling a tool'
+        : 'Finished: the model gave an empty answer twice';
+      this.finishRun();
+      return;
+    }
+    this.addMessage(userMessage(TEXT_REPLY_REPROMPT));
+    this.noActionSummary = 'No tool called: reprompted once';
+  }
+
+  /** Runs the pending calls in order; see the file comment for what is answered how. */
+  protected async act(context: StepContext): Promise<string> {
+    const calls = this.pendingCalls;
+    const mode = this.pendingMode;
+    this.pendingCalls = [];
+    const results: string[] = [];
+    const images: { call: ToolCall; image: MessageImage }[] = [];
+    const ctx = this.toolContext(context);
+    let next = 0;
+    const answerRest = (reason: string) => {
+      for (; next < calls.length; next++) {
+        const call = calls[next]!;
+        this.addToolMessage(call, answerWithoutRunning(call, reason, ctx));
+      }
+    };
+    try {
+      for (; next < calls.length; next++) {
+        const call = calls[next]!;
+        if (mode === 'truncated') {
+          const outcome = answerWithoutRunning(call, TRUNCATED_REASON, ctx, 'arguments');
+          this.addToolMessage(call, outcome);
+          results.push(outcome.observation);
+          continue;
+        }
+        if (!this.isRunning()) {
+          answerRest(`Not executed: ${this.name} finished before this call.`);
+          break;
+        }
+        if (context.signal.aborted) throw context.signal.reason ?? new Error('cancelled');
+        let outcome: ToolCallOutcome;
+        try {
+          outcome = await executeToolCall(call, ctx);
+        } catch (error) {
+          if (!(error instanceof ToolCancelled)) throw error;
+          this.addToolMessage(call, error.outcome);
+          next++;
+          throw error.reason;
+        }
+        this.addToolMessage(call, outcome);
+        results.push(outcome.observation);
+        if (outcome.image) images.push({ call, image: outcome.image });
+        this.unknownToolStreak =
+          outcome.invalid === 'unknown_tool' ? this.unknownToolStreak + 1 : 0;
+        if (this.unknownToolStreak >= MAX_UNKNOWN_TOOL_STREAK) {
+          next++;
+          answerRest(
+            'Not executed: the run was stopped because the model kept calling unknown tools.',
+          );
+          throw new AgentError(
+            `The model repeatedly called unknown tools (${MAX_UNKNOWN_TOOL_STREAK} calls in a row); the tools it can call are: ${this.tools.names.join(', ')}.`,
+          );
+        }
+        if (outcome.ok && this.specialToolNames.has(call.function.name)) {
+          this.finishRun(outcome.terminateStatus);
+        }
+      }
+    } catch (error) {
+      // Whatever ended the batch, every call still gets its one tool message.
+      answerRest(CANCELLED_OBSERVATION);
+      throw error;
+    } finally {
+      for (const { call, image } of images) {
+        this.addMessage(
+          userMessage(
+            `Image returned by the \`${call.function.name}\` call ${call.id} (${image.mimeType}).`,
+            image,
+          ),
+          { followsTurn: true },
+        );
       }
     }
     return results.join('\n\n');
   }
 
-  private answerSkipped(calls: ToolCall[], context: StepContext): void {
-    for (const call of calls) {
-      const reason = `Not executed: ${this.name} finished before this call`;
-      this.env.emit({
-        type: 'tool.started',
-        agent: this.name,
-        step: context.step,
-        toolCallId: call.id,
-        name: call.function.name,
-        args: call.function.arguments,
-      });
-      this.env.emit({
-        type: 'tool.finished',
-        agent: this.name,
-        step: context.step,
-        toolCallId: call.id,
-        name: call.function.name,
-        ok: false,
-        output: '',
-        error: reason,
-        durationMs: 0,
-      });
-      this.addMessage({
-        role: 'tool',
-        content: reason,
-        tool_call_id: call.id,
-        name: call.function.name,
-      });
-    }
+  private toolContext(context: StepContext): ToolExecutionContext {
+    return {
+      tools: this.tools,
+      agent: this.name,
+      runId: this.env.runId,
+      step: context.step,
+      signal: context.signal,
+      emit: this.env.emit,
+      maxObserve: this.maxObserve,
+    };
+  }
+
+  private addToolMessage(call: ToolCall, outcome: ToolCallOutcome): void {
+    this.addMessage(toolMessage(outcome.observation, call.id, call.function.name));
+  }
+
+  /** Ids must be unique: results are matched to calls by id (and the UI keys on them). */
+  private uniqueIds(calls: ToolCall[], step: number): ToolCall[] {
+    return calls.map((call, i) => {
+      let id = call.id || `call_${step}_${i + 1}`;
+      for (let n = 2; this.usedCallIds.has(id); n++) id = `${call.id || 'call'}_${step}_${n}`;
+      this.usedCallIds.add(id);
+      return id === call.id ? call : { ...call, id };
+    });
   }
 
   protected fail(message: string): never {
     throw new AgentError(message);
   }
 }
+
+const TRUNCATED_REASON =
+  'Not executed: your reply was cut off at the token limit (finish_reason "length") while writing the arguments of this call, so they may be incomplete. Call the tool again with shorter arguments.';
+const DISABLED_REASON = 'Not executed: tools are disabled for this agent (tool_choice "none").';

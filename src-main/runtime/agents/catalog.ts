@@ -10,6 +10,8 @@ import type { LlmClient } from '../llm/llm-client';
 import type { RuntimeServices } from '../services';
 import type { Session } from '../session/session';
 import { createTerminateTool } from '../tools/terminate';
+import { createChatCompletionTool } from '../tools/create-chat-completion';
+import { TOOLCALL_SYSTEM_PROMPT } from './prompts/toolcall';
 import { buildBrowserAgent } from '../tools/browser/browser-agent';
 import { buildMcpAgent } from '../tools/mcp/mcp-agent';
 import { ToolRegistry } from '../tools/tool-registry';
@@ -40,13 +42,9 @@ function basicAgent(
 ): BuiltAgent {
   const tools = new ToolRegistry([...extra.tools, createTerminateTool()]);
   const agent = new ToolCallAgent(
-    {
-      name: input.name,
-      maxSteps: input.settings.maxSteps,
-      maxMessages: input.settings.maxMessages,
-      maxObserve: input.settings.maxObserve,
-      systemPrompt,
-    },
+    // every resolved run setting (max_steps, duplicate_threshold, max_messages,
+    // max_observe, tool_choice, text_reply_policy) reaches the loop
+    { ...input.settings, name: input.name, systemPrompt },
     { llm: input.llm, tools },
     input.env,
   );
@@ -78,8 +76,12 @@ export const AGENT_BUILDERS: Record<AgentName, AgentBuilder> = {
     ),
   browser: buildBrowserAgent,
   mcp: buildMcpAgent,
+  // The bare ToolCallAgent, as in OpenManus: create_chat_completion and terminate.
   toolcall: (input) =>
-    basicAgent(input, 'You are a helpful agent. Call terminate when the task is done.'),
+    basicAgent(input, TOOLCALL_SYSTEM_PROMPT, {
+      tools: [createChatCompletionTool()],
+      dispose: async () => undefined,
+    }),
 };
 
 /** For the Manus entry: the browser tool and every configured MCP server's tools. */

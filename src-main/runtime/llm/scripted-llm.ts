@@ -6,6 +6,7 @@
 import type { ToolCall } from '@shared/domain/message';
 import type { ChatOptions, ChatRequest, ChatResponse, LlmClient } from './llm-client';
 import { abortError, abortableSleep } from '../util/abort';
+import { countRequestTokens, countTextTokens } from './token-count';
 
 export interface ScriptedReply {
   content?: string | null;
@@ -35,6 +36,10 @@ export class ScriptedLlm implements LlmClient {
     return this.calls;
   }
 
+  countTokens(request: ChatRequest): number {
+    return countRequestTokens(request);
+  }
+
   async complete(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResponse> {
     const index = this.calls++;
     if (this.recordRequests) this.requests.push(request);
@@ -56,8 +61,8 @@ export class ScriptedLlm implements LlmClient {
       toolCalls,
       finishReason: reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       usage: {
-        prompt: estimatePromptTokens(request),
-        completion: Math.ceil((content?.length ?? 0) / 4),
+        prompt: countRequestTokens(request),
+        completion: countTextTokens(content ?? ''),
       },
       model: this.model,
     };
@@ -73,10 +78,4 @@ export class ScriptedLlm implements LlmClient {
     }
     return reply;
   }
-}
-
-function estimatePromptTokens(request: ChatRequest): number {
-  let chars = 0;
-  for (const m of request.messages) chars += (m.content?.length ?? 0) + 8;
-  return Math.ceil(chars / 4);
 }
