@@ -1,13 +1,20 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWsHost } from '../../host/ws/ws-host';
 import { createRuntime } from '../../runtime/runtime';
 import { parseCommandArgs } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
 
-/** The built renderer sits next to the built CLI: out/main/cli.js -> out/renderer. */
+/**
+ * The built renderer is out/renderer; this module is out/main/cli.js or a chunk of it
+ * in out/main/chunks/, so look in both places.
+ */
 function rendererDir(): string {
-  return fileURLToPath(new URL('../renderer', import.meta.url));
+  const candidates = ['../renderer', '../../renderer'].map((rel) =>
+    fileURLToPath(new URL(rel, import.meta.url)),
+  );
+  return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? (candidates[0] as string);
 }
 
 export async function serveCommand(args: string[]): Promise<number> {
