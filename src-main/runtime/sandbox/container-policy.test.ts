@@ -83,9 +83,11 @@ describe('container policy (create options)', () => {
     expect(spec.HostConfig.Binds).toEqual(['/home/u/.agent-workbench/workspaces/sess-1:/work:rw']);
   });
 
-  it('keeps /tmp no larger than the memory limit (tmpfs pages count against it)', () => {
+  it('keeps /tmp at most half the memory limit (tmpfs pages count against it)', () => {
     const spec = buildContainerSpec(input({ memory_limit: '64m' }));
-    expect(spec.HostConfig.Tmpfs['/tmp']).toContain(`size=${64 * 1024 * 1024}`);
+    expect(spec.HostConfig.Tmpfs['/tmp']).toContain(`size=${32 * 1024 * 1024},`);
+    const big = buildContainerSpec(input({ memory_limit: '4g' }));
+    expect(big.HostConfig.Tmpfs['/tmp']).toContain(`size=${256 * 1024 * 1024},`);
   });
 
   it('refuses a workspace path that would be misread as a bind separator', () => {

@@ -102,7 +102,8 @@ export function policyHash(input: Pick<PolicyInput, 'settings' | 'user'>): strin
 export function buildContainerSpec(input: PolicyInput): ContainerSpec {
   const { settings, user } = input;
   const memory = parseMemory(settings.memory_limit);
-  const tmpSize = Math.min(TMP_SIZE_BYTES, memory);
+  // tmpfs pages count against the memory limit: /tmp may use at most half of it.
+  const tmpSize = Math.min(TMP_SIZE_BYTES, Math.floor(memory / 2));
   const userSpec = `${user.uid}:${user.gid}`;
   if (input.workspaceDir.includes(':')) {
     // A colon would be read as the bind's separator; refuse rather than bind the wrong path.

@@ -51,6 +51,8 @@ export interface ShellResult {
   cwd: string;
   /** the shell ended during the command (`exit`, killed); the next command starts a new one */
   shellExited: boolean;
+  /** processes in the container when the command ended (0 when unknown) */
+  processCount: number;
 }
 
 interface Pending {
@@ -63,6 +65,7 @@ interface Pending {
   stderrDone: boolean;
   exitCode: number | null;
   cwd: string | null;
+  processCount: number;
   finish: () => void;
 }
 
@@ -206,6 +209,7 @@ export class PersistentShell {
       stderrDone: false,
       exitCode: null,
       cwd: null,
+      processCount: 0,
       finish,
     };
     // Output that background jobs wrote while the shell was idle belongs to what comes next.
@@ -234,6 +238,7 @@ export class PersistentShell {
       truncated: pending.stdout.isTruncated || pending.stderr.isTruncated,
       cwd: this.cwdKnown,
       shellExited,
+      processCount: pending.processCount,
     };
   }
 
@@ -278,6 +283,7 @@ export class PersistentShell {
     const trailer = parseTrailer(body.subarray(0, end));
     pending.exitCode = trailer.exitCode;
     pending.cwd = trailer.cwd;
+    pending.processCount = trailer.processCount;
     this.backgroundJobs = trailer.jobs;
     pending.stdoutDone = true;
     const rest = body.subarray(end + stdoutMarkers(pending.nonce).end.length);

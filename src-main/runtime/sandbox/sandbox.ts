@@ -43,6 +43,8 @@ export interface CommandResult {
   oomKilled: boolean;
   /** what the sandbox did about a problem, in plain words (shown to the model) */
   notes: string[];
+  /** stdout as bytes (capped), for binary-safe callers; one-shot execs only */
+  stdoutBytes?: Buffer;
 }
 
 /** How close to the pids limit counts as "exhausted" (the engine's own helpers need a few). */
@@ -156,7 +158,8 @@ export class Sandbox implements SessionResource {
       } catch (error) {
         throw await this.explain(error);
       }
-      const reviewed = await this.review(result, result.shellExited);
+      const isCrowded = result.processCount >= this.settings.pids_limit - PIDS_HEADROOM;
+      const reviewed = await this.review(result, result.shellExited, isCrowded);
       if (result.shellExited && !result.timedOut) {
         reviewed.notes.push('The shell exited; the next command starts a new shell.');
       }
@@ -267,8 +270,9 @@ export class Sandbox implements SessionResource {
 
   /** Adds what happened to a finished command: out of memory, process limit reached. */
   private async review(
-    result: Omit<CommandResult, 'oomKilled' | 'notes'>,
+    result: Omit<CommandResult, 'oomKilled' | 'notes' | 'stdoutBytes'> & { stdoutBytes?: Buffer },
     isSuspicious: boolean,
+    isCrowded = false,
   ): Promise<CommandResult> {
     if (isSuspicious && !result.timedOut) {
       // No exit status: the container may have died under the command (killed, engine restart).
@@ -284,11 +288,15 @@ export class Sandbox implements SessionResource {
       truncated: result.truncated,
       oomKilled: false,
       notes: [],
+      ...(result.stdoutBytes ? { stdoutBytes: result.stdoutBytes } : {}),
     };
-    if (!result.timedOut && (result.exitCode === 137 || isSuspicious)) {
+    // SIGKILLed (137, or bash's "Killed" for a job inside a longer command): maybe OOM.
+    const wasKilled = result.exitCode === 137 || /\bKilled\b/.test(result.stderr);
+    if (!result.timedOut && (wasKilled || isSuspicious)) {
       reviewed.oomKilled = await this.sawNewOomKill();
     }
-    if (result.timedOut || isSuspicious || /Resource temporarily unavailable/.test(result.stderr)) {
+    const cannotFork = /Resource temporarily unavailable/.test(result.stderr);
+    if (result.timedOut || isSuspicious || isCrowded || cannotFork) {
       const note = await this.recoverIfSaturated();
       if (note) reviewed.notes.push(note);
     }

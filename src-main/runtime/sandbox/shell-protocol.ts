@@ -18,6 +18,8 @@ const US = '\x1f';
 export interface ShellTrailer {
   exitCode: number;
   cwd: string;
+  /** processes in the container (a glob over /proc, no fork): spots a fork bomb at once */
+  processCount: number;
   /** process group ids of background jobs (kept alive when a later command is killed) */
   jobs: number[];
 }
@@ -49,8 +51,8 @@ export function readyMarker(nonce: string): { start: Buffer; end: Buffer } {
 export function commandLine(command: string, nonce: string): string {
   const quoted = ansiCQuote(command);
   return (
-    `__wb_c=${quoted}; eval "$__wb_c" </dev/null; __wb_rc=$?; unset __wb_c; ` +
-    `printf '${RS}WB${nonce}:%s\\000%s\\000' "$__wb_rc" "$PWD"; jobs -p; ` +
+    `__wb_c=${quoted}; eval "$__wb_c" </dev/null; __wb_rc=$?; unset __wb_c; __wb_p=(/proc/[0-9]*); ` +
+    `printf '${RS}WB${nonce}:%s\\000%s\\000%s\\000' "$__wb_rc" "$PWD" "\${#__wb_p[@]}"; unset __wb_p; jobs -p; ` +
     `printf '${US}${nonce}${RS}'; printf '${RS}WB${nonce}${US}' >&2\n`
   );
 }
@@ -65,11 +67,12 @@ export function stderrMarker(nonce: string): Buffer {
 
 export function parseTrailer(body: Buffer): ShellTrailer {
   const text = body.toString('utf8');
-  const [rc = '', cwd = '', jobsText = ''] = text.split('\0');
+  const [rc = '', cwd = '', count = '', jobsText = ''] = text.split('\0');
   const exitCode = Number(rc);
   return {
     exitCode: Number.isInteger(exitCode) ? exitCode : -1,
     cwd,
+    processCount: Number(count) || 0,
     jobs: jobsText
       .split('\n')
       .map((line) => Number(line.trim()))

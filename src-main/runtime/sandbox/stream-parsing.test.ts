@@ -93,11 +93,9 @@ describe('shell protocol', () => {
     expect(stdout.found).toBe(true);
     expect(stdout.output.toString()).toBe('42\ntail');
     const end = stdout.after.indexOf(stdoutMarkers(nonce).end);
-    expect(parseTrailer(stdout.after.subarray(0, end))).toEqual({
-      exitCode: 3,
-      cwd: '/tmp',
-      jobs: [],
-    });
+    const trailer = parseTrailer(stdout.after.subarray(0, end));
+    expect(trailer).toMatchObject({ exitCode: 3, cwd: '/tmp', jobs: [] });
+    expect(trailer.processCount).toBeGreaterThan(1);
   });
 
   it('finds a marker split across chunks and releases no byte of it as output', () => {
@@ -127,10 +125,11 @@ describe('shell protocol', () => {
     }
   });
 
-  it('reads background job ids from the trailer', () => {
-    expect(parseTrailer(Buffer.from('0\x00/workspace\x00123\n456\n'))).toEqual({
+  it('reads the process count and background job ids from the trailer', () => {
+    expect(parseTrailer(Buffer.from('0\x00/workspace\x005\x00123\n456\n'))).toEqual({
       exitCode: 0,
       cwd: '/workspace',
+      processCount: 5,
       jobs: [123, 456],
     });
   });
