@@ -4,9 +4,10 @@ import type { Message } from '@shared/domain/message';
 import type { RunEventPayload } from '@shared/events';
 import type { ChatRequest } from '../../llm/llm-client';
 import { ScriptedLlm } from '../../llm/scripted-llm';
+import { countRequestTokens } from '../../llm/token-count';
 import { createTerminateTool } from '../terminate';
 import { ok, type Tool } from '../tool';
-import { IMAGE_REMOVED_NOTE, ToolImageRelay, trimImages } from './tool-images';
+import { IMAGE_REMOVED_NOTE, trimImages } from './tool-images';
 import { VisualToolAgent } from './visual-tool-agent';
 
 /** A real tool (no mocks involved) that returns a numbered PNG with its output. */
@@ -25,28 +26,7 @@ function cameraTool(): Tool<{ label: string }> {
   };
 }
 
-const context = {
-  signal: new AbortController().signal,
-  runId: 'r',
-  agent: 'a',
-  step: 1,
-  toolCallId: 'call_9',
-  emit: () => undefined,
-};
-
 describe('tool images', () => {
-  it('the relay takes the image out of the result and says it follows', async () => {
-    const relay = new ToolImageRelay();
-    const wrapped = relay.wrap(cameraTool());
-    const result = await wrapped.execute({ label: 'x' }, context);
-    expect(result.image).toBeUndefined();
-    expect(result.output).toMatch(/^picture x\n.*next user message/);
-    expect(relay.take()).toEqual([
-      expect.objectContaining({ toolName: 'camera', toolCallId: 'call_9' }),
-    ]);
-    expect(relay.take()).toEqual([]);
-  });
-
   it('trimImages keeps the newest images and leaves a note on the older ones', () => {
     const messages: Message[] = [1, 2, 3, 4].map((n) => ({
       role: 'user',
@@ -93,6 +73,13 @@ describe('tool images', () => {
       'png-4',
     ]);
     expect(memory.filter((m) => m.content?.includes(IMAGE_REMOVED_NOTE))).toHaveLength(2);
+
+    // The context guard counts what is sent: a trimmed message is not counted with its image.
+    const requested = events.findLast((e) => e.type === 'llm.requested');
+    const lastRequest = llm.requests.at(-1)!;
+    expect(requested?.type === 'llm.requested' && requested.inputTokens).toBe(
+      countRequestTokens(structuredClone(lastRequest)),
+    );
 
     // Each image message directly follows the tool message of the call that produced it.
     for (const [i, message] of memory.entries()) {

@@ -1,17 +1,16 @@
 /**
- * A ToolCallAgent whose tools may return images (the browser and MCP agents). After each
- * batch of tool calls it appends the collected images as user messages that belong to
- * the batch's turn (so the memory window drops them together) and trims older images.
- *
- * The loop itself (agent/toolcall-agent.ts) does not attach `ToolResult.image` yet; once
- * it does, this class can go and the catalog can build plain ToolCallAgents.
+ * A ToolCallAgent whose tools return images (the browser and MCP agents). The loop puts
+ * each image on a user message after the tool results; this agent then keeps only the
+ * newest `keepImages` of them in memory (openmanus.md 7.2 item 4: the original kept a
+ * screenshot per step until the context overflowed).
  */
+import type { Message } from '@shared/domain/message';
 import type { AgentEnvironment, StepContext } from '../../agent/base-agent';
 import { ToolCallAgent, type ToolCallAgentSettings } from '../../agent/toolcall-agent';
 import type { LlmClient } from '../../llm/llm-client';
 import type { Tool } from '../tool';
 import { ToolRegistry } from '../tool-registry';
-import { ToolImageRelay, imageMessage, trimImages } from './tool-images';
+import { trimImages } from './tool-images';
 
 export interface VisualToolAgentSettings extends ToolCallAgentSettings {
   /** images kept in memory; older ones are replaced by a note */
@@ -20,35 +19,44 @@ export interface VisualToolAgentSettings extends ToolCallAgentSettings {
 
 export class VisualToolAgent extends ToolCallAgent {
   private readonly keepImages: number;
+  /** messages whose image was dropped in place */
+  private readonly trimmed = new WeakSet<Message>();
 
   constructor(
     settings: VisualToolAgentSettings,
     deps: { llm: LlmClient; tools: ToolRegistry },
     env: AgentEnvironment,
-    private readonly relay: ToolImageRelay,
   ) {
     super(settings, deps, env);
     this.keepImages = settings.keepImages;
   }
 
-  /** Builds the agent with its tools wrapped so their images come through the relay. */
+  /** Builds the agent with its own registry of these tools (never shared). */
   static create(
     settings: VisualToolAgentSettings,
     deps: { llm: LlmClient; tools: Tool[] },
     env: AgentEnvironment,
   ): VisualToolAgent {
-    const relay = new ToolImageRelay();
-    const registry = new ToolRegistry(deps.tools.map((tool) => relay.wrap(tool)));
-    return new VisualToolAgent(settings, { llm: deps.llm, tools: registry }, env, relay);
+    return new VisualToolAgent(
+      settings,
+      { llm: deps.llm, tools: new ToolRegistry(deps.tools) },
+      env,
+    );
   }
 
   protected override async act(context: StepContext): Promise<string> {
-    this.relay.take(); // images of a batch that was cancelled midway are not carried over
-    const summary = await super.act(context);
-    for (const relayed of this.relay.take()) {
-      this.addMessage(imageMessage(relayed), { followsTurn: true });
+    try {
+      return await super.act(context);
+    } finally {
+      trimImages(this.memory.messages, this.keepImages, (m) => this.trimmed.add(m));
     }
-    trimImages(this.memory.messages, this.keepImages);
-    return summary;
+  }
+
+  /**
+   * A trimmed message changed in place; the request carries a fresh copy of it so that
+   * nothing cached per message object (token counts) describes it with its image.
+   */
+  protected override requestMessages(): Message[] {
+    return super.requestMessages().map((m) => (this.trimmed.has(m) ? { ...m } : m));
   }
 }

@@ -2,8 +2,9 @@
  * For the Manus entry of the catalog: the browser tool and the tools of every configured
  * MCP server, new for each agent instance. Servers that cannot be reached are reported
  * in `failures` (their tools are left out) so the caller decides whether that is fatal.
- * Images these tools return must reach the model as user messages: build the agent with
- * VisualToolAgent (tools/browser/visual-tool-agent.ts) until the loop attaches them.
+ * The loop puts the images these tools return on user messages; to keep only the last
+ * `keepImages` of them in memory, build the agent as a VisualToolAgent
+ * (tools/browser/visual-tool-agent.ts), as the browser and mcp agents are.
  */
 import type { AgentBuildInput } from '../../agents/catalog';
 import { createBrowserTool } from '../browser/browser-tool';
