@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { sandboxSchema, type SandboxSettings } from '../../config/schema';
 import { Session } from '../../session/session';
 import { LABELS } from '../container-policy';
-import { SandboxManager } from '../sandbox-manager';
+import type { SandboxManager } from '../sandbox-manager';
 import { LOCAL_SANDBOX_IMAGE } from './docker-env';
 
 const run = promisify(execFile);
