@@ -156,6 +156,9 @@ export async function useBrowser(
   const notice = current.alive
     ? 'The [browser] settings changed, so the browser was restarted; earlier tabs are closed.'
     : 'The browser had stopped unexpectedly and was restarted; earlier tabs are gone.';
+  // Another run of the session may have replaced it already: never release its new one.
+  const latest = await session.use(BROWSER_RESOURCE_KEY, create);
+  if (latest !== current) return { browser: latest, notice };
   await session.release(BROWSER_RESOURCE_KEY);
   return { browser: await session.use(BROWSER_RESOURCE_KEY, create), notice };
 }

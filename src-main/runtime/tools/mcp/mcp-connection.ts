@@ -70,10 +70,13 @@ export class McpConnection {
     return this.client !== null;
   }
 
+  /**
+   * How messages name the server. Arguments, URL credentials and query strings are left
+   * out: they can hold tokens, and these messages reach the model and the run log.
+   */
   describe(): string {
     const s = this.settings;
-    const target = s.type === 'stdio' ? [s.command, ...s.args].join(' ') : (s.url ?? '');
-    return `MCP server "${this.serverName}" (${s.type}: ${target})`;
+    return `MCP server "${this.serverName}" (${s.type}: ${s.type === 'stdio' ? (s.command ?? '') : safeUrl(s.url ?? '')})`;
   }
 
   async listTools(signal?: AbortSignal): Promise<RemoteTool[]> {
@@ -270,4 +273,13 @@ function errorText(error: unknown): string {
 
 function lastLines(text: string, count: number): string {
   return text.split('\n').slice(-count).join(' | ');
+}
+
+function safeUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return '(invalid url)';
+  }
 }
