@@ -11,8 +11,14 @@ import type { SandboxSettings } from '../config/schema';
 import type { SessionResource } from '../session/session';
 import { isCancellation } from '../util/abort';
 import type { SandboxUser } from './container-policy';
-import type { ContainerEngine } from './engine';
-import { ContainerGoneError, SandboxError, engineMessage, statusOf } from './errors';
+import type { ContainerEngine, ContainerState } from './engine';
+import {
+  ContainerGoneError,
+  EngineDisconnectedError,
+  SandboxError,
+  engineMessage,
+  statusOf,
+} from './errors';
 import { runOneShot, type ExecOptions, type ExecResult } from './one-shot-exec';
 import { PersistentShell, type ShellResult, type ShellRunOptions } from './persistent-shell';
 import { killMarkedArgv } from './process-killer';
@@ -275,8 +281,16 @@ export class Sandbox implements SessionResource {
     isCrowded = false,
   ): Promise<CommandResult> {
     if (isSuspicious && !result.timedOut) {
-      // No exit status: the container may have died under the command (killed, engine restart).
-      const state = await this.engine.inspectContainer(this.id).catch(() => undefined);
+      // No exit status: the container, or the engine, may have died under the command.
+      let state: ContainerState | null;
+      try {
+        state = await this.engine.inspectContainer(this.id);
+      } catch (error) {
+        throw new EngineDisconnectedError(
+          `The Docker engine stopped answering while the command ran. ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
       if (state === null) throw this.markGone('it was removed while the command ran');
       if (state && !state.isRunning) throw this.markGone(stoppedDetail(state.isOomKilled));
     }
