@@ -31,6 +31,11 @@ describe('MCP results as tool results', () => {
     });
     expect(result.image).toBeUndefined();
     expect(result.output).toMatch(/skipped/);
+    const svg = mcpResultToToolResult({
+      content: [{ type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zz4=' }],
+    });
+    expect(svg.image).toBeUndefined();
+    expect(svg.output).toMatch(/image\/svg\+xml.*only PNG, JPEG, GIF and WebP/);
   });
 
   it('turns isError into a tool error, with a message even when the server gave none', () => {

@@ -17,6 +17,9 @@ export interface McpCallResult {
 
 type ContentPart = Record<string, unknown> & { type?: unknown };
 
+/** Image types chat models accept in a user message. */
+const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
 export function mcpResultToToolResult(result: McpCallResult): ToolResult {
   const texts: string[] = [];
   let image: MessageImage | undefined;
@@ -62,7 +65,12 @@ function describePart(part: ContentPart): { text: string | null; image?: Message
           text: `[an image part without valid data or MIME type (${mimeType || 'none'}) was skipped]`,
         };
       }
-      return { text: null, image: { mimeType, data } };
+      if (!MODEL_IMAGE_TYPES.has(mimeType.toLowerCase())) {
+        return {
+          text: `[an image of type ${mimeType} was returned; only PNG, JPEG, GIF and WebP images can be shown to the model]`,
+        };
+      }
+      return { text: null, image: { mimeType: mimeType.toLowerCase(), data } };
     }
     case 'audio':
       return {
