@@ -4,6 +4,7 @@
  * access) they are skipped with the reason printed.
  */
 import { _electron as electron, expect, test } from '@playwright/test';
+import { API_METHODS, API_SUBSCRIPTIONS } from '../src-shared/ipc';
 import { electronUnavailableReason } from './support/electron-binary';
 
 const unavailable = electronUnavailableReason();
@@ -42,9 +43,13 @@ test('the desktop window is isolated and reaches FINISHED for a demo run', async
       ];
     });
     expect(globals.slice(0, 2)).toEqual(['undefined', 'undefined']);
-    expect(globals[2]).toEqual(['listRuns', 'onRunEvents', 'startRun', 'stopRun']);
+    // exactly the contract's named methods, nothing generic
+    expect(globals[2]).toEqual(
+      [...Object.keys(API_METHODS), ...Object.keys(API_SUBSCRIPTIONS)].sort(),
+    );
+    await expect(page.getByTestId('app')).toHaveAttribute('data-app-state', 'ready');
     await page.getByTestId('task-input').fill('desktop smoke test');
-    await page.getByTestId('start-run').click();
+    await page.getByTestId('run-start').click();
     await expect(page.getByTestId('agent-state')).toHaveText('FINISHED', { timeout: 15_000 });
   } finally {
     await app.close();

@@ -1,24 +1,47 @@
 import { expect, test } from '@playwright/test';
 import { browserUnavailableReason } from './support/chromium';
 import { E2E_URL } from './support/server';
+import { openWorkbench, startRun, waitForOutcome } from './support/workbench';
 
 const unavailable = browserUnavailableReason();
 
-test('a run started from the UI streams in and reaches FINISHED', async ({ page }, testInfo) => {
+test('a run streams in live: text as it arrives, the step counter and the state badge', async ({
+  page,
+}, testInfo) => {
   test.skip(unavailable !== null, unavailable ?? '');
-  await page.goto(E2E_URL);
+  await openWorkbench(page);
   await expect(page.getByTestId('run-empty')).toBeVisible();
-  await page.getByTestId('task-input').fill('Say hello from the end-to-end test');
-  await page.getByTestId('start-run').click();
+  await startRun(page, 'Please stream slowly and compute 6*7');
 
   await expect(page.getByTestId('agent-state')).toHaveText('RUNNING');
-  await expect(page.getByTestId('agent-state')).toHaveText('FINISHED', { timeout: 15_000 });
-  await expect(page.getByTestId('run-outcome')).toHaveText('finished');
-  await expect(page.getByTestId('step-counter')).toHaveText(/^2 \/ \d+$/);
-  const events = page.getByTestId('event-list').locator('li');
-  await expect(events.first()).toHaveAttribute('data-type', 'run.started');
-  await expect(events.last()).toHaveAttribute('data-type', 'run.finished');
-  await page.screenshot({ path: testInfo.outputPath('first-run.png'), fullPage: true });
+  await expect(page.getByTestId('step-counter')).toHaveText('1 / 20');
+  // the first answer streams: a growing row before the message is stored
+  const streaming = page.locator('[data-testid="timeline-message"][data-streaming="true"]');
+  await expect(streaming).toBeVisible();
+  const early = (await streaming.textContent()) ?? '';
+  await expect
+    .poll(async () => ((await streaming.textContent()) ?? '').length, { timeout: 10_000 })
+    .toBeGreaterThan(early.length);
+  await page.screenshot({ path: testInfo.outputPath('streaming.png') });
+
+  await expect(page.getByTestId('step-counter')).toHaveText('2 / 20', { timeout: 30_000 });
+  await waitForOutcome(page);
+  await expect(page.getByTestId('agent-state')).toHaveText('FINISHED');
+  await expect(page.getByTestId('run-stop')).toHaveCount(0);
+  await expect(page.getByTestId('timeline-step')).toHaveCount(2);
+  await expect(page.locator('[data-testid="tool-call"][data-tool="python_execute"]')).toHaveCount(
+    1,
+  );
+  await expect(page.locator('[data-testid="tool-call"][data-tool="terminate"]')).toHaveAttribute(
+    'data-status',
+    'ok',
+  );
+  await expect(page.locator('[data-streaming="true"]')).toHaveCount(0);
+  await expect(
+    page.locator('[data-testid="timeline-message"][data-role="assistant"]').last(),
+  ).toContainText('The answer is 42');
+  await expect(page.getByTestId('run-finished')).toHaveAttribute('data-outcome', 'finished');
+  await page.screenshot({ path: testInfo.outputPath('finished.png') });
 });
 
 test('the page refuses to run without the token in its URL', async ({ page }) => {

@@ -90,6 +90,17 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       ready.push(event);
     }
     if (ready.length > 0) state().applyEvents(ready);
+    if (batch.some((e) => e.type === 'sandbox.changed')) scheduleSandboxRefresh();
+  }
+
+  /** The session's sandbox changed: re-read its status once the burst of changes settles. */
+  let sandboxTimer: ReturnType<typeof setTimeout> | null = null;
+  function scheduleSandboxRefresh(): void {
+    if (sandboxTimer) clearTimeout(sandboxTimer);
+    sandboxTimer = setTimeout(() => {
+      sandboxTimer = null;
+      void refreshSandbox();
+    }, 250);
   }
 
   async function refreshRuns(): Promise<void> {
@@ -164,6 +175,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
   return {
     dispose() {
       for (const stop of stops) stop();
+      if (sandboxTimer) clearTimeout(sandboxTimer);
     },
     async startRun(input) {
       const { runId } = await api.startRun(input);

@@ -16,6 +16,12 @@ export interface ConfigFieldRowProps {
   serverError?: string | undefined;
 }
 
+/** The section a save of this field writes. */
+function ownSection(target: ConfigTarget, spec: FieldSpec, profile: string | null): string {
+  if (target === 'default') return '[llm]';
+  return spec.group === 'llm' ? `[llm.${profile ?? target}]` : `[agent.${target}]`;
+}
+
 /** One setting: its input, where its value comes from, reset, and what is wrong with it. */
 export const ConfigFieldRow = memo(function ConfigFieldRow(props: ConfigFieldRowProps) {
   const { target, spec, field, profile, draft, serverError } = props;
@@ -101,9 +107,11 @@ export const ConfigFieldRow = memo(function ConfigFieldRow(props: ConfigFieldRow
         <span className={`cfg-source ${overridden ? 'is-own' : ''}`}>
           {isResetPending
             ? 'resets to inherited on save'
-            : overridden
-              ? `set in ${describeConfigSource(field.source)}`
-              : `inherited from ${describeConfigSource(field.source)}`}
+            : isChanged
+              ? `changed; saved to ${ownSection(target, spec, profile)}`
+              : overridden
+                ? `set in ${describeConfigSource(field.source)}`
+                : `inherited from ${describeConfigSource(field.source)}`}
         </span>
         {isChanged || isResetPending ? (
           <button

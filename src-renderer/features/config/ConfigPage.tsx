@@ -136,10 +136,8 @@ export function ConfigPage({ config, target }: { config: ConfigView; target: Con
           role="status"
           data-testid={TEST_IDS.configTestStatus}
         >
-          {testOp.result
-            ? `${testOp.result.ok ? 'Connected' : 'Failed'}: ${testOp.result.model} at ${testOp.result.baseUrl} (${testOp.result.latencyMs} ms) — `
-            : ''}
           {testOp.message}
+          {testOp.result && ` (${testOp.result.baseUrl}, ${testOp.result.latencyMs} ms)`}
           {isDirty && ' (tested with the unsaved changes)'}
         </p>
       )}

@@ -24,7 +24,9 @@ export function SandboxStatus() {
         ? 'Sandbox off'
         : status === 'unknown'
           ? 'Sandbox …'
-          : `Sandbox ${status}`;
+          : status === 'none'
+            ? 'Sandbox not started'
+            : `Sandbox ${status}`;
   return (
     <div className="sandbox">
       <button
