@@ -38,6 +38,7 @@ import {
   type StepContext,
 } from './base-agent';
 import { fromToolCalls, systemMessage, toolMessage, userMessage } from './messages';
+import { MAX_ARGUMENT_CHARS } from './tool-arguments';
 import {
   answerWithoutRunning,
   CANCELLED_OBSERVATION,
@@ -124,7 +125,7 @@ export class ToolCallAgent extends BaseAgent {
     if (this.nextStepPrompt) this.addMessage(userMessage(this.nextStepPrompt));
     const response = await this.callModel(context);
     const calls = this.uniqueIds(response.toolCalls, context.step);
-    this.addMessage(fromToolCalls(calls, response.content));
+    this.addMessage(fromToolCalls(calls.map(shrinkArguments), response.content));
     if (calls.length > 0 && this.toolChoice === 'none') {
       // Called anyway: each call is answered (pairing), none runs, and the reply counts
       // as one without a tool call.
@@ -338,6 +339,21 @@ export class ToolCallAgent extends BaseAgent {
   protected fail(message: string): never {
     throw new AgentError(message);
   }
+}
+
+/**
+ * Arguments too large to run (tool-arguments.ts) are also too large to resend with every
+ * later request: memory keeps a short JSON note in their place. The call itself still
+ * gets the real string, and is refused with the reason.
+ */
+function shrinkArguments(call: ToolCall): ToolCall {
+  const args = call.function.arguments;
+  if (args.length <= MAX_ARGUMENT_CHARS) return call;
+  const note = `${args.length} characters of arguments, too large to keep: ${args.slice(0, 200)}...`;
+  return {
+    ...call,
+    function: { name: call.function.name, arguments: JSON.stringify({ dropped: note }) },
+  };
 }
 
 const TRUNCATED_REASON =
