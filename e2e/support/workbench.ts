@@ -40,18 +40,22 @@ export async function collectTimeline(page: Page): Promise<RowSignature[]> {
       number,
       { id: string; testId: string | null; attrs: Record<string, string>; text: string }
     >();
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    // (this runs in the page; the Node typings of this project have no DOM lib)
+    const raf = (globalThis as unknown as { requestAnimationFrame(cb: () => void): number })
+      .requestAnimationFrame;
+    const frame = () => new Promise<void>((r) => raf(() => raf(r)));
     list.scrollTop = 0;
     await frame();
     for (let guard = 0; guard < 500; guard++) {
-      for (const el of list.querySelectorAll<HTMLElement>('[data-item-id]')) {
+      for (const el of list.querySelectorAll('[data-item-id]')) {
+        const id = el.getAttribute('data-item-id') ?? '';
         const attrs: Record<string, string> = {};
         for (const a of el.getAttributeNames()) {
           if (a.startsWith('data-') && a !== 'data-testid') attrs[a] = el.getAttribute(a) ?? '';
         }
         attrs['aria-selected'] = el.getAttribute('aria-selected') ?? '';
-        rows.set(Number(el.dataset['itemId']), {
-          id: el.dataset['itemId'] ?? '',
+        rows.set(Number(id), {
+          id,
           testId: el.getAttribute('data-testid'),
           attrs,
           text: (el.textContent ?? '').replace(/\s+/g, ' ').trim(),
