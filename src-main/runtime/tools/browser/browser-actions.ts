@@ -60,7 +60,10 @@ export class BrowserActionError extends Error {
 }
 
 export const DEFAULT_WAIT_SECONDS = 3;
+/** how long a click may take to open a tab by script (window.open) */
 const POPUP_GRACE_MS = 250;
+/** how long a link with a target (target="_blank") may take to open its tab */
+const POPUP_WAIT_MS = 5_000;
 
 type Handler = (args: BrowserActionArgs, env: ActionEnv) => Promise<ActionOutcome>;
 
@@ -87,10 +90,16 @@ const HANDLERS: Record<BrowserAction, Handler> = {
     const onPopup = (opened: Page) => {
       popup = opened;
     };
+    const target = (await element.getAttribute('target').catch(() => null))?.toLowerCase();
+    const opensTab = target !== undefined && !['', '_self', '_parent', '_top'].includes(target);
     page.on('popup', onPopup);
     try {
       await settleAfter(page, () => element.click());
-      if (!popup) await abortableSleep(POPUP_GRACE_MS, env.signal);
+      if (!popup && opensTab) {
+        await page.waitForEvent('popup', { timeout: POPUP_WAIT_MS }).catch(() => undefined);
+      } else if (!popup) {
+        await abortableSleep(POPUP_GRACE_MS, env.signal);
+      }
     } finally {
       page.off('popup', onPopup);
     }
