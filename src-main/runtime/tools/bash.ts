@@ -10,8 +10,12 @@ import type { PersistentShell } from '../sandbox/persistent-shell';
 import type { Sandbox } from '../sandbox/sandbox';
 import { ansiCQuote } from '../sandbox/shell-protocol';
 import type { SandboxAccess } from './sandbox/sandbox-access';
-import { effectiveTimeoutSeconds, formatCommandResult } from './sandbox/format-result';
-import { fail, ok, type Tool } from './tool';
+import {
+  effectiveTimeoutSeconds,
+  failureAsResult,
+  formatCommandResult,
+} from './sandbox/format-result';
+import { fail, ok, type Tool, type ToolResult } from './tool';
 
 const schema = z
   .object({
@@ -86,36 +90,40 @@ export function createBashTool(access: SandboxAccess): Tool<BashArgs> {
         await closeShell();
         lastCwd = null;
         if (!args.command?.trim()) {
-          await access.use(context.signal, async (sandbox) => {
-            await ensureShell(sandbox, context.signal);
-          });
-          return ok('The shell was restarted.');
+          return access
+            .use(context.signal, async (sandbox) => {
+              await ensureShell(sandbox, context.signal);
+              return ok('The shell was restarted.');
+            })
+            .catch(failureAsResult);
         }
       }
       const command = args.command ?? '';
       if (!command.trim()) return fail('Parameter `command` is required (or pass restart=true).');
       const timeoutSeconds = effectiveTimeoutSeconds(args.timeout, access.settings);
-      return access.use(context.signal, async (sandbox) => {
-        const note = await ensureShell(sandbox, context.signal);
-        const active = shell;
-        if (!active) return fail('The shell could not be started.');
-        const result = await sandbox.runInShell(active, command, {
-          timeoutMs: timeoutSeconds * 1000,
-          signal: context.signal,
-        });
-        lastCwd = result.cwd ? posix.normalize(result.cwd) : lastCwd;
-        if (result.shellExited && !active.isAlive) shell = null;
-        const formatted = formatCommandResult(result, {
-          timeoutSeconds,
-          settings: access.settings,
-          what: 'The command',
-        });
-        if (note) {
-          if (formatted.error !== undefined) formatted.error = `${note}\n${formatted.error}`;
-          else formatted.output = `${note}\n${formatted.output}`;
-        }
-        return formatted;
-      });
+      return access
+        .use(context.signal, async (sandbox): Promise<ToolResult> => {
+          const note = await ensureShell(sandbox, context.signal);
+          const active = shell;
+          if (!active) return fail('The shell could not be started.');
+          const result = await sandbox.runInShell(active, command, {
+            timeoutMs: timeoutSeconds * 1000,
+            signal: context.signal,
+          });
+          lastCwd = result.cwd ? posix.normalize(result.cwd) : lastCwd;
+          if (result.shellExited && !active.isAlive) shell = null;
+          const formatted = formatCommandResult(result, {
+            timeoutSeconds,
+            settings: access.settings,
+            what: 'The command',
+          });
+          if (note) {
+            if (formatted.error !== undefined) formatted.error = `${note}\n${formatted.error}`;
+            else formatted.output = `${note}\n${formatted.output}`;
+          }
+          return formatted;
+        })
+        .catch(failureAsResult);
     },
     async dispose() {
       await closeShell();

@@ -7,8 +7,12 @@
  */
 import { z } from 'zod';
 import type { SandboxAccess } from './sandbox/sandbox-access';
-import { effectiveTimeoutSeconds, formatCommandResult } from './sandbox/format-result';
-import { fail, type Tool } from './tool';
+import {
+  effectiveTimeoutSeconds,
+  failureAsResult,
+  formatCommandResult,
+} from './sandbox/format-result';
+import { fail, type Tool, type ToolResult } from './tool';
 
 const schema = z
   .object({
@@ -38,29 +42,31 @@ export function createPythonExecuteTool(access: SandboxAccess): Tool<PythonArgs>
     async execute({ code, timeout }, context) {
       if (!code.trim()) return fail('Parameter `code` is empty.');
       const timeoutSeconds = effectiveTimeoutSeconds(timeout, access.settings);
-      return access.use(context.signal, async (sandbox) => {
-        const result = await sandbox.exec(['python3', '-u', '-'], {
-          stdin: code,
-          timeoutMs: timeoutSeconds * 1000,
-          signal: context.signal,
-        });
-        const formatted = formatCommandResult(result, {
-          timeoutSeconds,
-          settings: access.settings,
-          what: 'The Python code',
-        });
-        if (formatted.error === undefined && result.exitCode !== 0) {
-          // An exception (traceback on stderr) is a failed call, as in the original.
-          return fail(
-            `The Python code failed (exit code ${result.exitCode ?? 'unknown'}):\n${result.stderr || formatted.output}`,
-            {
-              output: result.stdout,
-              ...(result.exitCode !== null ? { exitCode: result.exitCode } : {}),
-            },
-          );
-        }
-        return formatted;
-      });
+      return access
+        .use(context.signal, async (sandbox): Promise<ToolResult> => {
+          const result = await sandbox.exec(['python3', '-u', '-'], {
+            stdin: code,
+            timeoutMs: timeoutSeconds * 1000,
+            signal: context.signal,
+          });
+          const formatted = formatCommandResult(result, {
+            timeoutSeconds,
+            settings: access.settings,
+            what: 'The Python code',
+          });
+          if (formatted.error === undefined && result.exitCode !== 0) {
+            // An exception (traceback on stderr) is a failed call, as in the original.
+            return fail(
+              `The Python code failed (exit code ${result.exitCode ?? 'unknown'}):\n${result.stderr || formatted.output}`,
+              {
+                output: result.stdout,
+                ...(result.exitCode !== null ? { exitCode: result.exitCode } : {}),
+              },
+            );
+          }
+          return formatted;
+        })
+        .catch(failureAsResult);
     },
   };
 }

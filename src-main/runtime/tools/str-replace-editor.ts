@@ -17,7 +17,7 @@ import {
   snippetAround,
   numbered,
 } from './sandbox/editor-text';
-import { PathError } from './sandbox/path-guard';
+import { failureAsResult } from './sandbox/format-result';
 import { WorkspaceFiles, type PathInfo } from './sandbox/workspace-files';
 import { fail, ok, type Tool, type ToolResult } from './tool';
 
@@ -85,8 +85,7 @@ export function createStrReplaceEditorTool(access: SandboxAccess): Tool<EditorAr
           return await run(args, info, files);
         });
       } catch (error) {
-        if (error instanceof PathError) return fail(error.message);
-        throw error;
+        return failureAsResult(error);
       }
     },
   };

@@ -5,7 +5,9 @@
  * happened and what to do; a plain non-zero exit is a normal observation.
  */
 import type { SandboxSettings } from '../../config/schema';
+import { SandboxError } from '../../sandbox/errors';
 import type { CommandResult } from '../../sandbox/sandbox';
+import { FileToolError } from './path-guard';
 import { fail, ok, type ToolResult } from '../tool';
 
 export function combinedOutput(result: Pick<CommandResult, 'stdout' | 'stderr'>): string {
@@ -55,4 +57,13 @@ export function effectiveTimeoutSeconds(
 ): number {
   if (requested === undefined) return settings.timeout;
   return Math.max(1, Math.min(requested, settings.timeout));
+}
+
+/**
+ * Sandbox and file-tool failures become error observations with their own message
+ * (they already say what to do); anything else, cancellation included, is rethrown.
+ */
+export function failureAsResult(error: unknown): ToolResult {
+  if (error instanceof SandboxError || error instanceof FileToolError) return fail(error.message);
+  throw error;
 }

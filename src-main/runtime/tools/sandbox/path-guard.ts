@@ -10,7 +10,15 @@ import { posix } from 'node:path';
 export const MAX_PATH_BYTES = 4096;
 export const MAX_NAME_BYTES = 255;
 
-export class PathError extends Error {
+/** A file-tool request that cannot be done as asked; the message is for the model. */
+export class FileToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FileToolError';
+  }
+}
+
+export class PathError extends FileToolError {
   constructor(message: string) {
     super(message);
     this.name = 'PathError';

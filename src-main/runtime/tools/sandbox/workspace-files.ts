@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path';
 import type { Sandbox } from '../../sandbox/sandbox';
-import { PathError, confinePath, isInside } from './path-guard';
+import { FileToolError, PathError, confinePath, isInside } from './path-guard';
 
 /** The editor refuses bigger files: the model could not read them anyway. */
 export const MAX_EDIT_BYTES = 5 * 1024 * 1024;
@@ -50,7 +50,9 @@ export class WorkspaceFiles {
       ...this.signalOption(),
     });
     if (result.exitCode !== 0) {
-      throw new Error(`Could not resolve ${path}: ${result.stderr.trim() || 'unknown error'}`);
+      throw new FileToolError(
+        `Could not resolve ${path}: ${result.stderr.trim() || 'unknown error'}`,
+      );
     }
     const [real = '', kind = 'missing', stat = ''] = result.stdout.split('\0');
     if (!isInside(real, this.workDir)) {
@@ -71,7 +73,7 @@ export class WorkspaceFiles {
   /** Reads a text file; binary and oversized files are refused with a reason. */
   async readText(info: PathInfo): Promise<string> {
     if (info.size > MAX_EDIT_BYTES) {
-      throw new Error(
+      throw new FileToolError(
         `${info.path} is ${info.size} bytes; the editor handles files up to ${MAX_EDIT_BYTES} bytes. ` +
           'Use bash (head, sed -n, grep -n) to look at parts of it.',
       );
@@ -80,7 +82,7 @@ export class WorkspaceFiles {
     try {
       return new TextDecoder('utf-8', { fatal: true }).decode(entry.data);
     } catch {
-      throw new Error(
+      throw new FileToolError(
         `${info.path} is not a UTF-8 text file (${entry.data.length} bytes); ` +
           'inspect binary files with bash or python_execute instead.',
       );
@@ -95,7 +97,7 @@ export class WorkspaceFiles {
       ...this.signalOption(),
     });
     if (made.exitCode !== 0) {
-      throw new Error(`Could not create the folder ${dir}: ${made.stderr.trim()}`);
+      throw new FileToolError(`Could not create the folder ${dir}: ${made.stderr.trim()}`);
     }
     await this.sandbox.writeFile(info.real, text, {
       ...(mode !== undefined ? { mode } : {}),
@@ -108,7 +110,8 @@ export class WorkspaceFiles {
       timeoutMs: HELPER_TIMEOUT_MS,
       ...this.signalOption(),
     });
-    if (result.exitCode !== 0) throw new Error(`Could not remove ${info.path}: ${result.stderr}`);
+    if (result.exitCode !== 0)
+      throw new FileToolError(`Could not remove ${info.path}: ${result.stderr}`);
   }
 
   /** Files and folders up to two levels deep, hidden ones left out (as the original). */
@@ -118,7 +121,7 @@ export class WorkspaceFiles {
       { timeoutMs: HELPER_TIMEOUT_MS, ...this.signalOption() },
     );
     if (result.exitCode !== 0 && !result.stdout) {
-      throw new Error(`Could not list ${info.path}: ${result.stderr.trim()}`);
+      throw new FileToolError(`Could not list ${info.path}: ${result.stderr.trim()}`);
     }
     // Show the paths as the user named them, not as the symlink-resolved ones.
     if (info.real === info.path) return result.stdout;
