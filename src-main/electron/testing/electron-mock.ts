@@ -33,6 +33,10 @@ export class FakeEmitter {
     for (const l of this.listeners.get(event) ?? []) l(...args);
     return true;
   }
+  removeAllListeners() {
+    this.listeners.clear();
+    return this;
+  }
   listenerCount(event: string) {
     return (this.listeners.get(event) ?? []).length;
   }
@@ -51,6 +55,11 @@ export class FakeWebContents extends FakeEmitter {
   }
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
     this.windowOpenHandler = handler;
+  }
+  /** what Electron does when the window closes */
+  destroy() {
+    this.destroyed = true;
+    this.emit('destroyed');
   }
 }
 
@@ -95,11 +104,28 @@ export const app = Object.assign(new FakeEmitter(), {
   whenReady: vi.fn(() => Promise.resolve()),
   quit: vi.fn(),
   getPath: vi.fn(() => '/tmp/workbench-test-userdata'),
+  getName: vi.fn(() => 'Agent Workbench'),
+  getVersion: vi.fn(() => '0.0.0-test'),
 });
 export const protocol = { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() };
 export const net = { fetch: vi.fn() };
-export const shell = { openExternal: vi.fn() };
-export const session = { defaultSession: { setPermissionRequestHandler: vi.fn() } };
+export const shell = { openExternal: vi.fn(), openPath: vi.fn(() => Promise.resolve('')) };
+export const session = {
+  defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() },
+};
+export const Menu = {
+  buildFromTemplate: vi.fn((template: unknown[]) => ({ template })),
+  setApplicationMenu: vi.fn(),
+};
+/** Reversible "encryption" so tests can tell stored ciphertext from the key. */
+export const safeStorage = {
+  isEncryptionAvailable: vi.fn(() => true),
+  getSelectedStorageBackend: vi.fn(
+    (): 'basic_text' | 'gnome_libsecret' | 'kwallet' | 'unknown' => 'gnome_libsecret',
+  ),
+  encryptString: vi.fn((text: string) => Buffer.from([...text].reverse().join(''), 'utf8')),
+  decryptString: vi.fn((data: Buffer) => [...data.toString('utf8')].reverse().join('')),
+};
 
 export default {
   app,
@@ -111,4 +137,6 @@ export default {
   net,
   shell,
   session,
+  Menu,
+  safeStorage,
 };

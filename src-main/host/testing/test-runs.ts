@@ -13,6 +13,15 @@ import type { Tool } from '../../runtime/tools/tool';
 import { ToolRegistry } from '../../runtime/tools/tool-registry';
 
 const askSchema = z.object({ inquire: z.string() });
+const noteSchema = z.object({ text: z.string() });
+
+/** A step that does something (a text-only reply may end a run, depending on policy). */
+const noteTool: Tool<z.infer<typeof noteSchema>> = {
+  name: 'note',
+  description: 'Write a note.',
+  schema: noteSchema,
+  execute: async (args) => ({ output: `noted: ${args.text}` }),
+};
 
 function askTool(runtime: () => Runtime): Tool<z.infer<typeof askSchema>> {
   return {
@@ -43,14 +52,20 @@ export function testRunFactory(runtime: () => Runtime): RunFactory {
     const delayMs = Number(/delay: (\d+)/.exec(input.task)?.[1] ?? 1);
     const script = (_r: unknown, i: number): ScriptedReply => {
       if (ask && i === 0) return { toolCalls: [{ name: 'ask_human', args: { inquire: ask } }] };
-      if (!ask && i + 1 < steps) return { delayMs, content: `thinking, step ${i + 1}` };
+      if (!ask && i + 1 < steps) {
+        return {
+          delayMs,
+          content: `thinking, step ${i + 1}`,
+          toolCalls: [{ name: 'note', args: { text: `step ${i + 1}` } }],
+        };
+      }
       return {
         delayMs,
         content: 'done',
         toolCalls: [{ name: 'terminate', args: { status: 'success' } }],
       };
     };
-    const tools = new ToolRegistry([askTool(runtime), createTerminateTool()]);
+    const tools = new ToolRegistry([askTool(runtime), noteTool, createTerminateTool()]);
     const agent = new ToolCallAgent(
       { name: input.agent, maxSteps: input.maxSteps ?? 50 },
       { llm: new ScriptedLlm(script, { model: 'test-model', recordRequests: false }), tools },

@@ -1,0 +1,52 @@
+/**
+ * The electron-builder configuration (package.json `build`): valid for electron-builder's
+ * own schema, packaging Linux (AppImage, deb), macOS and Windows, with the Electron
+ * fuses of reliability.md 1.1 item 19.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
+  build: Record<string, unknown> & { electronFuses: Record<string, boolean> };
+};
+const require = createRequire(`${root}package.json`);
+
+describe('electron-builder configuration', () => {
+  it('passes electron-builder validation', async () => {
+    const { validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
+      validateConfiguration(config: unknown, logger: unknown): Promise<void>;
+    };
+    const { DebugLogger } = require('builder-util/out/DebugLogger.js') as {
+      DebugLogger: new (enabled: boolean) => unknown;
+    };
+    await expect(validateConfiguration(pkg.build, new DebugLogger(false))).resolves.toBeUndefined();
+    await expect(
+      validateConfiguration({ ...pkg.build, notAKey: true }, new DebugLogger(false)),
+    ).rejects.toThrow(/notAKey/);
+  });
+
+  it('targets Linux AppImage and deb, macOS and Windows, and ships only the build output', () => {
+    expect(pkg.build).toMatchObject({
+      linux: { target: ['AppImage', 'deb'] },
+      mac: { target: expect.arrayContaining(['dmg']) },
+      win: { target: ['nsis'] },
+      asar: true,
+      files: expect.arrayContaining(['out/**/*', 'package.json']),
+    });
+  });
+
+  it('sets the fuses of the security checklist', () => {
+    expect(pkg.build.electronFuses).toEqual({
+      runAsNode: false,
+      enableCookieEncryption: true,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    });
+  });
+});
