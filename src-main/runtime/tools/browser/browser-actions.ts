@@ -6,6 +6,7 @@
 import type { Frame, Page, Request } from 'playwright-core';
 import { abortableSleep } from '../../util/abort';
 import type { BrowserSession } from './browser-session';
+import { readPageText, type PageText } from './extract-content';
 import { PAGE_SCRIPTS, callScript, elementSelector } from './page-script';
 
 export const BROWSER_ACTIONS = [
@@ -42,13 +43,14 @@ export interface BrowserActionArgs {
 export interface ActionEnv {
   browser: BrowserSession;
   signal: AbortSignal;
-  extract(page: Page, goal: string): Promise<string>;
 }
 
 export interface ActionOutcome {
   message: string;
   /** false for actions whose answer is the output itself (extraction, option lists) */
   showState: boolean;
+  /** extract_content: the page text read, for the tool to ask the model about */
+  extraction?: { page: PageText; goal: string };
 }
 
 /** A failure the model can act on; the tool still shows the page state after it. */
@@ -215,7 +217,7 @@ const HANDLERS: Record<BrowserAction, Handler> = {
   async extract_content(args, env) {
     const goal = need(args.goal, 'goal', 'extract_content');
     const page = await env.browser.activePage();
-    return { message: await env.extract(page, goal), showState: false };
+    return { message: '', showState: false, extraction: { page: await readPageText(page), goal } };
   },
 
   async switch_tab(args, env) {

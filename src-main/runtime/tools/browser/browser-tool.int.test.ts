@@ -196,6 +196,26 @@ describe.skipIf(!chromium.available)('browser tool (real Chromium)', () => {
     expect(events.map((e) => e.type)).toEqual(['llm.requested', 'llm.responded']);
   });
 
+  it('another run of the session can browse while extract_content waits for the model; a model failure is a tool error', async () => {
+    const session = newSession('extract-lock');
+    const slowModel = new ScriptedLlm([{ content: 'slow answer', delayMs: 1500 }]);
+    const extractor = createBrowserTool({ session, settings, llm: slowModel });
+    const other = createBrowserTool({ session, settings, llm: new ScriptedLlm([]) });
+    await other.execute({ action: 'go_to_url', url: `${site.url}/` }, context());
+    const started = performance.now();
+    const extraction = extractor.execute({ action: 'extract_content', goal: 'code' }, context());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const browsed = await other.execute({ action: 'wait', seconds: 0 }, context());
+    const browsedAfter = performance.now() - started;
+    expect(browsed.output).toContain('Title: Start page');
+    expect((await extraction).output).toMatch(/slow answer$/);
+    expect(browsedAfter).toBeLessThan(performance.now() - started - 500);
+
+    const broken = createBrowserTool({ session, settings, llm: new ScriptedLlm([]) });
+    const failed = await broken.execute({ action: 'extract_content', goal: 'code' }, context());
+    expect(failed.error).toMatch(/^extract_content failed: ScriptedLlm: the script has 0 replies/);
+  });
+
   it('a wait is cancelled promptly when the run stops', async () => {
     const tool = createBrowserTool({
       session: newSession('cancel'),

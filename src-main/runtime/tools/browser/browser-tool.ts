@@ -114,11 +114,37 @@ async function executeBrowserAction(
   }
   const { browser, notice } = lease;
   const work = browser.exclusive(() => performAndObserve(browser, args, context, options));
-  const result = await raceAbort(work, context.signal);
+  const observed = await raceAbort(work, context.signal);
+  // The extraction's model call runs outside the browser's lock: another run of the
+  // session need not wait for this model to answer.
+  const result =
+    'extraction' in observed ? await extract(observed.extraction, context, options) : observed;
   if (!notice) return result;
   return result.error !== undefined
     ? { ...result, error: `${notice}\n${result.error}` }
     : { ...result, output: `${notice}\n${result.output}` };
+}
+
+async function extract(
+  { page, goal }: NonNullable<ActionOutcome['extraction']>,
+  context: ToolContext,
+  options: BrowserToolOptions,
+): Promise<ToolResult> {
+  try {
+    return ok(
+      await extractContent(page, goal, {
+        llm: options.llm,
+        maxContentLength: options.settings.max_content_length,
+        signal: context.signal,
+        agent: context.agent,
+        step: context.step,
+        emit: context.emit,
+      }),
+    );
+  } catch (caught) {
+    if (isCancellation(caught, context.signal)) throw caught;
+    return fail(`extract_content failed: ${firstLine(caught)}`);
+  }
 }
 
 async function performAndObserve(
@@ -126,22 +152,13 @@ async function performAndObserve(
   args: BrowserToolArgs,
   context: ToolContext,
   options: BrowserToolOptions,
-): Promise<ToolResult> {
+): Promise<ToolResult | { extraction: NonNullable<ActionOutcome['extraction']> }> {
   let outcome: ActionOutcome | null = null;
   let error: string | null = null;
   try {
     outcome = await runBrowserAction(args as BrowserActionArgs, {
       browser,
       signal: context.signal,
-      extract: (page, goal) =>
-        extractContent(page, goal, {
-          llm: options.llm,
-          maxContentLength: options.settings.max_content_length,
-          signal: context.signal,
-          agent: context.agent,
-          step: context.step,
-          emit: context.emit,
-        }),
     });
   } catch (caught) {
     if (isCancellation(caught, context.signal)) throw caught;
@@ -150,6 +167,7 @@ async function performAndObserve(
         ? caught.message
         : `${args.action} failed: ${firstLine(caught)}`;
   }
+  if (outcome?.extraction) return { extraction: outcome.extraction };
   if (outcome && !outcome.showState) return ok(outcome.message);
 
   const parts = outcome ? [outcome.message] : [];

@@ -22,12 +22,24 @@ export interface ExtractContext {
   emit: (event: RunEventPayload) => void;
 }
 
+export interface PageText {
+  url: string;
+  title: string;
+  text: string;
+}
+
+/** Reads the page (inside the browser's lock); the model is asked afterwards, outside it. */
+export async function readPageText(page: Page): Promise<PageText> {
+  const text = (await page.evaluate(callScript(PAGE_SCRIPTS.pageText))) as string;
+  return { url: page.url(), title: await page.title(), text };
+}
+
 export async function extractContent(
-  page: Page,
+  page: PageText,
   goal: string,
   ctx: ExtractContext,
 ): Promise<string> {
-  const text = (await page.evaluate(callScript(PAGE_SCRIPTS.pageText))) as string;
+  const { text } = page;
   const capped = text.slice(0, ctx.maxContentLength);
   const cutNote =
     text.length > capped.length
@@ -37,7 +49,7 @@ export async function extractContent(
     { role: 'system' as const, content: EXTRACT_SYSTEM_PROMPT },
     {
       role: 'user' as const,
-      content: `Goal: ${goal}\n\nPage URL: ${page.url()}\nPage title: ${await page.title()}\n${cutNote}\n${capped}`,
+      content: `Goal: ${goal}\n\nPage URL: ${page.url}\nPage title: ${page.title}\n${cutNote}\n${capped}`,
     },
   ];
   const started = performance.now();
@@ -66,5 +78,5 @@ export async function extractContent(
   if (!answer) throw new Error('the model returned no text for the extraction');
   const truncated =
     text.length > capped.length ? ` (from the first ${capped.length} characters of the page)` : '';
-  return `Extracted from ${page.url()}${truncated}:\n${answer}`;
+  return `Extracted from ${page.url}${truncated}:\n${answer}`;
 }
