@@ -55,8 +55,11 @@ export async function runCommand(args: string[]): Promise<number> {
     ...(maxSteps !== undefined ? { maxSteps } : {}),
   });
   let interrupted = false;
+  // The first Ctrl-C stops the run cleanly (it still ends with run.finished, the sandbox
+  // is removed, the history is kept); the handler is `once`, so a second one quits at once.
   const onSignal = () => {
     interrupted = true;
+    process.stderr.write('workbench: stopping the run (Ctrl-C again to quit at once)\n');
     runtime.runs.stop(handle.runId);
   };
   process.once('SIGINT', onSignal);

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent, RunEventPayload } from '@shared/events';
+import { formatEvent } from './format-event';
+
+const at = (payload: RunEventPayload): RunEvent => ({
+  v: 1,
+  runId: 'r1',
+  seq: 1,
+  ts: 0,
+  ...payload,
+});
+
+describe('formatEvent', () => {
+  it('writes one readable line for the events a user follows, and none for the noise', () => {
+    expect(
+      formatEvent(
+        at({
+          type: 'run.started',
+          agent: 'swe',
+          task: 'fix\nthe  bug',
+          maxSteps: 20,
+          model: 'gpt-4o',
+          sessionId: 's',
+        }),
+      ),
+    ).toBe('▶ run r1: swe on gpt-4o (max 20 steps)\n  task: fix the bug');
+    expect(
+      formatEvent(
+        at({
+          type: 'llm.retried',
+          agent: 'swe',
+          step: 2,
+          attempt: 1,
+          status: 429,
+          delayMs: 2000,
+          error: 'Rate limited',
+        }),
+      ),
+    ).toBe('  ↻ model call failed (429); retry 1 in 2.0 s: Rate limited');
+    expect(
+      formatEvent(
+        at({
+          type: 'stuck.detected',
+          agent: 'swe',
+          step: 3,
+          kind: 'tool_calls',
+          count: 3,
+          duplicateOf: [1, 3],
+        }),
+      ),
+    ).toBe(
+      '  ⚠ stuck: the same tool calls 3× (earlier: #1, #3); nudging the model to change strategy',
+    );
+    expect(
+      formatEvent(
+        at({
+          type: 'tool.finished',
+          agent: 'swe',
+          step: 1,
+          toolCallId: 'c',
+          name: 'bash',
+          ok: false,
+          output: '',
+          error: 'timed out',
+          durationMs: 5,
+        }),
+      ),
+    ).toBe('  ✗ bash: timed out');
+    expect(
+      formatEvent(
+        at({
+          type: 'run.finished',
+          outcome: 'error',
+          state: 'ERROR',
+          steps: 2,
+          usage: { prompt: 10, completion: 3 },
+          error: 'boom',
+        }),
+      ),
+    ).toBe('■ error after 2 steps (10 prompt + 3 completion tokens): boom');
+    expect(formatEvent(at({ type: 'llm.delta', agent: 'swe', step: 1, text: 'x' }))).toBeNull();
+  });
+
+  it('keeps long outputs to one short line', () => {
+    const line = formatEvent(
+      at({
+        type: 'tool.finished',
+        agent: 'a',
+        step: 1,
+        toolCallId: 'c',
+        name: 'bash',
+        ok: true,
+        output: 'y\n'.repeat(500),
+        durationMs: 1,
+      }),
+    )!;
+    expect(line.includes('\n')).toBe(false);
+    expect(line.length).toBeLessThan(200);
+  });
+});
