@@ -6,11 +6,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loopOverheadBench } from './loop-overhead.bench';
 import { browserScreenshotsBench } from './browser-screenshots.bench';
+import { hostThroughputBench } from './host-throughput.bench';
 import type { BenchResult } from './report';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
   browser: browserScreenshotsBench,
+  host: hostThroughputBench,
 };
 
 const wanted = process.argv.slice(2);
