@@ -41,6 +41,7 @@ export function createHostContext(
   );
   const stopEvents = runtime.runs.onEvent((event) => batcher.push(event));
   const stopConfig = runtime.services.config.onChange((view) => sink('config:changed', view));
+  const stopWatching = runtime.services.config.watch();
   const handlers =
     options.handlers ??
     createHandlers(runtime, {
@@ -56,6 +57,7 @@ export function createHostContext(
     dispose() {
       stopEvents();
       stopConfig();
+      stopWatching();
       batcher.dispose();
       sandbox.dispose();
     },

@@ -299,3 +299,23 @@ describe('ConfigService OpenManus import', () => {
     ).toThrow(/om\.toml:1:\d+: not valid TOML/);
   });
 });
+
+describe('ConfigService watch', () => {
+  it('tells its listeners when config.toml is edited by other hands', async () => {
+    const { config, file } = service(CONFIG);
+    const seen: string[] = [];
+    config.onChange((v) => seen.push(v.agents.manus.llm.model.value));
+    const stop = config.watch(20);
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      writeFileSync(file, CONFIG.replace('model = "gpt-4o" ', 'model = "edited-by-hand" '));
+      const started = Date.now();
+      while (!seen.includes('edited-by-hand') && Date.now() - started < 5000) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(seen).toContain('edited-by-hand');
+    } finally {
+      stop();
+    }
+  });
+});

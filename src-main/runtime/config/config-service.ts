@@ -5,7 +5,14 @@
  * lines they touch, so the user's comments survive a save from the UI. API keys set
  * from the UI go to the secret store; config.toml keeps a `secret:NAME` reference.
  */
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  unwatchFile,
+  watchFile,
+  type Stats,
+} from 'node:fs';
 import { stringify as stringifyToml } from 'smol-toml';
 import type {
   ConfigImportInput,
@@ -78,6 +85,20 @@ export class ConfigService {
   onChange(listener: (view: ConfigView) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Tells the listeners when config.toml changes on disk by other hands (an editor,
+   * another instance), so an open settings page shows what is really there. Polls
+   * the file's stat: cheap, works on every file system, keeps no process alive.
+   */
+  watch(intervalMs = 1000): () => void {
+    const onStat = (current: Stats, previous: Stats) => {
+      if (current.mtimeMs === previous.mtimeMs && current.size === previous.size) return;
+      this.changed();
+    };
+    watchFile(this.file, { interval: intervalMs, persistent: false }, onStat);
+    return () => unwatchFile(this.file, onStat);
   }
 
   /** The profile a run of this agent would use, with its key resolved. */
