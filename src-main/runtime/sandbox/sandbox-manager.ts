@@ -30,6 +30,9 @@ import { ensureImage } from './image';
 import { currentOwner, ownerVerdict } from './owner';
 import { Sandbox } from './sandbox';
 
+/** How long `dispose` waits for a running orphan sweep before cutting it short. */
+const SWEEP_GRACE_MS = 5_000;
+
 /** The key of the sandbox among a session's resources. */
 export const SANDBOX_RESOURCE = 'sandbox';
 
@@ -160,8 +163,12 @@ export class SandboxManager {
   async dispose(): Promise<void> {
     if (this.isDisposed) return;
     this.isDisposed = true;
+    // Let a start-up sweep finish (a short CLI run may end before it does), but do not
+    // wait on a hung engine for long.
+    if (this.sweep) {
+      await Promise.race([this.sweep, new Promise((r) => setTimeout(r, SWEEP_GRACE_MS).unref())]);
+    }
     this.lifetime.abort(abortError());
-    await this.sweep?.catch(() => undefined);
     await Promise.allSettled([...this.live].map((s) => s.dispose()));
     // What is left: containers mid-creation and removals that failed (also just now).
     const left = [...new Set([...this.creating, ...this.pendingRemovals])];

@@ -65,8 +65,13 @@ export class SandboxAccess {
   /** Starts creating the sandbox now, so it is ready when the first tool call comes. */
   prewarm(): void {
     if (!this.input.manager || !this.input.settings.use_sandbox) return;
-    // A failure is reported as a `sandbox.changed` failed event and again by the first tool call.
-    this.get(this.lifetime.signal).catch(() => undefined);
+    // Agents are built before their run starts: wait a turn of the event loop so the
+    // first `sandbox.changed` comes after `run.started`. A failure is reported as a
+    // failed `sandbox.changed` event and again by the first tool call.
+    setImmediate(() => {
+      if (this.isDisposed) return;
+      this.get(this.lifetime.signal).catch(() => undefined);
+    });
   }
 
   /** Stops forwarding events (the run is over); the sandbox itself belongs to the session. */
