@@ -5,12 +5,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loopOverheadBench } from './loop-overhead.bench';
+import { sandboxBench } from './sandbox.bench';
 import { browserScreenshotsBench } from './browser-screenshots.bench';
 import { hostThroughputBench } from './host-throughput.bench';
 import type { BenchResult } from './report';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
+  sandbox: sandboxBench,
   browser: browserScreenshotsBench,
   host: hostThroughputBench,
 };
