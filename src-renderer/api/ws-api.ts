@@ -140,9 +140,11 @@ export function createWsApi(
 }
 
 /** ws://same-host/ws?token=... from the page's own URL (`?token=` is printed by serve). */
-export function wsUrlFromLocation(
-  location: Pick<Location, 'protocol' | 'host' | 'search'>,
-): string {
+export function wsUrlFromLocation(location: {
+  protocol: string;
+  host: string;
+  search: string;
+}): string {
   const token = new URLSearchParams(location.search).get(TOKEN_PARAM);
   if (!token) {
     throw new Error(
