@@ -111,7 +111,7 @@ export class Sandbox implements SessionResource {
 
   /** Runs argv as one exec, killed inside the container at its deadline. */
   async exec(argv: string[], options: ExecOptions): Promise<CommandResult> {
-    return this.track(async () => {
+    return this.hold(async () => {
       let result: ExecResult;
       try {
         result = await runOneShot(
@@ -157,7 +157,7 @@ export class Sandbox implements SessionResource {
     command: string,
     options: ShellRunOptions,
   ): Promise<CommandResult & { cwd: string; shellExited: boolean }> {
-    return this.track(async () => {
+    return this.hold(async () => {
       let result: ShellResult;
       try {
         result = await shell.run(command, options);
@@ -209,7 +209,7 @@ export class Sandbox implements SessionResource {
     options: { signal?: AbortSignal } = {},
   ): Promise<void> {
     const owned = entries.map((e) => ({ uid: this.uid, gid: this.gid, ...e }));
-    await this.track(async () => {
+    await this.hold(async () => {
       try {
         await this.engine.putArchive(this.id, dir, createTar(owned), options);
       } catch (error) {
@@ -220,7 +220,7 @@ export class Sandbox implements SessionResource {
 
   /** File transfer out: the file or folder at `path` as archive entries. */
   async getEntries(path: string, options: { signal?: AbortSignal } = {}): Promise<TarEntry[]> {
-    return this.track(async () => {
+    return this.hold(async () => {
       try {
         return parseTar(await this.engine.getArchive(this.id, path, options));
       } catch (error) {
@@ -258,7 +258,11 @@ export class Sandbox implements SessionResource {
     );
   }
 
-  private async track<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Marks the sandbox busy while `work` runs (nested holds count once), so one tool call
+   * gives one `busy` and one `idle` event however many engine calls it makes.
+   */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
     if (this.goneReason !== null) {
       const gone = new ContainerGoneError(this.id, this.goneReason);
       gone.isBeforeStart = true;

@@ -54,7 +54,7 @@ export class SandboxAccess {
     for (let attempt = 0; ; attempt++) {
       const sandbox = await this.get(signal);
       try {
-        return await work(sandbox);
+        return await sandbox.hold(() => work(sandbox));
       } catch (error) {
         if (attempt === 0 && error instanceof ContainerGoneError && error.isBeforeStart) continue;
         throw error;

@@ -21,6 +21,7 @@ import { createPythonExecuteTool } from '../python-execute';
 import { createStrReplaceEditorTool } from '../str-replace-editor';
 import type { Tool, ToolContext, ToolResult } from '../tool';
 import { SandboxAccess } from './sandbox-access';
+import { CancelledError } from '../../util/abort';
 
 const engine = await probeDocker();
 
@@ -85,6 +86,28 @@ describe.skipIf(!engine.available)('sandbox tools', () => {
       expect(r.output).toMatch(/^begin\n/);
       const next = await call(bash, { command: 'echo "$X"; pwd' });
       expect(next.output).toBe('1\n/workspace/proj\n');
+    });
+
+    it('stops the command when the run is cancelled, and the shell keeps its state', async () => {
+      const controller = new AbortController();
+      const pending = bash.execute(
+        bash.schema.parse({ command: 'sleep 200' }),
+        context(controller.signal),
+      );
+      setTimeout(() => controller.abort(), 300);
+      await expect(pending).rejects.toBeInstanceOf(CancelledError);
+      const ps = await call(bash, { command: 'ps -eo args | grep -c "^sleep 200" ; echo "$X"' });
+      expect(ps.output).toBe('0\n1\n');
+    });
+
+    it('gives one busy and one idle event per call, however many engine calls it makes', async () => {
+      const start = events.length;
+      await call(editor, { command: 'create', path: '/workspace/events.txt', file_text: 'a\n' });
+      const statuses = events
+        .slice(start)
+        .filter((e) => e.type === 'sandbox.changed')
+        .map((e) => e.status);
+      expect(statuses).toEqual(['busy', 'idle']);
     });
 
     it('restarts on request, resetting variables', async () => {
