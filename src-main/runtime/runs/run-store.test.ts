@@ -1,5 +1,6 @@
 import {
   appendFileSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -142,6 +143,20 @@ describe('RunStore', () => {
     expect(store.read('../etc/passwd')).toBeUndefined();
     expect(store.summary('../x')).toBeUndefined();
     expect(() => store.logPath('a/b')).toThrow(/Invalid run id/);
+    store.close();
+  });
+});
+
+describe('RunStore on a disk that refuses writes', () => {
+  it('keeps the run going and says so once, not once per event', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-runs-'));
+    const warnings: string[] = [];
+    const store = new RunStore(dir, { onWarning: (w) => warnings.push(w) });
+    // a folder where the log file should be: opening it for append fails
+    mkdirSync(join(dir, 'r1.jsonl'));
+    expect(() => write(store, runEvents('r1', true, 5))).not.toThrow();
+    expect(warnings.filter((w) => w.includes('r1'))).toHaveLength(1);
+    expect(warnings[0]).toMatch(/cannot be written/);
     store.close();
   });
 });

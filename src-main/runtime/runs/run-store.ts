@@ -63,6 +63,8 @@ export interface StoreStartup {
 export class RunStore implements RunHistory {
   private readonly index = new Map<string, IndexEntry>();
   private readonly writers = new Map<string, Writer>();
+  /** runs whose log could not be opened: said once, not once per event */
+  private readonly unwritable = new Set<string>();
   private indexTimer: ReturnType<typeof setTimeout> | null = null;
   private isIndexDirty = false;
   readonly startup: StoreStartup;
@@ -88,6 +90,7 @@ export class RunStore implements RunHistory {
   append(event: RunEvent, line: string): void {
     let writer = this.writers.get(event.runId);
     if (!writer) {
+      if (this.unwritable.has(event.runId)) return;
       writer = this.openWriter(event.runId);
       if (!writer) return;
     }
@@ -173,6 +176,8 @@ export class RunStore implements RunHistory {
       this.writers.set(runId, writer);
       return writer;
     } catch (error) {
+      this.unwritable.add(runId);
+      rmSync(ownerPath(this.dir, runId), { force: true });
       this.warn(`Run ${runId}: its history cannot be written (${(error as Error).message})`);
       return undefined;
     }
