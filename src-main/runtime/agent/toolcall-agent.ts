@@ -32,11 +32,12 @@ import { LlmError } from '../llm/llm-errors';
 import type { ToolRegistry } from '../tools/tool-registry';
 import {
   AgentError,
-  BaseAgent,
   type AgentEnvironment,
   type AgentSettings,
   type StepContext,
 } from './base-agent';
+import { DeltaBatcher } from './delta-batcher';
+import { ReActAgent } from './react-agent';
 import { fromToolCalls, systemMessage, toolMessage, userMessage } from './messages';
 import { MAX_ARGUMENT_CHARS } from './tool-arguments';
 import {
@@ -77,7 +78,7 @@ export const REQUIRED_REPROMPT =
 
 type PendingMode = 'run' | 'truncated';
 
-export class ToolCallAgent extends BaseAgent {
+export class ToolCallAgent extends ReActAgent {
   protected readonly llm: LlmClient;
   readonly tools: ToolRegistry;
   protected systemPrompt: string | undefined;
@@ -94,7 +95,7 @@ export class ToolCallAgent extends BaseAgent {
   private readonly usedCallIds = new Set<string>();
   private systemMessageCache: Message | null = null;
   /** what `step` reports when the model called no tool */
-  private noActionSummary = 'Thinking complete - no action needed';
+  private noActionNote = 'Thinking complete - no action needed';
 
   constructor(settings: ToolCallAgentSettings, deps: ToolCallAgentDeps, env: AgentEnvironment) {
     super(settings, env);
@@ -114,10 +115,8 @@ export class ToolCallAgent extends BaseAgent {
     this.pendingCalls = [];
   }
 
-  protected async step(context: StepContext): Promise<string> {
-    const shouldAct = await this.think(context);
-    if (!shouldAct) return this.noActionSummary;
-    return this.act(context);
+  protected override noActionSummary(): string {
+    return this.noActionNote;
   }
 
   /** Asks the model for the next move; true when it asked for tool calls. */
@@ -162,21 +161,26 @@ export class ToolCallAgent extends BaseAgent {
       messageCount: request.messages.length,
       inputTokens: this.llm.countTokens?.(request) ?? 0,
     });
+    const deltas = new DeltaBatcher((text) =>
+      emit({ type: 'llm.delta', agent: this.name, step: context.step, text }),
+    );
     let response: ChatResponse;
     try {
       response = await this.llm.complete(request, {
         signal: context.signal,
-        onDelta: (text) => emit({ type: 'llm.delta', agent: this.name, step: context.step, text }),
+        onDelta: (text) => deltas.push(text),
         onRetry: (notice) =>
           emit({ type: 'llm.retried', agent: this.name, step: context.step, ...notice }),
       });
     } catch (error) {
+      deltas.flush();
       // What the model streamed before the failure was shown; keep it in the history.
       if (error instanceof LlmError && error.partialContent) {
         this.addMessage({ role: 'assistant', content: error.partialContent });
       }
       throw error;
     }
+    deltas.flush();
     this.addUsage(response.usage);
     emit({
       type: 'llm.responded',
@@ -216,24 +220,24 @@ export class ToolCallAgent extends BaseAgent {
         );
       }
       this.addMessage(userMessage(REQUIRED_REPROMPT));
-      this.noActionSummary = 'No tool called: reprompted (tool_choice required)';
+      this.noActionNote = 'No tool called: reprompted (tool_choice required)';
       return;
     }
     if (this.textReplyPolicy === 'continue') {
-      this.noActionSummary = 'Thinking complete - no action needed';
+      this.noActionNote = 'Thinking complete - no action needed';
       return;
     }
     const finishNow =
       this.toolChoice === 'none' || this.textReplyPolicy === 'finish' || this.noToolStreak >= 2;
     if (finishNow) {
-      this.noActionSummary = response.content
+      this.noActionNote = response.content
         ? 'Finished: the model answered without calling a tool'
         : 'Finished: the model gave an empty answer twice';
       this.finishRun();
       return;
     }
     this.addMessage(userMessage(TEXT_REPLY_REPROMPT));
-    this.noActionSummary = 'No tool called: reprompted once';
+    this.noActionNote = 'No tool called: reprompted once';
   }
 
   /** Runs the pending calls in order; see the file comment for what is answered how. */
