@@ -19,10 +19,8 @@ import type {
   ChatCompletion,
   ChatCompletionChunk,
   ChatCompletionCreateParamsBase,
-  ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { TokenUsage } from '@shared/domain/agent';
-import type { Message, ToolCall } from '@shared/domain/message';
+import type { ToolCall } from '@shared/domain/message';
 import type { LlmProfile } from '../config/schema';
 import { abortError } from '../util/abort';
 import type { ChatOptions, ChatRequest, ChatResponse, LlmClient } from './llm-client';
@@ -34,7 +32,8 @@ import {
   type ErrorContext,
 } from './llm-errors';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries, type RetryPolicy } from './retry';
-import { countRequestTokens, countTextTokens } from './token-count';
+import { countRequestTokens } from './token-count';
+import { toWireMessage, usageOf, Watchdog } from './chat-wire';
 
 export interface OpenAiLlmOptions {
   /** overrides of the backoff (tests shorten it); maxRetries comes from the profile */
@@ -331,78 +330,4 @@ export class OpenAiLlm implements LlmClient {
 function withPartial(error: LlmError, text: string): LlmError {
   if (text) error.partialContent = text;
   return error;
-}
-
-/** Provider usage when reported, else our own count (documented in token-count.ts). */
-function usageOf(
-  reported: { prompt_tokens?: number; completion_tokens?: number } | null | undefined,
-  inputTokens: number,
-  content: string | null,
-  toolCalls: ToolCall[],
-): TokenUsage {
-  if (reported && typeof reported.prompt_tokens === 'number') {
-    return { prompt: reported.prompt_tokens, completion: reported.completion_tokens ?? 0 };
-  }
-  let completion = countTextTokens(content ?? '');
-  for (const call of toolCalls) {
-    completion += countTextTokens(call.function.name + call.function.arguments);
-  }
-  return { prompt: inputTokens, completion };
-}
-
-/** Our messages in the wire format; images become `image_url` parts of user messages. */
-export function toWireMessage(message: Message): ChatCompletionMessageParam {
-  switch (message.role) {
-    case 'system':
-      return { role: 'system', content: message.content ?? '' };
-    case 'user':
-      if (message.image) {
-        return {
-          role: 'user',
-          content: [
-            ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
-            {
-              type: 'image_url' as const,
-              image_url: { url: `data:${message.image.mimeType};base64,${message.image.data}` },
-            },
-          ],
-        };
-      }
-      return { role: 'user', content: message.content ?? '' };
-    case 'tool':
-      return {
-        role: 'tool',
-        content: message.content ?? '',
-        tool_call_id: message.tool_call_id ?? '',
-      };
-    case 'assistant': {
-      const calls = message.tool_calls ?? [];
-      if (calls.length > 0)
-        return { role: 'assistant', content: message.content, tool_calls: calls };
-      return { role: 'assistant', content: message.content ?? '' };
-    }
-  }
-}
-
-/** A timer that fires `onFire` unless restarted in time; the per-attempt timeout. */
-class Watchdog {
-  fired = false;
-  private timer: NodeJS.Timeout | undefined;
-  constructor(
-    private readonly ms: number,
-    private readonly onFire: () => void,
-  ) {
-    this.restart();
-  }
-  restart(): void {
-    this.stop();
-    this.timer = setTimeout(() => {
-      this.fired = true;
-      this.onFire();
-    }, this.ms);
-  }
-  stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
 }

@@ -1,0 +1,82 @@
+/**
+ * Helpers of the OpenAI client: our messages in the wire format, usage when the provider
+ * reports none, and the per-attempt watchdog.
+ */
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { TokenUsage } from '@shared/domain/agent';
+import type { Message, ToolCall } from '@shared/domain/message';
+import { countTextTokens } from './token-count';
+
+/** Provider usage when reported, else our own count (documented in token-count.ts). */
+export function usageOf(
+  reported: { prompt_tokens?: number; completion_tokens?: number } | null | undefined,
+  inputTokens: number,
+  content: string | null,
+  toolCalls: ToolCall[],
+): TokenUsage {
+  if (reported && typeof reported.prompt_tokens === 'number') {
+    return { prompt: reported.prompt_tokens, completion: reported.completion_tokens ?? 0 };
+  }
+  let completion = countTextTokens(content ?? '');
+  for (const call of toolCalls) {
+    completion += countTextTokens(call.function.name + call.function.arguments);
+  }
+  return { prompt: inputTokens, completion };
+}
+
+/** Our messages in the wire format; images become `image_url` parts of user messages. */
+export function toWireMessage(message: Message): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content ?? '' };
+    case 'user':
+      if (message.image) {
+        return {
+          role: 'user',
+          content: [
+            ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
+            {
+              type: 'image_url' as const,
+              image_url: { url: `data:${message.image.mimeType};base64,${message.image.data}` },
+            },
+          ],
+        };
+      }
+      return { role: 'user', content: message.content ?? '' };
+    case 'tool':
+      return {
+        role: 'tool',
+        content: message.content ?? '',
+        tool_call_id: message.tool_call_id ?? '',
+      };
+    case 'assistant': {
+      const calls = message.tool_calls ?? [];
+      if (calls.length > 0)
+        return { role: 'assistant', content: message.content, tool_calls: calls };
+      return { role: 'assistant', content: message.content ?? '' };
+    }
+  }
+}
+
+/** A timer that fires `onFire` unless restarted in time; the per-attempt timeout. */
+export class Watchdog {
+  fired = false;
+  private timer: NodeJS.Timeout | undefined;
+  constructor(
+    private readonly ms: number,
+    private readonly onFire: () => void,
+  ) {
+    this.restart();
+  }
+  restart(): void {
+    this.stop();
+    this.timer = setTimeout(() => {
+      this.fired = true;
+      this.onFire();
+    }, this.ms);
+  }
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,54 @@
+/** The scripted server's script: replies, and the requests it records. */
+import type { WireMessage } from './openai-wire';
+
+export interface ScriptedToolCall {
+  name: string;
+  arguments?: unknown;
+  id?: string;
+}
+
+export interface ScriptedServerReply {
+  content?: string | null;
+  toolCalls?: ScriptedToolCall[];
+  finishReason?: string;
+  usage?: { prompt_tokens: number; completion_tokens: number } | false;
+  model?: string;
+  delayMs?: number;
+  chunkDelayMs?: number;
+  chunkSize?: number;
+  error?: { status: number; body?: unknown; headers?: Record<string, string> };
+  hang?: boolean;
+  cutAfterChunks?: number;
+  sseError?: { message: string; type?: string; afterChunks?: number };
+  malformedSse?: { afterChunks?: number };
+  html?: string | boolean;
+  emptyChoices?: boolean;
+}
+
+export interface RecordedRequest {
+  /** 0-based arrival order among chat requests */
+  index: number;
+  method: string;
+  path: string;
+  /** header names lower-cased */
+  headers: Record<string, string>;
+  model: string;
+  messages: WireMessage[];
+  tools: unknown[] | undefined;
+  toolChoice: unknown;
+  stream: boolean;
+  body: Record<string, unknown>;
+  /** the 400 the server answered instead of consulting the script */
+  rejected?: string;
+  receivedAt: number;
+  /** when the connection closed: after the answer, or when the client gave up */
+  closedAt?: number;
+  /** the client closed the connection before the answer was complete */
+  clientAborted: boolean;
+}
+
+export type ScriptFunction = (
+  request: RecordedRequest,
+  index: number,
+) => ScriptedServerReply | Promise<ScriptedServerReply>;
+export type ServerScript = ScriptedServerReply[] | ScriptFunction;
