@@ -229,6 +229,77 @@ describe('workbench run against the scripted model server', () => {
     expect(stderr).toMatch(/■ finished after 2 steps/);
   });
 
+  it('applies the [llm.NAME] profile of the agent (the original never used them)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-profile-'));
+    const file = join(dir, 'config.toml');
+    writeFileSync(
+      file,
+      [
+        '[llm]',
+        'model = "gpt-default"',
+        `base_url = "${server.baseUrl}"`,
+        `api_key = "${KEY}"`,
+        '',
+        '[llm.toolcall]',
+        'model = "gpt-for-toolcall"',
+        'temperature = 0.2',
+        '',
+      ].join('\n'),
+    );
+    const before = server.requests.length;
+    const { code, events } = await workbench([
+      'run',
+      '--jsonl',
+      '--agent',
+      'toolcall',
+      '--config',
+      file,
+      'say hello',
+    ]);
+    expect(code).toBe(0);
+    expect(events[0]).toMatchObject({ type: 'run.started', model: 'gpt-for-toolcall' });
+    const sent = server.requests.slice(before);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const request of sent) {
+      expect(request.model).toBe('gpt-for-toolcall');
+      expect(request.body['temperature']).toBe(0.2);
+    }
+  });
+
+  it('L12: exits 2 for each of 10 invalid configs, naming the key', async () => {
+    const cases: [string, RegExp][] = [
+      ['[llm]\nbase_url = "ftp://example.com"\n', /llm\.base_url/],
+      ['[llm]\ntemperature = 2.5\n', /llm\.temperature/],
+      ['[llm]\ntemperature = -1\n', /llm\.temperature/],
+      ['[llm]\nmodel = ""\n', /llm\.model/],
+      [`[llm]\napi_key = "${'k'.repeat(10_000)}"\n`, /llm\.api_key/],
+      ['[llm]\nmax_tokens = 0\n', /llm\.max_tokens/],
+      ['[llm]\nmodle = "gpt-4o"\n', /modle/],
+      ['[llm.toolcall]\ntemperature = "hot"\n', /llm\.toolcall\.temperature/],
+      ['[agent.toolcall]\nmax_steps = 0\n', /agent\.toolcall\.max_steps/],
+      ['[agent.toolcall]\ntool_choice = "sometimes"\n', /agent\.toolcall\.tool_choice/],
+      ['[llm\nmodel = "x"\n', /line 1|TOML|parse/i],
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'wb-l12-'));
+    for (const [index, [text, key]] of cases.entries()) {
+      const file = join(dir, `config-${index}.toml`);
+      writeFileSync(file, text);
+      const { code, stdout, stderr } = await workbench([
+        'run',
+        '--jsonl',
+        '--agent',
+        'toolcall',
+        '--config',
+        file,
+        'x',
+      ]);
+      expect(code, text).toBe(2);
+      expect(stdout, text).toBe('');
+      expect(stderr, text).toMatch(key);
+      expect(stderr, text).not.toContain('k'.repeat(100));
+    }
+  });
+
   it('exits 2 naming the file, the key and the problem for a bad config', async () => {
     const bad = join(mkdtempSync(join(tmpdir(), 'wb-bad-')), 'config.toml');
     writeFileSync(bad, '[llm]\nmodel = "m"\ntemperature = 5\n');
