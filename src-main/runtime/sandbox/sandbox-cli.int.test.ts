@@ -91,7 +91,9 @@ describe.skipIf(!engine.available || !existsSync(join(root, 'out/main/cli.js')))
     it('swe: bash and the editor run in a sandbox of the configured image; exit code and stderr kept', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'wb-cli-cfg-'));
       const llm = await scriptedModel([
-        { toolCalls: [{ name: 'bash', arguments: { command: 'echo 42; echo oops >&2; (exit 3)' } }] },
+        {
+          toolCalls: [{ name: 'bash', arguments: { command: 'echo 42; echo oops >&2; (exit 3)' } }],
+        },
         {
           toolCalls: [
             {

@@ -152,7 +152,8 @@ describe.skipIf(!engine.available)('sandbox lifecycle', () => {
       const started = performance.now();
       const result = await newManager().sweepOrphans();
       expect(performance.now() - started).toBeLessThan(10_000);
-      expect(result.removed).toContain(orphan);
+      // Another instance starting on the shared engine may have swept the orphan first:
+      // what matters is that it is gone and the others are not.
       expect(result.removed).not.toContain(live);
       expect(result.removed).not.toContain(foreign);
       expect(await containersWith({ [LABELS.instance]: 'crashed' })).toEqual([]);

@@ -38,12 +38,15 @@ async function startLabelled(instance: string, pid: number): Promise<string> {
 
 describe.skipIf(!engine.available)('suite-end leftover check', () => {
   it('fails on, and removes, containers leaked during the run; spares live owners', async () => {
-    const child = spawn(process.execPath, ['-e', '0']);
-    const deadPid = child.pid ?? -1;
-    await new Promise((resolve) => child.on('exit', resolve));
+    // The owner dies just before the check, so no other instance's start-up sweep on the
+    // shared engine gets to remove the leak first.
+    const owner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    const ownerPid = owner.pid ?? -1;
     const teardown = await setup();
-    const leaked = await startLabelled('leaky-instance', deadPid);
+    const leaked = await startLabelled('leaky-instance', ownerPid);
     const alive = await startLabelled('live-instance', process.pid);
+    owner.kill('SIGKILL');
+    await new Promise((resolve) => owner.on('exit', resolve));
     try {
       await expect(teardown()).rejects.toThrow(/1 sandbox container\(s\) were left behind/);
       expect(await containersWith({ [LABELS.instance]: 'leaky-instance' })).toEqual([]);
