@@ -202,6 +202,16 @@ export function classifyError(error: unknown, ctx: ErrorContext, retryAfterMs?: 
     });
   }
   const message = error instanceof Error ? error.message : String(error);
+  // A body cut before it was complete (`TypeError: terminated` from undici) or a reset
+  // socket: a whole response can simply be asked for again.
+  const code = causeCode(error);
+  if (message === 'terminated' || (code !== undefined && RETRYABLE_NET_CODES.has(code))) {
+    return new LlmError(
+      'RETRYABLE',
+      `The connection to ${where} broke before the answer was complete${code ? ` (${code})` : ''}`,
+      { cause: error },
+    );
+  }
   return new LlmError('UNKNOWN', `Model call failed: ${redactSecrets(message, ctx.apiKey)}`, {
     cause: error,
   });

@@ -298,6 +298,19 @@ describe('broken endpoints', () => {
     expect(server!.requests).toHaveLength(0);
   });
 
+  it('a non-streamed answer cut off mid-body is retried (the whole answer can be asked for again)', async () => {
+    const { llm } = await setup(
+      [{ content: 'x'.repeat(500), cutAfterChunks: 1 }, reply.text('whole')],
+      {
+        stream: false,
+      },
+    );
+    const notices: RetryNotice[] = [];
+    const response = await llm.complete({ messages: task }, { onRetry: (n) => notices.push(n) });
+    expect(response.content).toBe('whole');
+    expect(notices[0]?.error).toMatch(/broke before the answer was complete/);
+  });
+
   it('an empty choices list is a clear error, not a crash', async () => {
     for (const stream of [true, false]) {
       const { llm } = await setup([{ emptyChoices: true }], { stream });
