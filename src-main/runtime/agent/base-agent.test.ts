@@ -7,6 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { reply } from '../llm/testing/scripted-replies';
 import { fail, type Tool } from '../tools/tool';
+import { ScriptedLlm } from '../llm/scripted-llm';
+import { ToolRegistry } from '../tools/tool-registry';
+import { BaseAgent } from './base-agent';
+import { ToolCallAgent } from './toolcall-agent';
 import { call, startHarness, type Harness } from './testing/agent-harness';
 
 let h: Harness | null = null;
@@ -148,6 +152,23 @@ describe('BaseAgent', () => {
     const result = await h.run('task', controller.signal);
     expect(result.outcome).toBe('cancelled');
     expect(h.server.answered.length).toBeLessThanOrEqual(1);
+  });
+
+  it('has the original step limits by default: 10 for a base agent, 30 for a ToolCallAgent', async () => {
+    class Idle extends BaseAgent {
+      protected async step() {
+        return 'idle';
+      }
+    }
+    const idle = new Idle({ name: 'idle' }, { emit: () => {}, runId: 'r' });
+    expect(idle.maxSteps).toBe(10);
+    expect((await idle.run('t')).steps).toBe(10);
+    const bare = new ToolCallAgent(
+      { name: 'bare' },
+      { llm: new ScriptedLlm([]), tools: new ToolRegistry() },
+      { emit: () => {}, runId: 'r' },
+    );
+    expect(bare.maxSteps).toBe(30);
   });
 
   it('refuses a second concurrent run of the same agent', async () => {

@@ -37,7 +37,8 @@ export interface RunResult {
 export interface AgentSettings {
   name: string;
   description?: string;
-  maxSteps: number;
+  /** default 10 (BaseAgent), 30 (ToolCallAgent); the catalog passes each agent's own */
+  maxSteps?: number;
   maxMessages?: number;
   /** earlier identical replies that make the latest one "stuck" (default 2, as the original) */
   duplicateThreshold?: number;
@@ -86,8 +87,9 @@ export abstract class BaseAgent {
   private pendingNudge: string | null = null;
 
   constructor(settings: AgentSettings, env: AgentEnvironment) {
-    if (!Number.isInteger(settings.maxSteps) || settings.maxSteps < 1) {
-      throw new RangeError(`max_steps must be a positive integer, got ${settings.maxSteps}`);
+    const maxSteps = settings.maxSteps ?? DEFAULT_MAX_STEPS;
+    if (!Number.isInteger(maxSteps) || maxSteps < 1) {
+      throw new RangeError(`max_steps must be a positive integer, got ${maxSteps}`);
     }
     const threshold = settings.duplicateThreshold ?? DEFAULT_DUPLICATE_THRESHOLD;
     if (!Number.isInteger(threshold) || threshold < 1) {
@@ -95,7 +97,7 @@ export abstract class BaseAgent {
     }
     this.name = settings.name;
     this.description = settings.description ?? '';
-    this.maxSteps = settings.maxSteps;
+    this.maxSteps = maxSteps;
     this.duplicateThreshold = threshold;
     this.env = env;
     this.memory = this.createMemory(settings.maxMessages ?? DEFAULT_MAX_MESSAGES);

@@ -98,7 +98,7 @@ export class ToolCallAgent extends ReActAgent {
   private noActionNote = 'Thinking complete - no action needed';
 
   constructor(settings: ToolCallAgentSettings, deps: ToolCallAgentDeps, env: AgentEnvironment) {
-    super(settings, env);
+    super({ ...settings, maxSteps: settings.maxSteps ?? TOOLCALL_DEFAULT_MAX_STEPS }, env);
     this.llm = deps.llm;
     this.tools = deps.tools;
     this.systemPrompt = settings.systemPrompt;
