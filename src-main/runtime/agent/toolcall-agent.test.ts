@@ -340,6 +340,8 @@ describe('ToolCallAgent: tool calls', () => {
     expect(result.outcome).toBe('finished');
     const ids = h.of('tool.started').map((e) => e.toolCallId);
     expect(new Set(ids).size).toBe(ids.length);
+    const announced = h.of('llm.responded').flatMap((e) => e.toolCalls.map((c) => c.id));
+    expect(announced).toEqual(ids.concat(announced.slice(ids.length)));
   });
 
   it('puts a tool image on a user message after the batch, never on the tool message', async () => {

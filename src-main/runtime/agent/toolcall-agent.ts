@@ -123,7 +123,7 @@ export class ToolCallAgent extends ReActAgent {
   protected async think(context: StepContext): Promise<boolean> {
     if (this.nextStepPrompt) this.addMessage(userMessage(this.nextStepPrompt));
     const response = await this.callModel(context);
-    const calls = this.uniqueIds(response.toolCalls, context.step);
+    const calls = response.toolCalls;
     this.addMessage(fromToolCalls(calls.map(shrinkArguments), response.content));
     if (calls.length > 0 && this.toolChoice === 'none') {
       // Called anyway: each call is answered (pairing), none runs, and the reply counts
@@ -164,9 +164,9 @@ export class ToolCallAgent extends ReActAgent {
     const deltas = new DeltaBatcher((text) =>
       emit({ type: 'llm.delta', agent: this.name, step: context.step, text }),
     );
-    let response: ChatResponse;
+    let answer: ChatResponse;
     try {
-      response = await this.llm.complete(request, {
+      answer = await this.llm.complete(request, {
         signal: context.signal,
         onDelta: (text) => deltas.push(text),
         onRetry: (notice) =>
@@ -181,6 +181,8 @@ export class ToolCallAgent extends ReActAgent {
       throw error;
     }
     deltas.flush();
+    // The ids the events show are the ones memory keeps and the results answer.
+    const response = { ...answer, toolCalls: this.uniqueIds(answer.toolCalls, context.step) };
     this.addUsage(response.usage);
     emit({
       type: 'llm.responded',
