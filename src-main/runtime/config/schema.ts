@@ -4,7 +4,7 @@
  * Defaults live here, in one place.
  */
 import { z } from 'zod';
-import type { AGENT_NAMES } from '@shared/domain/agent';
+import { AGENT_NAMES } from '@shared/domain/agent';
 
 export const API_TYPES = ['openai', 'azure', 'ollama'] as const;
 
@@ -144,6 +144,21 @@ const llmSectionSchema = z.record(z.string(), z.unknown()).transform((section, c
   return { default: parsedDefault.data, profiles: named };
 });
 
+/** `[flow.planning]`: how PlanningFlow runs its plan (openmanus.md section 6). */
+export const planningFlowSchema = z
+  .object({
+    /** agents that execute steps; a step tagged `[swe]` goes to swe, untagged ones to the run's agent */
+    executors: z.array(z.enum(AGENT_NAMES)).min(1).default(['manus', 'swe']),
+    /** extra attempts of a failing step before it is marked blocked */
+    max_step_retries: z.number().int().min(0).max(10).default(1),
+    /** replans allowed per run after a step is blocked */
+    max_replans: z.number().int().min(0).max(10).default(2),
+    /** keep one executor instance (and its memory) across steps; off by default */
+    carry_memory: z.boolean().default(false),
+  })
+  .strict();
+export type PlanningFlowSettings = z.infer<typeof planningFlowSchema>;
+
 export const configSchema = z
   .object({
     llm: llmSectionSchema.default({ default: {}, profiles: {} } as never),
@@ -158,6 +173,10 @@ export const configSchema = z
       })
       .strict()
       .default({ servers: {} }),
+    flow: z
+      .object({ planning: planningFlowSchema.default(planningFlowSchema.parse({})) })
+      .strict()
+      .default({ planning: planningFlowSchema.parse({}) }),
   })
   .strict();
 
@@ -252,8 +271,10 @@ export const AGENT_DEFAULTS: Record<
     tool_choice: 'auto',
     text_reply_policy: 'reprompt_once',
   },
+  // For PlanningFlow, max_steps is the step budget of the whole run, all executors
+  // together (each executor keeps its own limit too).
   planning: {
-    max_steps: 20,
+    max_steps: 60,
     duplicate_threshold: 2,
     max_messages: 100,
     max_observe: 10_000,

@@ -1,24 +1,24 @@
 /**
  * Builds a run from the config read at start time: the agent's resolved settings and
  * model profile, the session's shared resources, and a model client (the built-in demo
- * model when the profile has no API key).
+ * model when the profile has no API key). A `--flow planning` run becomes a PlanningFlow.
  */
-import { AGENT_BUILDERS } from '../agents/catalog';
+import { buildAgent } from '../agents/catalog';
 import { resolveAgentSettings } from '../config/resolve';
-import { createDemoLlm } from '../demo/demo-model';
+import { preparePlanningRun } from '../flow/planning-run';
+import { modelClientFor } from './model-client';
 import type { RuntimeServices } from '../services';
 import type { RunFactory } from './run-manager';
 
 export function createRunFactory(services: RuntimeServices): RunFactory {
   return async (input, context) => {
     const config = services.loadConfig();
+    if (input.flow === 'planning') return preparePlanningRun(services, config, input, context);
     const settings = resolveAgentSettings(config, input.agent);
     if (input.maxSteps !== undefined) settings.maxSteps = input.maxSteps;
-    const profile = services.config.resolveProfile(input.agent, config);
-    const needsNoKey = profile.apiType === 'ollama';
-    const llm = profile.apiKey || needsNoKey ? services.createLlm(profile) : createDemoLlm();
+    const llm = modelClientFor(services, config, input.agent);
     const session = services.sessions.open(context.sessionId);
-    const built = await AGENT_BUILDERS[input.agent]({
+    const built = await buildAgent(input.agent, {
       name: input.agent,
       llm,
       settings,

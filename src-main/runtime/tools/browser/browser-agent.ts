@@ -2,7 +2,12 @@
  * The catalog's `browser` agent: the browser tool and terminate, with screenshots
  * attached as user messages and only the last `[browser] keep_screenshots` kept.
  */
-import type { AgentBuildInput, BuiltAgent } from '../../agents/catalog';
+import {
+  specialToolNames,
+  withExtraTools,
+  type AgentBuildInput,
+  type BuiltAgent,
+} from '../../agents/build-input';
 import { BROWSER_NEXT_STEP_PROMPT, BROWSER_SYSTEM_PROMPT } from '../../agents/prompts/browser';
 import { createTerminateTool } from '../terminate';
 import { createBrowserTool } from './browser-tool';
@@ -23,8 +28,9 @@ export function buildBrowserAgent(input: AgentBuildInput): BuiltAgent {
       systemPrompt: BROWSER_SYSTEM_PROMPT,
       nextStepPrompt: BROWSER_NEXT_STEP_PROMPT,
       keepImages: input.config.browser.keep_screenshots,
+      specialToolNames: specialToolNames(input),
     },
-    { llm: input.llm, tools: [browser, createTerminateTool()] },
+    { llm: input.llm, tools: withExtraTools(input, [browser, createTerminateTool()]) },
     input.env,
   );
   // The browser itself belongs to the session and outlives the run.

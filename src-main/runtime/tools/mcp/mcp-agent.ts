@@ -4,7 +4,12 @@
  * never shadow; the original compared the prefixed names against "terminate" and could
  * never finish (openmanus.md 7.2 item 7). No system message is added mid-run (7.2 item 15).
  */
-import type { AgentBuildInput, BuiltAgent } from '../../agents/catalog';
+import {
+  specialToolNames,
+  withExtraTools,
+  type AgentBuildInput,
+  type BuiltAgent,
+} from '../../agents/build-input';
 import { MCP_NEXT_STEP_PROMPT, mcpSystemPrompt } from '../../agents/prompts/mcp';
 import type { WorkbenchConfig } from '../../config/schema';
 import { VisualToolAgent } from '../browser/visual-tool-agent';
@@ -59,10 +64,11 @@ export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent>
         toolset.tools.map((t) => t.name),
       ),
       nextStepPrompt: MCP_NEXT_STEP_PROMPT,
-      specialToolNames: [terminate.name],
+      // our terminate, never the server's (openmanus 7.2 item 7), plus a caller's own
+      specialToolNames: specialToolNames(input, [terminate.name]),
       keepImages: MCP_KEEP_IMAGES,
     },
-    { llm: input.llm, tools: [...toolset.tools, terminate] },
+    { llm: input.llm, tools: withExtraTools(input, [...toolset.tools, terminate]) },
     input.env,
   );
   // The connection belongs to the session and outlives the run.

@@ -1,0 +1,49 @@
+/**
+ * What an agent builder receives and returns, and the helpers every builder uses to
+ * honour a caller's extras. Kept apart from the catalog so builders in other folders
+ * (browser, MCP, Manus) depend on this small module, not on the catalog itself.
+ */
+import type { AgentName } from '@shared/domain/agent';
+import type { AgentEnvironment } from '../agent/base-agent';
+import type { ToolCallAgent } from '../agent/toolcall-agent';
+import type { AgentRunSettings, WorkbenchConfig } from '../config/schema';
+import type { LlmClient } from '../llm/llm-client';
+import type { RuntimeServices } from '../services';
+import type { Session } from '../session/session';
+import type { Tool } from '../tools/tool';
+
+export interface AgentBuildInput {
+  name: AgentName;
+  llm: LlmClient;
+  settings: AgentRunSettings;
+  config: WorkbenchConfig;
+  session: Session;
+  services: RuntimeServices;
+  env: AgentEnvironment;
+  /** added by a caller such as PlanningFlow (its planning and finish_plan tools) */
+  extras?: AgentExtras;
+}
+
+/** Tools a caller adds to an agent, and which of its tool names end the agent's run. */
+export interface AgentExtras {
+  tools: Tool[];
+  specialToolNames: string[];
+}
+
+/** An agent's own tools plus the caller's extras. */
+export function withExtraTools(input: AgentBuildInput, own: Tool[]): Tool[] {
+  return [...own, ...(input.extras?.tools ?? [])];
+}
+
+/** The agent's own special tool names (terminate) plus the caller's. */
+export function specialToolNames(input: AgentBuildInput, own: string[] = ['terminate']): string[] {
+  return [...own, ...(input.extras?.specialToolNames ?? [])];
+}
+
+/** An agent ready to run, and what to release when its run is over. */
+export interface BuiltAgent {
+  agent: ToolCallAgent;
+  dispose(): Promise<void>;
+}
+
+export type AgentBuilder = (input: AgentBuildInput) => BuiltAgent | Promise<BuiltAgent>;

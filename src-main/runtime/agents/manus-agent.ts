@@ -1,0 +1,66 @@
+/**
+ * Manus: the general agent. python_execute, bash and str_replace_editor in the session's
+ * sandbox, the browser, ask_human, terminate, and the tools of every configured MCP
+ * server (openmanus.md section 3, with bash added: the brief's Manus runs shell commands
+ * in the sandbox too). Built as a VisualToolAgent so only the last few screenshots stay
+ * in memory. Every instance gets its own tools.
+ */
+import { createAskHumanTool } from '../tools/ask-human';
+import { VisualToolAgent } from '../tools/browser/visual-tool-agent';
+import { browserAndMcpTools } from '../tools/mcp/manus-extras';
+import { sandboxToolset } from '../tools/sandbox/sandbox-toolset';
+import { createTerminateTool } from '../tools/terminate';
+import {
+  specialToolNames,
+  withExtraTools,
+  type AgentBuildInput,
+  type BuiltAgent,
+} from './build-input';
+import { MANUS_NEXT_STEP_PROMPT, manusSystemPrompt } from './prompts/manus';
+
+export async function buildManusAgent(input: AgentBuildInput): Promise<BuiltAgent> {
+  const sandbox = sandboxToolset(input, ['python_execute', 'bash', 'str_replace_editor']);
+  const own = [...sandbox.tools, createAskHumanTool(input.services.human), createTerminateTool()];
+  let extras;
+  try {
+    extras = await browserAndMcpTools(
+      input,
+      own.map((t) => t.name),
+    );
+  } catch (error) {
+    await sandbox.dispose();
+    throw error;
+  }
+  let systemPrompt = manusSystemPrompt(input.config.sandbox.work_dir);
+  if (extras.failures.length > 0) {
+    // An unreachable MCP server must not stop every Manus run: the model is told which
+    // tools are missing and why, and the run goes on without them.
+    const lines = extras.failures.map((f) => `- ${f.server}: ${f.error}`).join('\n');
+    systemPrompt += `\n\nThese MCP servers could not be reached, so their tools are not available:\n${lines}`;
+    for (const f of extras.failures)
+      console.warn(`[workbench] MCP server ${f.server} unavailable: ${f.error}`);
+  }
+  const agent = VisualToolAgent.create(
+    {
+      ...input.settings,
+      name: input.name,
+      description: 'A general agent: Python, shell and files in a sandbox, the web, and MCP tools.',
+      systemPrompt,
+      nextStepPrompt: MANUS_NEXT_STEP_PROMPT,
+      keepImages: extras.keepImages,
+      specialToolNames: specialToolNames(input),
+    },
+    { llm: input.llm, tools: withExtraTools(input, [...own, ...extras.tools]) },
+    input.env,
+  );
+  return {
+    agent,
+    dispose: async () => {
+      try {
+        await agent.tools.dispose();
+      } finally {
+        await sandbox.dispose();
+      }
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * A PlanningFlow run (`workbench run --flow planning`, or a flow run from the UI): the
+ * planner uses the `planning` profile and `[agent.planning] max_steps` as the run-wide
+ * step budget; executors come from `[flow.planning] executors`, each built from the
+ * catalog with its own profile and settings, sharing the run's session (one sandbox).
+ */
+import type { AgentName } from '@shared/domain/agent';
+import { buildAgent } from '../agents/catalog';
+import { resolveAgentSettings } from '../config/resolve';
+import type { WorkbenchConfig } from '../config/schema';
+import { modelClientFor } from '../runs/model-client';
+import type { PreparedRun, ResolvedRunInput, RunContext } from '../runs/run-manager';
+import type { RuntimeServices } from '../services';
+import { PlanningFlow, type ExecutorSpec } from './planning-flow';
+import { PLANNER_AGENT } from './planner';
+
+const EXECUTOR_DESCRIPTIONS: Record<AgentName, string> = {
+  manus: 'general tasks: Python, shell and files in a sandbox, web pages, MCP tools',
+  swe: 'software engineering: shell commands and precise file edits in the sandbox',
+  browser: 'reading and operating web pages in a headless browser',
+  mcp: 'the tools of the configured MCP server',
+  toolcall: 'answering directly, without side effects',
+};
+
+export function preparePlanningRun(
+  services: RuntimeServices,
+  config: WorkbenchConfig,
+  input: ResolvedRunInput,
+  context: RunContext,
+): PreparedRun {
+  const flowSettings = config.flow.planning;
+  const maxSteps = input.maxSteps ?? resolveAgentSettings(config, 'planning').maxSteps;
+  const planner = modelClientFor(services, config, 'planning');
+  const session = services.sessions.open(context.sessionId);
+  const keys = [...new Set<AgentName>([...flowSettings.executors])];
+  const executors: ExecutorSpec[] = keys.map((key) => executorSpec(key));
+
+  function executorSpec(key: AgentName): ExecutorSpec {
+    const settings = resolveAgentSettings(config, key);
+    return {
+      key,
+      description: EXECUTOR_DESCRIPTIONS[key],
+      maxSteps: settings.maxSteps,
+      async create(options) {
+        const built = await buildAgent(key, {
+          name: key,
+          llm: modelClientFor(services, config, key),
+          settings: { ...settings, maxSteps: options.maxSteps },
+          config,
+          session,
+          services,
+          env: { emit: options.emit, runId: context.runId },
+          extras: { tools: options.extraTools, specialToolNames: options.specialToolNames },
+        });
+        return {
+          run: (prompt, signal) => built.agent.run(prompt, { signal }),
+          dispose: () => built.dispose(),
+        };
+      },
+    };
+  }
+
+  const flow = new PlanningFlow({
+    planner,
+    executors,
+    // Untagged steps go to the agent the run was started with, when it is an executor.
+    defaultExecutor: keys.includes(input.agent) ? input.agent : keys[0]!,
+    maxSteps,
+    maxStepRetries: flowSettings.max_step_retries,
+    maxReplans: flowSettings.max_replans,
+    carryMemory: flowSettings.carry_memory,
+    emit: context.emit,
+  });
+  return {
+    agentName: PLANNER_AGENT,
+    model: planner.model,
+    maxSteps,
+    execute: (task, signal) => flow.run(task, { signal }),
+  };
+}
