@@ -106,6 +106,22 @@ describe('ToolCallAgent: the loop', () => {
   });
 });
 
+it('a stop mid-stream ends the run as cancelled and keeps the text streamed so far', async () => {
+  h = await startHarness([
+    { content: 'one two three four five six seven', chunkSize: 4, chunkDelayMs: 80 },
+  ]);
+  const controller = new AbortController();
+  const pending = h.run('task', controller.signal);
+  while (h.of('llm.delta').length === 0) await new Promise((r) => setTimeout(r, 10));
+  controller.abort();
+  const result = await pending;
+  expect(result.outcome).toBe('cancelled');
+  const kept = h.agent.memory.messages.at(-1)!;
+  expect(kept.role).toBe('assistant');
+  expect('one two three four five six seven'.startsWith(kept.content!)).toBe(true);
+  expect(kept.content!.length).toBeGreaterThan(0);
+});
+
 describe('ToolCallAgent: replies without a tool call', () => {
   it('fixes openmanus 7.2 item 2: a text-only reply gets one reprompt, then finishes instead of chatting until max steps', async () => {
     // The original answered text-only replies with nothing and looped to max_steps.

@@ -29,6 +29,7 @@ import type { Message, MessageImage, ToolCall } from '@shared/domain/message';
 import type { TEXT_REPLY_POLICIES } from '../config/schema';
 import type { ChatRequest, ChatResponse, LlmClient, ToolChoice } from '../llm/llm-client';
 import { LlmError } from '../llm/llm-errors';
+import { CancelledError } from '../util/abort';
 import type { ToolRegistry } from '../tools/tool-registry';
 import {
   AgentError,
@@ -174,10 +175,12 @@ export class ToolCallAgent extends ReActAgent {
       });
     } catch (error) {
       deltas.flush();
-      // What the model streamed before the failure was shown; keep it in the history.
-      if (error instanceof LlmError && error.partialContent) {
-        this.addMessage({ role: 'assistant', content: error.partialContent });
-      }
+      // What the model streamed before a failure or a stop was shown; keep it in history.
+      const partial =
+        error instanceof LlmError || error instanceof CancelledError
+          ? error.partialContent
+          : undefined;
+      if (partial) this.addMessage({ role: 'assistant', content: partial });
       throw error;
     }
     deltas.flush();

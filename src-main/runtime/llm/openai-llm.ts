@@ -22,7 +22,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ToolCall } from '@shared/domain/message';
 import type { LlmProfile } from '../config/schema';
-import { abortError } from '../util/abort';
+import { abortError, CancelledError, cancelledWithPartial } from '../util/abort';
 import type { ChatOptions, ChatRequest, ChatResponse, LlmClient } from './llm-client';
 import {
   classifyError,
@@ -139,7 +139,7 @@ export class OpenAiLlm implements LlmClient {
         ? await this.#streamed(body, controller, watchdog, options, inputTokens)
         : await this.#single(body, controller, watchdog, inputTokens);
     } catch (error) {
-      if (signal?.aborted) throw abortError(signal);
+      if (signal?.aborted) throw error instanceof CancelledError ? error : abortError(signal);
       if (error instanceof LlmError) throw error;
       if (watchdog.fired) {
         throw new LlmError(
@@ -248,11 +248,11 @@ export class OpenAiLlm implements LlmClient {
         if (choice.finish_reason) finishReason = choice.finish_reason;
       }
     } catch (error) {
-      if (options.signal?.aborted) throw abortError(options.signal);
+      if (options.signal?.aborted) throw cancelledWithPartial(options.signal, text);
       throw withPartial(midStreamError(error, this.#ctx, text.length), text);
     }
     // The SDK ends the iteration quietly when its request is aborted.
-    if (options.signal?.aborted) throw abortError(options.signal);
+    if (options.signal?.aborted) throw cancelledWithPartial(options.signal, text);
     if (watchdog.fired) {
       throw withPartial(
         new LlmError(

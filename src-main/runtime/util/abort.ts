@@ -1,10 +1,20 @@
 /** Abort helpers shared by the loop, the model clients and the tools. */
 
 export class CancelledError extends Error {
+  /** assistant text streamed before the stop (the user saw it; it is kept in memory) */
+  partialContent: string | undefined;
+
   constructor(message = 'The run was cancelled') {
     super(message);
     this.name = 'CancelledError';
   }
+}
+
+/** A fresh CancelledError for this stop, carrying the text streamed before it. */
+export function cancelledWithPartial(signal: AbortSignal, partialContent: string): CancelledError {
+  const error = new CancelledError(abortError(signal).message);
+  if (partialContent) error.partialContent = partialContent;
+  return error;
 }
 
 export function abortError(signal?: AbortSignal): CancelledError {
