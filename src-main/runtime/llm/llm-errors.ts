@@ -66,6 +66,19 @@ export function redactSecrets(text: string, apiKey = ''): string {
     .replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, '$1[redacted]');
 }
 
+/** A URL fit for messages: no user:password part and no query (keys sometimes travel there). */
+export function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return redactSecrets(url);
+  }
+}
+
 /** Wordings of a context-window overflow across OpenAI-compatible providers (reliability L8). */
 const CONTEXT_PATTERNS = [
   /context_length_exceeded/i,

@@ -26,6 +26,7 @@ import { abortError, CancelledError, cancelledWithPartial } from '../util/abort'
 import type { ChatOptions, ChatRequest, ChatResponse, LlmClient } from './llm-client';
 import {
   classifyError,
+  displayUrl,
   LlmError,
   midStreamError,
   redactSecrets,
@@ -71,7 +72,7 @@ export class OpenAiLlm implements LlmClient {
     this.#ctx = {
       profileName: profile.name,
       model: profile.model,
-      baseUrl,
+      baseUrl: displayUrl(baseUrl),
       apiKey: profile.apiKey,
     };
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: profile.maxRetries };

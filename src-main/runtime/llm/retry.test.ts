@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyError, LlmError, redactSecrets } from './llm-errors';
+import { classifyError, displayUrl, LlmError, redactSecrets } from './llm-errors';
 import {
   backoffDelay,
   parseRetryAfter,
@@ -62,6 +62,11 @@ describe('retry policy', () => {
     expect(redactSecrets('your key mysecretvalue was wrong', 'mysecretvalue')).toBe(
       'your key [redacted] was wrong',
     );
+  });
+
+  it('shows URLs without credentials or query', () => {
+    expect(displayUrl('https://user:secret@example.com/v1?key=abc')).toBe('https://example.com/v1');
+    expect(displayUrl('http://127.0.0.1:8080/v1/')).toBe('http://127.0.0.1:8080/v1');
   });
 
   it('classifies unknown throwables as UNKNOWN with a message', () => {
