@@ -157,6 +157,27 @@ describe('OpenAiLlm', () => {
     expect((await llm.complete({ messages: task })).content).toBe('llama says hi');
   });
 
+  it('drops stream_options for a server that refuses it, and counts usage itself', async () => {
+    const baseUrl = await serve((request) =>
+      request.body['stream_options']
+        ? {
+            error: {
+              status: 400,
+              body: {
+                error: { message: 'Unrecognized request argument supplied: stream_options' },
+              },
+            },
+          }
+        : { content: 'fine', usage: false },
+    );
+    const llm = new OpenAiLlm(testProfile(baseUrl));
+    const first = await llm.complete({ messages: task });
+    expect(first.content).toBe('fine');
+    expect(first.usage.completion).toBeGreaterThan(0);
+    await llm.complete({ messages: task });
+    expect(server!.requests.map((r) => 'stream_options' in r.body)).toEqual([true, false, false]);
+  });
+
   it('guards the context per request with a real tokenizer, before sending', async () => {
     const baseUrl = await serve([reply.text('never')]);
     const llm = new OpenAiLlm(testProfile(baseUrl, { maxInputTokens: 300 }));

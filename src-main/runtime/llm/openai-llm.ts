@@ -14,7 +14,7 @@
  * - The key lives in #private fields only (util.inspect shows the SDK client's key,
  *   reliability.md 0.6), and provider texts are scrubbed before they become messages.
  */
-import OpenAI, { AzureOpenAI } from 'openai';
+import OpenAI, { APIError, AzureOpenAI } from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -61,6 +61,8 @@ export class OpenAiLlm implements LlmClient {
   #maxInputTokens: number;
   #timeoutMs: number;
   #reasoning: boolean;
+  /** ask for usage in the stream; dropped for servers that refuse `stream_options` */
+  #askUsage = true;
 
   constructor(profile: LlmProfile, options: OpenAiLlmOptions = {}) {
     this.model = profile.model;
@@ -208,12 +210,27 @@ export class OpenAiLlm implements LlmClient {
     options: ChatOptions,
     inputTokens: number,
   ): Promise<ChatResponse> {
-    const { data: stream, response } = await this.#client.chat.completions
-      .create(
-        { ...body, stream: true, stream_options: { include_usage: true } },
-        { signal: controller.signal },
-      )
-      .withResponse();
+    let created;
+    try {
+      created = await this.#client.chat.completions
+        .create(
+          {
+            ...body,
+            stream: true,
+            ...(this.#askUsage ? { stream_options: { include_usage: true } } : {}),
+          },
+          { signal: controller.signal },
+        )
+        .withResponse();
+    } catch (error) {
+      // Some OpenAI-compatible servers refuse `stream_options`; usage is then counted here.
+      if (this.#askUsage && isStreamOptionsRefusal(error)) {
+        this.#askUsage = false;
+        return this.#streamed(body, controller, watchdog, options, inputTokens);
+      }
+      throw error;
+    }
+    const { data: stream, response } = created;
     const contentType = response.headers.get('content-type') ?? '';
     if (!contentType.includes('text/event-stream')) {
       controller.abort();
@@ -326,6 +343,14 @@ export class OpenAiLlm implements LlmClient {
   #configError(detail: string): LlmError {
     return new LlmError('CONFIG', `Profile "${this.profileName}": ${redactSecrets(detail)}`);
   }
+}
+
+function isStreamOptionsRefusal(error: unknown): boolean {
+  return (
+    error instanceof APIError &&
+    (error.status === 400 || error.status === 422) &&
+    /stream_options/i.test(error.message)
+  );
 }
 
 function withPartial(error: LlmError, text: string): LlmError {
