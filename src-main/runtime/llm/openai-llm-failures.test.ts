@@ -211,8 +211,10 @@ describe('broken endpoints', () => {
   });
 
   it('a stream that stalls half-way fails instead of hanging for ever', async () => {
-    const { llm } = await setup([{ content: 'abcdefgh', chunkSize: 2, chunkDelayMs: 5000 }], {
-      timeoutMs: 300,
+    // 1 s of silence after the first chunk; generous enough that a loaded machine does not
+    // time out before the headers instead.
+    const { llm } = await setup([{ content: 'abcdefgh', chunkSize: 2, chunkDelayMs: 30_000 }], {
+      timeoutMs: 1000,
     });
     const error = await failure(llm.complete({ messages: task }));
     expect(error.kind).toBe('NETWORK_MIDSTREAM');
