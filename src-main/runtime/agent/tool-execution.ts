@@ -65,7 +65,16 @@ export async function executeToolCall(
       'arguments',
     );
   }
-  const validated = tool.schema.safeParse(parsed.value);
+  let validated: ReturnType<typeof tool.schema.safeParse>;
+  try {
+    validated = tool.schema.safeParse(parsed.value);
+  } catch (error) {
+    // a refinement that throws is the tool's bug, but still the call's answer
+    return finish(
+      { output: '', error: `Invalid arguments for ${name}: ${(error as Error).message}` },
+      'arguments',
+    );
+  }
   if (!validated.success) {
     const detail = validated.error.issues
       .slice(0, 5)
