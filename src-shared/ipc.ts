@@ -107,7 +107,8 @@ export const LLM_SETTING_KEYS = [
   'max_retries',
 ] as const;
 export type LlmSettingKey = (typeof LLM_SETTING_KEYS)[number];
-export const CONFIG_API_TYPES = ['openai', 'azure', 'ollama'] as const;
+/** `scripted` replays the bundled demo scenarios (or a scenario file) without a key */
+export const CONFIG_API_TYPES = ['openai', 'azure', 'ollama', 'scripted'] as const;
 
 export interface LlmSettingValues {
   model: string;

@@ -19,6 +19,7 @@ import { RunStore } from './runs/run-store';
 import type { RuntimeServices } from './services';
 import { SandboxManager } from './sandbox/sandbox-manager';
 import { SessionRegistry } from './session/session';
+import { ScriptedProvider } from './demo/scripted-provider';
 
 export interface RuntimeOptions {
   /** defaults to $WORKBENCH_HOME, else ~/.agent-workbench */
@@ -64,6 +65,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     sessions: new SessionRegistry(join(home, 'workspaces')),
     createLlm: options.createLlm ?? ((profile) => new OpenAiLlm(profile)),
     sandboxes: options.sandboxes ?? new SandboxManager(),
+    scripted: new ScriptedProvider({ baseDir: home, ...(options.env ? { env: options.env } : {}) }),
   };
   // Containers left by a crashed instance are removed at start (in the background).
   void services.sandboxes.startSweep();
@@ -80,6 +82,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     async dispose() {
       await runs.dispose();
       await services.sessions.closeAll();
+      await services.scripted.dispose();
       // Whatever the sessions did not remove (containers mid-creation, failed removals).
       await services.sandboxes.dispose().catch((error: unknown) => {
         console.error(`[workbench] ${(error as Error).message}`);

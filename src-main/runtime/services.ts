@@ -9,6 +9,8 @@ import type { ConfigService } from './config/config-service';
 import type { HumanBroker } from './runs/human-broker';
 import type { SandboxManager } from './sandbox/sandbox-manager';
 
+import type { ScriptedProvider } from './demo/scripted-provider';
+
 export interface RuntimeServices {
   /** WORKBENCH_HOME: config.toml, runs/, workspaces/ */
   home: string;
@@ -23,4 +25,6 @@ export interface RuntimeServices {
   human: HumanBroker;
   /** owns the sandbox containers: one per session, removed on session close and app quit */
   sandboxes: SandboxManager;
+  /** api_type = "scripted" and the built-in demo (profiles with no API key) */
+  scripted: ScriptedProvider;
 }

@@ -56,6 +56,7 @@ export function resolveLlmProfile(
     stream: merged.stream,
     timeoutMs: merged.timeout * 1000,
     maxRetries: merged.max_retries,
+    scenario: merged.scenario,
   };
 }
 

@@ -6,7 +6,12 @@
 import { z } from 'zod';
 import { AGENT_NAMES } from '@shared/domain/agent';
 
-export const API_TYPES = ['openai', 'azure', 'ollama'] as const;
+/**
+ * `scripted` replays a scenario file through the project's own OpenAI-compatible server
+ * (the built-in demo, and offline trials); `scenario` names the file, and without it
+ * each agent gets its bundled demo scenario.
+ */
+export const API_TYPES = ['openai', 'azure', 'ollama', 'scripted'] as const;
 
 const httpUrl = z
   .string()
@@ -29,6 +34,8 @@ export const llmProfileShape = {
   /** per attempt, seconds */
   timeout: z.number().positive().max(3600),
   max_retries: z.number().int().min(0).max(20),
+  /** for api_type = "scripted": a scenario file (JSON, see llm/testing/scenario-script.ts) */
+  scenario: z.string().max(4096),
 };
 
 export const llmProfileSchema = z.object(llmProfileShape).partial().strict();
@@ -200,6 +207,8 @@ export interface LlmProfile {
   stream: boolean;
   timeoutMs: number;
   maxRetries: number;
+  /** api_type = "scripted": the scenario file ('' or absent = the agent's bundled demo) */
+  scenario?: string;
 }
 
 /** Resolved run settings of one agent. */
@@ -224,6 +233,7 @@ export const LLM_DEFAULTS = {
   stream: true,
   timeout: 300,
   max_retries: 4,
+  scenario: '',
 } as const satisfies Required<LlmProfileInput>;
 
 /** Per-agent defaults: manus/swe/browser/mcp 20 steps, the bare toolcall agent 30. */

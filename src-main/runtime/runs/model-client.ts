@@ -1,8 +1,8 @@
 /**
- * The model client for an agent (or the planner): built from its resolved profile, or
- * the built-in demo model when the profile has no API key (Ollama needs none).
+ * The model client for an agent (or the planner), built from its resolved profile:
+ * `api_type = "scripted"` replays a scenario file; a profile with no API key (Ollama
+ * needs none) runs the agent's built-in demo scenario, whose tools are real.
  */
-import { createDemoLlm } from '../demo/demo-model';
 import type { ConfigAgentName } from '../config/resolve';
 import type { WorkbenchConfig } from '../config/schema';
 import type { LlmClient } from '../llm/llm-client';
@@ -14,6 +14,8 @@ export function modelClientFor(
   target: ConfigAgentName,
 ): LlmClient {
   const profile = services.config.resolveProfile(target, config);
-  const needsNoKey = profile.apiType === 'ollama';
-  return profile.apiKey || needsNoKey ? services.createLlm(profile) : createDemoLlm();
+  if (profile.apiType === 'scripted') return services.scripted.client(profile, target);
+  if (!profile.apiKey && profile.apiType !== 'ollama')
+    return services.scripted.demo(profile, target);
+  return services.createLlm(profile);
 }

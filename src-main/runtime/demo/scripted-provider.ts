@@ -1,0 +1,125 @@
+/**
+ * `api_type = "scripted"`: replays a scenario file through the project's own
+ * OpenAI-compatible server (llm/testing/scripted-openai-server.ts), talked to by the
+ * real model client, so a scripted run streams, counts tokens and fails exactly like a
+ * real one. It is also the built-in demo: a profile with no API key runs the agent's
+ * bundled scenario (resources/demo), whose tools are real.
+ *
+ * One server per scenario file, started on first use on 127.0.0.1 and closed with the
+ * runtime. Turns are chosen from the request itself (stateless), so concurrent runs
+ * share a server safely.
+ */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { LlmProfile } from '../config/schema';
+import type { ChatOptions, ChatRequest, ChatResponse, LlmClient } from '../llm/llm-client';
+import { OpenAiLlm } from '../llm/openai-llm';
+import { parseScenarioFile, scenarioScript } from '../llm/testing/scenario-script';
+import { ScriptedOpenAiServer } from '../llm/testing/scripted-openai-server';
+import { demoScenarioFor } from './demo-resources';
+
+export const DEMO_MODEL_NAME = 'demo (built-in, no API key set)';
+
+export interface ScriptedProviderOptions {
+  /** relative scenario paths are resolved against this folder (WORKBENCH_HOME) */
+  baseDir: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export class ScriptedProvider {
+  private readonly servers = new Map<
+    string,
+    Promise<{ server: ScriptedOpenAiServer; url: string }>
+  >();
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(private readonly options: ScriptedProviderOptions) {
+    this.env = options.env ?? process.env;
+  }
+
+  /** A client for an explicit `api_type = "scripted"` profile. */
+  client(profile: LlmProfile, agent: string): LlmClient {
+    const file = profile.scenario
+      ? isAbsolute(profile.scenario)
+        ? profile.scenario
+        : resolve(this.options.baseDir, profile.scenario)
+      : demoScenarioFor(agent, this.env);
+    return new LazyScriptedClient(profile, () => this.urlFor(file, !profile.scenario));
+  }
+
+  /** The built-in demo for an agent whose profile has no key. */
+  demo(profile: LlmProfile, agent: string): LlmClient {
+    return this.client(
+      { ...profile, model: DEMO_MODEL_NAME, scenario: '', stream: true, maxRetries: 0 },
+      agent,
+    );
+  }
+
+  async dispose(): Promise<void> {
+    const all = [...this.servers.values()];
+    this.servers.clear();
+    await Promise.allSettled(all.map(async (s) => (await s).server.close()));
+  }
+
+  private urlFor(file: string, isBundled: boolean): Promise<string> {
+    let pending = this.servers.get(file);
+    if (!pending) {
+      pending = this.start(file, isBundled);
+      this.servers.set(file, pending);
+      pending.catch(() => this.servers.delete(file));
+    }
+    return pending.then((s) => s.url);
+  }
+
+  private async start(file: string, isBundled: boolean) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new Error(
+        `Cannot read the scenario file ${file} (api_type = "scripted"): ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    const scenarios = parseScenarioFile(text, file);
+    if (isBundled) applyDemoDelay(scenarios, this.env);
+    const server = new ScriptedOpenAiServer(scenarioScript(scenarios), {
+      host: '127.0.0.1',
+      port: 0,
+    });
+    const url = await server.start();
+    return { server, url };
+  }
+}
+
+/** WORKBENCH_DEMO_DELAY_MS replaces the demo's pauses (tests make them short). */
+function applyDemoDelay(file: ReturnType<typeof parseScenarioFile>, env: NodeJS.ProcessEnv): void {
+  const value = Number(env['WORKBENCH_DEMO_DELAY_MS']);
+  if (!env['WORKBENCH_DEMO_DELAY_MS'] || !Number.isFinite(value) || value < 0) return;
+  for (const scenario of file.scenarios) {
+    for (const turn of scenario.turns) {
+      if ('delayMs' in turn) turn.delayMs = value;
+    }
+  }
+}
+
+/** Starts the scenario's server on the first request, then talks to it like any model. */
+class LazyScriptedClient implements LlmClient {
+  readonly model: string;
+  private inner: Promise<OpenAiLlm> | null = null;
+
+  constructor(
+    private readonly profile: LlmProfile,
+    private readonly url: () => Promise<string>,
+  ) {
+    this.model = profile.model;
+  }
+
+  async complete(request: ChatRequest, options?: ChatOptions): Promise<ChatResponse> {
+    this.inner ??= this.url().then(
+      (baseUrl) =>
+        new OpenAiLlm({ ...this.profile, baseUrl, apiKey: 'scripted', apiType: 'openai' }),
+    );
+    return (await this.inner).complete(request, options);
+  }
+}
