@@ -49,6 +49,8 @@ export default defineConfig({
           include: ['src-*/**/*.int.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // After the whole suite, no sandbox container of this run may remain.
+          globalSetup: [`${root}src-main/runtime/sandbox/testing/no-leftover-containers.ts`],
           // Docker-backed tests share one engine; run files one at a time on 2 cores.
           fileParallelism: false,
         },
