@@ -9,11 +9,13 @@ import { sandboxBench } from './sandbox.bench';
 import { browserScreenshotsBench } from './browser-screenshots.bench';
 import { hostThroughputBench } from './host-throughput.bench';
 import type { BenchResult } from './report';
+import { uiLoadBench } from './ui-load.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
   sandbox: sandboxBench,
   browser: browserScreenshotsBench,
+  ui: uiLoadBench,
   host: hostThroughputBench,
 };
 

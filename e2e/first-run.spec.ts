@@ -41,7 +41,12 @@ test('a run streams in live: text as it arrives, the step counter and the state 
     page.locator('[data-testid="timeline-message"][data-role="assistant"]').last(),
   ).toContainText('The answer is 42');
   await expect(page.getByTestId('run-finished')).toHaveAttribute('data-outcome', 'finished');
+  // the python call needed the session's sandbox: the status in the top bar follows it
+  await expect(page.getByTestId('sandbox-status')).not.toHaveAttribute('data-status', 'none');
   await page.screenshot({ path: testInfo.outputPath('finished.png') });
+  // the theme follows the system
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: testInfo.outputPath('finished-dark.png') });
 });
 
 test('the page refuses to run without the token in its URL', async ({ page }) => {

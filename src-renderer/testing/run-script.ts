@@ -208,13 +208,41 @@ export class RunScript {
   }
 }
 
-/** A long run like the benchmark's: `steps` steps, one tool call each, ~5 events per step. */
-export function longRun(runId: string, steps: number): RunEvent[] {
-  const script = new RunScript(runId, 'manus', { maxSteps: steps }).start('A very long task');
+/**
+ * A long run like the benchmark's: `steps` think/act steps of one tool call each, with
+ * text of realistic size (a few hundred characters per response and per tool output).
+ * About 8 events per step, as the runtime emits them.
+ */
+export function longRun(
+  runId: string,
+  steps: number,
+  options: { startTs?: number } = {},
+): RunEvent[] {
+  const script = new RunScript(runId, 'manus', {
+    maxSteps: steps,
+    ...(options.startTs !== undefined ? { startTs: options.startTs } : {}),
+  }).start('A very long task: keep refactoring the project until every test passes.');
+  const filler =
+    'The output shows the current state of the files, so the next step follows from it. ';
   for (let i = 1; i <= steps; i++) {
+    // Every 50th response repeats an earlier one, as a stuck agent would.
+    const content =
+      i % 50 === 0
+        ? 'I will run the test suite again to see whether anything changed.'
+        : `Step ${i}: I will run command ${i % 7} next and look at what it prints. ${filler.repeat(2)}`;
     script.addStep({
-      content: `Step ${i}: I will run the next command and look at its output.`,
-      calls: [{ name: 'bash', args: { command: `echo ${i}` }, output: `${i}\n`, exitCode: 0 }],
+      content,
+      calls: [
+        {
+          name: i % 3 === 0 ? 'python_execute' : 'bash',
+          args:
+            i % 3 === 0 ? { code: `print(${i} * 2)` } : { command: `ls -la src/module_${i % 40}` },
+          output: `total ${i}\n${filler.repeat(1 + (i % 5))}`,
+          ...(i % 25 === 0
+            ? { error: `exit status 1 in step ${i}`, exitCode: 1 }
+            : { exitCode: 0 }),
+        },
+      ],
     });
     script.endStep();
   }

@@ -5,7 +5,7 @@
  * scrolls up; keyboard: j/k or arrows move, Enter expands, `/` searches.
  */
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { TEST_IDS } from '../../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import type { TimelineItem, TimelineItemKind } from '../../store/timeline/types';
@@ -27,6 +27,24 @@ const ESTIMATED_HEIGHT: Record<TimelineItemKind, number> = {
   human: 52,
   finished: 48,
 };
+
+/**
+ * Row heights come from the ResizeObserver's entries, which arrive after layout and
+ * before paint. The default also reads offsetHeight when a row mounts, which forces a
+ * layout per new row (hundreds of ms when a long run first renders); until its entry
+ * arrives a new row keeps its cached or estimated height.
+ */
+function measureRow(
+  element: Element,
+  entry: ResizeObserverEntry | undefined,
+  instance: Virtualizer<HTMLDivElement, Element>,
+): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  const index = instance.indexFromElement(element);
+  const cached = instance.itemSizeCache.get(instance.options.getItemKey(index));
+  return cached ?? instance.options.estimateSize(index);
+}
 
 /** How close to the bottom (px) still counts as "at the newest row". */
 const TAIL_SLACK = 48;
@@ -59,6 +77,7 @@ export function Timeline({ runId }: { runId: string }) {
     getScrollElement: () => scrollRef.current,
     estimateSize,
     getItemKey,
+    measureElement: measureRow,
     overscan: 6,
     // happy-dom and the first frame have no layout yet: render a screenful anyway
     initialRect: { width: 800, height: 800 },

@@ -192,6 +192,19 @@ describe('applyTimelineEvents: duplicates and stuck markers', () => {
     expect(ofKind(model.items, 'step').map((s) => s.duplicateCount)).toEqual([0, 0, 1, 1]);
   });
 
+  it('keeps a duplicate’s links short in long runs: the first occurrence and the latest four, with the exact count', () => {
+    const script = new RunScript('r').start('t');
+    const indexes: number[] = [];
+    for (let i = 0; i < 10; i++)
+      indexes.push(script.addStep({ content: 'again', calls: [{ name: 'bash', args: { i } }] }));
+    const model = build(script);
+    const last = ofKind(model.items, 'message').find((m) => m.memoryIndex === indexes[9])!;
+    expect(last.duplicate?.of).toEqual([indexes[0], ...indexes.slice(5, 9)]);
+    expect(last.duplicate?.occurrence).toBe(10);
+    const first = ofKind(model.items, 'message').find((m) => m.memoryIndex === indexes[0])!;
+    expect(first.repeatedLater).toBe(9);
+  });
+
   it('fixes the OpenManus blind spot: identical tool calls with empty content are duplicates', () => {
     const script = new RunScript('r').start('t');
     const a = script.addStep({

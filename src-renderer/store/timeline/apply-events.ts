@@ -53,15 +53,45 @@ export function applyTimelineEvents(
 }
 
 const key = (agent: string, n: number | string) => `${agent}\u0000${n}`;
+
+interface Seen {
+  memoryIndex: number;
+  position: number;
+}
+interface Earlier {
+  count: number;
+  /** the first earlier occurrence and the latest few */
+  shown: Seen[];
+}
+const NONE_EARLIER: Earlier = { count: 0, shown: [] };
+/** how many of the latest earlier occurrences a duplicate links to (besides the first) */
+const RECENT_LINKS = 4;
+
+/** Entries with a memory index below `index` (the list ascends). */
+function countBelow(list: readonly Seen[], index: number): number {
+  const last = list[list.length - 1];
+  if (!last || last.memoryIndex < index) return list.length;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.memoryIndex < index) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 const EMPTY_RESPONSE_KEY = '\u0000(empty response)';
 
 /** One batch's working copy: the item array and the small records are copied once. */
 class Draft {
   readonly m: TimelineModel;
   private readonly items: TimelineItem[];
+  /** items at or after this position were created by this batch: nobody has seen them */
+  private readonly base: number;
 
   constructor(previous: TimelineModel) {
     this.items = previous.items.slice();
+    this.base = previous.items.length;
     this.m = {
       ...previous,
       items: this.items,
@@ -105,8 +135,7 @@ class Draft {
       case 'step.started':
         return this.stepStarted(e);
       case 'step.finished':
-        this.updateStep(e.agent, e.step, (s) => ({
-          ...s,
+        this.updateStep(e.agent, e.step, () => ({
           isFinished: true,
           durationMs: e.durationMs,
         }));
@@ -116,8 +145,7 @@ class Draft {
       case 'memory.truncated':
         return this.memoryTruncated(e);
       case 'llm.requested':
-        this.updateStep(e.agent, e.step, (s) => ({
-          ...s,
+        this.updateStep(e.agent, e.step, () => ({
           request: {
             seq: e.seq,
             model: e.model,
@@ -139,7 +167,6 @@ class Draft {
           },
         };
         this.updateStep(e.agent, e.step, (s) => ({
-          ...s,
           usage: {
             prompt: (s.usage?.prompt ?? 0) + e.usage.prompt,
             completion: (s.usage?.completion ?? 0) + e.usage.completion,
@@ -226,7 +253,7 @@ class Draft {
         const position = this.m.index.human.get(e.toolCallId);
         const item = position === undefined ? undefined : this.items[position];
         if (position !== undefined && item?.kind === 'human') {
-          this.items[position] = { ...item, answer: e.answer };
+          this.patch(position, item, { answer: e.answer });
         }
         this.m.openQuestions = this.m.openQuestions.filter((id) => id !== e.toolCallId);
         return;
@@ -254,6 +281,18 @@ class Draft {
     this.items.push(item);
   }
 
+  /**
+   * Changes the item at `position`: in place when this batch created it (a long run
+   * loaded in one batch would otherwise copy each item several times), else as a copy,
+   * so models that were already handed out never change.
+   */
+  private patch<T extends TimelineItem>(position: number, item: T, changes: Partial<T>): T {
+    if (position >= this.base) return Object.assign(item, changes);
+    const next = { ...item, ...changes };
+    this.items[position] = next;
+    return next;
+  }
+
   private place(agent: string): { agent: string; step: number; stepId: number } {
     const current = this.m.current[agent];
     if (!current) return { agent, step: 0, stepId: 0 };
@@ -274,10 +313,16 @@ class Draft {
     return this.m.index.steps.get(key(agent, step));
   }
 
-  private updateStep(agent: string, step: number, update: (s: StepItem) => StepItem): void {
+  private updateStep(
+    agent: string,
+    step: number,
+    changes: (s: StepItem) => Partial<StepItem> | null,
+  ): void {
     const position = this.stepPosition(agent, step);
     const item = position === undefined ? undefined : this.items[position];
-    if (position !== undefined && item?.kind === 'step') this.items[position] = update(item);
+    if (position === undefined || item?.kind !== 'step') return;
+    const patch = changes(item);
+    if (patch) this.patch(position, item, patch);
   }
 
   private stepStarted(e: RunEventOf<'step.started'>): void {
@@ -304,7 +349,7 @@ class Draft {
       isStuck: false,
       ...(isNudged ? { nudgedBy: stuck.id } : {}),
     });
-    if (isNudged) this.items[stuckPosition] = { ...stuck, nudge: { step: e.step, stepId: e.seq } };
+    if (isNudged) this.patch(stuckPosition, stuck, { nudge: { step: e.step, stepId: e.seq } });
   }
 
   private memoryAppended(e: RunEventOf<'memory.appended'>): void {
@@ -316,11 +361,7 @@ class Draft {
       const tool = position === undefined ? undefined : this.items[position];
       if (position !== undefined && tool?.kind === 'tool' && tool.memoryIndex === undefined) {
         // The tool card shows what the model observed; no second row for the same call.
-        this.items[position] = {
-          ...tool,
-          memoryIndex: e.index,
-          observation: message.content ?? '',
-        };
+        this.patch(position, tool, { memoryIndex: e.index, observation: message.content ?? '' });
         this.m.index.memory.set(memoryKey, position);
         return;
       }
@@ -360,7 +401,6 @@ class Draft {
       if (duplicate) {
         item.duplicate = duplicate;
         this.updateStep(e.agent, place.step, (s) => ({
-          ...s,
           duplicateCount: s.duplicateCount + 1,
         }));
       }
@@ -370,6 +410,12 @@ class Draft {
     else this.items[position] = item;
   }
 
+  /**
+   * Compares an assistant response with the agent's earlier ones. A long run can repeat
+   * the same call hundreds of times, so the cost per response stays constant: the links
+   * name the first occurrence and the latest few (the count is exact), and only the first
+   * occurrence of each key is marked as repeated.
+   */
   private detectDuplicate(
     agent: string,
     item: MessageItem,
@@ -378,55 +424,63 @@ class Draft {
     const byContent = contentKey(item.content);
     const bySignature = toolSignature(item.toolCalls);
     const contentK = byContent ?? (bySignature === null ? EMPTY_RESPONSE_KEY : null);
-    const earlierContent =
+    const content =
       contentK === null
-        ? []
+        ? NONE_EARLIER
         : this.remember(this.m.index.contentSeen, key(agent, contentK), item, position);
-    const earlierCalls =
+    const calls =
       bySignature === null
-        ? []
+        ? NONE_EARLIER
         : this.remember(this.m.index.signatureSeen, key(agent, bySignature), item, position);
-    if (earlierContent.length === 0 && earlierCalls.length === 0) return undefined;
+    if (content.count === 0 && calls.count === 0) return undefined;
     const merged = new Map<number, number>();
-    for (const seen of [...earlierContent, ...earlierCalls])
+    for (const seen of [...content.shown, ...calls.shown])
       merged.set(seen.memoryIndex, seen.position);
+    for (const first of [content.shown[0], calls.shown[0]]) {
+      if (first) this.markRepeated(first.position);
+    }
     const of = [...merged.keys()].sort((a, b) => a - b);
-    for (const index of of) this.markRepeated(merged.get(index)!);
     return {
       kind:
-        earlierContent.length > 0 && earlierCalls.length > 0
+        content.count > 0 && calls.count > 0
           ? 'both'
-          : earlierContent.length > 0
+          : content.count > 0
             ? 'content'
             : 'tool_calls',
       of,
       ofItems: of.map((index) => this.items[merged.get(index)!]?.id ?? 0),
-      occurrence: Math.max(earlierContent.length, earlierCalls.length) + 1,
+      occurrence: Math.max(content.count, calls.count) + 1,
     };
   }
 
-  /** Returns the earlier entries under `k` and records this message under it. */
+  /**
+   * Records this message under `k` and returns how many earlier messages had it, with
+   * the first and the latest few of them. Memory indexes ascend per agent, so "earlier"
+   * is "smaller index"; cutting on it keeps a re-application of the same events (from
+   * the same base model) idempotent.
+   */
   private remember(
-    seen: Map<string, { memoryIndex: number; position: number }[]>,
+    seen: Map<string, Seen[]>,
     k: string,
     item: MessageItem,
     position: number,
-  ) {
-    // Memory indexes ascend per agent, so "earlier" is "smaller index". Filtering on it
-    // keeps a re-application of the same events (from the same base) idempotent.
-    const list = seen.get(k);
-    const earlier = list ? list.filter((s) => s.memoryIndex < item.memoryIndex) : [];
-    const last = list?.[list.length - 1];
-    if (!list) seen.set(k, [{ memoryIndex: item.memoryIndex, position }]);
-    else if (!last || last.memoryIndex < item.memoryIndex)
-      list.push({ memoryIndex: item.memoryIndex, position });
-    return earlier;
+  ): Earlier {
+    let list = seen.get(k);
+    if (!list) {
+      list = [];
+      seen.set(k, list);
+    }
+    const count = countBelow(list, item.memoryIndex);
+    if (count === list.length) list.push({ memoryIndex: item.memoryIndex, position });
+    if (count === 0) return NONE_EARLIER;
+    const recentFrom = Math.max(1, count - RECENT_LINKS);
+    return { count, shown: [list[0]!, ...list.slice(recentFrom, count)] };
   }
 
   private markRepeated(position: number): void {
     const item = this.items[position];
     if (item?.kind === 'message')
-      this.items[position] = { ...item, repeatedLater: item.repeatedLater + 1 };
+      this.patch(position, item, { repeatedLater: item.repeatedLater + 1 });
   }
 
   private memoryTruncated(e: RunEventOf<'memory.truncated'>): void {
@@ -437,7 +491,7 @@ class Draft {
       if (position === undefined || !item) continue;
       droppedItems.push(item.id);
       if (item.kind === 'message' || item.kind === 'tool') {
-        this.items[position] = { ...item, droppedAtSeq: e.seq };
+        this.patch(position, item, { droppedAtSeq: e.seq });
       }
     }
     const count = e.dropped.length;
@@ -459,7 +513,7 @@ class Draft {
     const position = this.m.streams[e.agent];
     const stream = position === undefined ? undefined : this.items[position];
     if (position !== undefined && stream?.kind === 'stream' && stream.step === e.step) {
-      this.items[position] = { ...stream, text: stream.text + e.text };
+      this.patch(position, stream, { text: stream.text + e.text });
       return;
     }
     this.m.streams[e.agent] = this.items.length;
@@ -470,15 +524,14 @@ class Draft {
     const position = this.m.index.tools.get(e.toolCallId);
     const tool = position === undefined ? undefined : this.items[position];
     if (position === undefined || tool?.kind !== 'tool') return;
-    this.items[position] = {
-      ...tool,
+    this.patch(position, tool, {
       status: e.ok ? 'ok' : 'error',
       output: e.output,
       durationMs: e.durationMs,
       ...(e.error !== undefined ? { error: e.error } : {}),
       ...(e.exitCode !== undefined ? { exitCode: e.exitCode } : {}),
-    };
-    if (!e.ok) this.updateStep(e.agent, e.step, (s) => (s.hasError ? s : { ...s, hasError: true }));
+    });
+    if (!e.ok) this.updateStep(e.agent, e.step, (s) => (s.hasError ? null : { hasError: true }));
   }
 
   private stuck(e: RunEventOf<'stuck.detected'>): void {
@@ -489,7 +542,7 @@ class Draft {
       if (item) duplicateItems.push(item.id);
     }
     this.m.pendingNudge[e.agent] = this.items.length;
-    this.updateStep(e.agent, e.step, (s) => ({ ...s, isStuck: true }));
+    this.updateStep(e.agent, e.step, () => ({ isStuck: true }));
     this.push({
       kind: 'stuck',
       id: e.seq,

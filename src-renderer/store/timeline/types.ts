@@ -47,7 +47,10 @@ export interface StepItem extends ItemBase {
 export interface DuplicateInfo {
   /** what repeats: the content, the tool-call signature, or both */
   kind: 'content' | 'tool_calls' | 'both';
-  /** memory indexes of the earlier occurrences, oldest first */
+  /**
+   * memory indexes of earlier occurrences, oldest first: the first one and the latest
+   * few (all of them while there are at most five)
+   */
   of: number[];
   /** their item ids, in the same order */
   ofItems: number[];
@@ -72,7 +75,7 @@ export interface MessageItem extends ItemBase {
   name?: string;
   imageMimeType?: string;
   duplicate?: DuplicateInfo;
-  /** how many later assistant responses repeat this one */
+  /** how many later assistant responses repeat this one (counted on the first occurrence) */
   repeatedLater: number;
   /** seq of the `memory.truncated` after which the model no longer saw it */
   droppedAtSeq?: number;

@@ -1,0 +1,299 @@
+/**
+ * The UI with a long run: a 10,000-step run (about 80,000 events, as the runtime emits
+ * them: 8 per tool-calling step) is written to a run history, `workbench serve` serves
+ * it, and the real UI in Chromium opens it from the history list. Figures:
+ *
+ * - time to first paint of the timeline: from the click on the run to the frame after
+ *   its first rows exist (includes `runs:get` over the WebSocket, parsing, folding
+ *   the events into the timeline and rendering);
+ * - the longest main-thread task while the timeline is scrolled from top to bottom,
+ *   from a Chromium trace (every RunTask of the renderer's main thread);
+ * - the renderer's JS heap after a garbage collection, with the run loaded.
+ *
+ * Targets: first paint < 1 s, no task > 50 ms while scrolling, heap < 300 MB.
+ * Baseline in the same run: a 1,000-step run, measured the same way.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { longRun } from '../src-renderer/testing/run-script';
+import { report, type BenchResult } from './report';
+
+const TOKEN = 'bench-token-0123456789abcdef';
+const CHROMIUM = process.env['WORKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
+
+interface Measure {
+  events: number;
+  rows: number;
+  firstPaintMs: number;
+  /** request to answer of `runs:get` (server, transfer, parsing the answer) */
+  fetchMs: number;
+  /** answer to first paint: the UI's own part */
+  uiPaintMs: number;
+  /** click to every event folded into the timeline */
+  allAppliedMs: number;
+  longestTaskMs: number;
+  longTasks: number;
+  scrollFrames: number;
+  heapMb: number;
+}
+
+function writeHistory(home: string, runs: { runId: string; steps: number }[]): number[] {
+  const dir = join(home, 'runs');
+  mkdirSync(dir, { recursive: true });
+  // Oldest first, a minute apart: the history lists the newest on top.
+  return runs.map(({ runId, steps }, i) => {
+    const events = longRun(runId, steps, { startTs: Date.now() - (runs.length - i) * 60_000 });
+    writeFileSync(
+      join(dir, `${runId}.jsonl`),
+      events.map((e) => JSON.stringify(e)).join('\n') + '\n',
+    );
+    return events.length;
+  });
+}
+
+async function startServe(home: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['bin/workbench.js', 'serve', '--port', '0'], {
+    env: { ...process.env, WORKBENCH_HOME: home, WORKBENCH_SERVE_TOKEN: TOKEN },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /http:\/\/\S+/.exec(out);
+      if (match) resolve(match[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`workbench serve exited (${code}): ${stderr}`)));
+    setTimeout(() => reject(new Error(`workbench serve did not start: ${stderr}`)), 30_000);
+  });
+  return { url, child };
+}
+
+/** Max duration of the renderer main thread's tasks in a Chromium trace. */
+function longestTask(trace: Buffer): { maxMs: number; over50: number } {
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const mainThreads = new Set(
+    events
+      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  let maxMs = 0;
+  let over50 = 0;
+  for (const e of events) {
+    if (e.name !== 'RunTask' || e.ph !== 'X' || !mainThreads.has(`${e.pid}:${e.tid}`)) continue;
+    const ms = (e.dur ?? 0) / 1000;
+    if (ms > maxMs) maxMs = ms;
+    if (ms > 50) over50++;
+  }
+  return { maxMs, over50 };
+}
+
+/** What the page-side callbacks use (this project's Node typings have no DOM lib). */
+interface PageGlobals {
+  requestAnimationFrame(cb: () => void): number;
+  document: { querySelector(selector: string): unknown };
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  args?: { name?: string };
+}
+
+async function measureRun(
+  browser: Browser,
+  url: string,
+  runId: string,
+  events: number,
+): Promise<Measure> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  // tsx compiles the page-side callbacks with esbuild's keepNames, which calls __name()
+  await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
+  try {
+    await page.goto(url);
+    await page.locator('[data-app-state="ready"]').waitFor();
+    const item = page.locator(`[data-testid="run-history-item"][data-run-id="${runId}"]`);
+    await item.waitFor();
+
+    const { started, painted } = await item.evaluate(
+      (el) =>
+        new Promise<{ started: number; painted: number }>((resolve) => {
+          const w = globalThis as unknown as PageGlobals;
+          const started = performance.now();
+          const check = () => {
+            if (w.document.querySelector('[data-testid="timeline"] [data-item-id]')) {
+              // the frame in which the rows exist is painted at the next frame
+              w.requestAnimationFrame(() => resolve({ started, painted: performance.now() }));
+            } else w.requestAnimationFrame(check);
+          };
+          (el as unknown as { click(): void }).click();
+          w.requestAnimationFrame(check);
+        }),
+    );
+    await page.locator('[data-testid="run-outcome"]').waitFor();
+    // marks the bridge sets: wb:load:request / response / first-slice / applied
+    const mark = await waitForMarks(page, [
+      'wb:load:request',
+      'wb:load:response',
+      'wb:load:applied',
+    ]);
+    const timing = {
+      firstPaintMs: painted - started,
+      fetchMs: mark['wb:load:response']! - mark['wb:load:request']!,
+      uiPaintMs: painted - mark['wb:load:response']!,
+      allAppliedMs: mark['wb:load:applied']! - started,
+    };
+    const rows = Number(await page.getByTestId('timeline').getAttribute('data-count'));
+
+    const { longestTaskMs, longTasks, scrollFrames } = await traceScroll(browser, page);
+    const heapMb = await heapAfterGc(page);
+    return { events, rows, ...timing, longestTaskMs, longTasks, scrollFrames, heapMb };
+  } finally {
+    await page.close();
+  }
+}
+
+async function waitForMarks(page: Page, names: string[]): Promise<Record<string, number>> {
+  for (;;) {
+    const marks = await page.evaluate(() =>
+      Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])),
+    );
+    if (names.every((n) => marks[n] !== undefined)) return marks;
+    await page.waitForTimeout(50);
+  }
+}
+
+/** Scrolls the timeline top to bottom, one viewport per frame, under a trace. */
+async function traceScroll(browser: Browser, page: Page) {
+  await page.getByTestId('timeline').evaluate((el) => (el.scrollTop = 0));
+  await page.waitForTimeout(200);
+  await browser.startTracing(page, {
+    categories: ['toplevel', 'disabled-by-default-devtools.timeline'],
+  });
+  const scrollFrames = await page.getByTestId('timeline').evaluate(
+    (el) =>
+      new Promise<number>((resolve) => {
+        const w = globalThis as unknown as PageGlobals;
+        let frames = 0;
+        const step = () => {
+          frames++;
+          const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+          if (atEnd || frames > 20_000) {
+            resolve(frames);
+            return;
+          }
+          el.scrollTop += el.clientHeight;
+          w.requestAnimationFrame(step);
+        };
+        w.requestAnimationFrame(step);
+      }),
+  );
+  const trace = await browser.stopTracing();
+  const { maxMs, over50 } = longestTask(trace);
+  return { longestTaskMs: maxMs, longTasks: over50, scrollFrames };
+}
+
+async function heapAfterGc(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  await cdp.detach();
+  return usedSize / (1024 * 1024);
+}
+
+export async function uiLoadBench(): Promise<BenchResult> {
+  const home = mkdtempSync(join(tmpdir(), 'workbench-bench-ui-'));
+  const runs = [
+    { runId: 'bench-1k', steps: 1_000 },
+    { runId: 'bench-10k', steps: 10_000 },
+  ];
+  const counts = writeHistory(home, runs);
+  const { url, child } = await startServe(home);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  try {
+    // warm-up: the first page load pays for compiling the bundle
+    await measureRun(browser, url, 'bench-1k', counts[0]!);
+    const small = await measureRun(browser, url, 'bench-1k', counts[0]!);
+    const large = await measureRun(browser, url, 'bench-10k', counts[1]!);
+    const note = (m: Measure) =>
+      `${m.events.toLocaleString('en')} events, ${m.rows.toLocaleString('en')} rows`;
+    return report('UI: open a long run from the history in Chromium (workbench serve)', [
+      {
+        label: 'first paint, 1,000 steps',
+        value: small.firstPaintMs,
+        unit: 'ms',
+        note: note(small),
+      },
+      {
+        label: 'first paint, 10,000 steps',
+        value: large.firstPaintMs,
+        unit: 'ms',
+        note: `${note(large)}; click to painted rows; target < 1000 ms`,
+      },
+      {
+        label: 'first paint ratio 10k/1k',
+        value: large.firstPaintMs / small.firstPaintMs,
+        unit: '×',
+      },
+      {
+        label: '  of which runs:get, 10,000 steps',
+        value: large.fetchMs,
+        unit: 'ms',
+        note: 'host reads the log and sends it; the answer is parsed',
+      },
+      {
+        label: '  of which UI, 10,000 steps',
+        value: large.uiPaintMs,
+        unit: 'ms',
+        note: `answer to painted rows (1,000 steps: ${small.uiPaintMs.toFixed(0)} ms)`,
+      },
+      {
+        label: 'all events folded in, 10,000 steps',
+        value: large.allAppliedMs,
+        unit: 'ms',
+        note: 'click to the last slice applied (the UI stays usable meanwhile)',
+      },
+      {
+        label: 'longest task scrolling, 1,000 steps',
+        value: small.longestTaskMs,
+        unit: 'ms',
+        note: `${small.scrollFrames} frames, ${small.longTasks} tasks > 50 ms`,
+      },
+      {
+        label: 'longest task scrolling, 10,000 steps',
+        value: large.longestTaskMs,
+        unit: 'ms',
+        note: `${large.scrollFrames} frames, ${large.longTasks} tasks > 50 ms; target ≤ 50 ms`,
+      },
+      { label: 'renderer heap, 1,000 steps', value: small.heapMb, unit: 'MB' },
+      {
+        label: 'renderer heap, 10,000 steps',
+        value: large.heapMb,
+        unit: 'MB',
+        note: 'after GC; target < 300 MB',
+      },
+      { label: 'heap ratio 10k/1k', value: large.heapMb / small.heapMb, unit: '×' },
+    ]);
+  } finally {
+    await browser.close();
+    child.kill('SIGTERM');
+    rmSync(home, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,156 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { createMemoryApi } from '../../testing/memory-api';
+import { flush, renderApp } from '../../testing/render-app';
+import { RunScript } from '../../testing/run-script';
+
+async function openRun(build: (s: RunScript) => void) {
+  const api = createMemoryApi();
+  const script = new RunScript('r1').start('task');
+  build(script);
+  api.history.set('r1', script.events);
+  const app = await renderApp(api);
+  await act(async () => fireEvent.click(screen.getByTestId('run-history-item')));
+  await flush();
+  return { api, script, ...app };
+}
+
+const selected = () => document.querySelector('[aria-selected="true"][data-item-id]');
+
+describe('Timeline navigation', () => {
+  it('moves with j/k and arrows, expands with Enter, deselects with Escape', async () => {
+    const long = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
+    await openRun((s) => {
+      s.addStep({ content: long });
+      s.endStep();
+    });
+    fireEvent.keyDown(document.body, { key: 'j' });
+    expect(selected()?.getAttribute('data-kind')).toBe('run');
+    fireEvent.keyDown(document.body, { key: 'ArrowDown' });
+    fireEvent.keyDown(document.body, { key: 'j' });
+    expect(selected()?.getAttribute('data-testid')).toBe('timeline-message'); // the task
+    fireEvent.keyDown(document.body, { key: 'j' });
+    expect(selected()?.getAttribute('data-testid')).toBe('timeline-step');
+    fireEvent.keyDown(document.body, { key: 'j' });
+    const message = selected()!;
+    expect(message.getAttribute('data-role')).toBe('assistant');
+    expect(message.textContent).not.toContain('line 29');
+    fireEvent.keyDown(document.body, { key: 'Enter' });
+    expect(selected()!.textContent).toContain('line 29');
+    fireEvent.keyDown(document.body, { key: 'k' });
+    expect(selected()?.getAttribute('data-testid')).toBe('timeline-step');
+    // Enter on a step folds it
+    fireEvent.keyDown(document.body, { key: 'Enter' });
+    expect(
+      screen
+        .queryAllByTestId('timeline-message')
+        .some((m) => m.getAttribute('data-role') === 'assistant'),
+    ).toBe(false);
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(selected()).toBeNull();
+  });
+
+  it('focuses the search with / and filters as you type; keys typed there do not navigate', async () => {
+    await openRun((s) => {
+      s.addStep({ content: 'alpha', calls: [{ name: 'bash', args: { command: 'ls' } }] });
+      s.addStep({
+        content: 'beta',
+        calls: [{ name: 'python_execute', args: { code: 'x' }, error: 'boom' }],
+      });
+    });
+    fireEvent.keyDown(document.body, { key: '/' });
+    const search = screen.getByTestId('filter-search');
+    expect(document.activeElement).toBe(search);
+    fireEvent.change(search, { target: { value: 'beta' } });
+    fireEvent.keyDown(search, { key: 'j' });
+    expect(selected()).toBeNull();
+    const messages = screen.getAllByTestId('timeline-message');
+    expect(messages.map((m) => m.textContent)).toEqual([expect.stringContaining('beta')]);
+    fireEvent.click(screen.getByTestId('filter-clear'));
+    fireEvent.click(screen.getByTestId('filter-errors'));
+    expect(screen.getAllByTestId('tool-call').map((t) => t.getAttribute('data-status'))).toEqual([
+      'error',
+    ]);
+    fireEvent.click(screen.getByTestId('filter-errors'));
+    fireEvent.change(screen.getByTestId('filter-tool'), { target: { value: 'bash' } });
+    expect(screen.getAllByTestId('tool-call').map((t) => t.getAttribute('data-tool'))).toEqual([
+      'bash',
+    ]);
+    fireEvent.change(screen.getByTestId('filter-tool'), { target: { value: '' } });
+    fireEvent.click(screen.getByTestId('filter-role-tool'));
+    expect(screen.queryAllByTestId('timeline-message')).toHaveLength(0);
+    expect(screen.getAllByTestId('tool-call')).toHaveLength(2);
+  });
+
+  it('says so when the filters hide every row, and clears them', async () => {
+    await openRun((s) => s.addStep({ content: 'alpha' }));
+    fireEvent.change(screen.getByTestId('filter-search'), {
+      target: { value: 'nothing like this' },
+    });
+    expect(screen.getByTestId('timeline-empty')).toBeTruthy();
+    fireEvent.click(within(screen.getByTestId('timeline-empty')).getByRole('button'));
+    expect(screen.getAllByTestId('timeline-message').length).toBeGreaterThan(0);
+  });
+
+  it('a duplicate link jumps to the earlier response even when a filter hides it', async () => {
+    await openRun((s) => {
+      s.addStep({ content: 'same answer' });
+      s.addStep({ content: 'same answer' });
+    });
+    fireEvent.change(screen.getByTestId('filter-search'), { target: { value: 'zzz' } });
+    fireEvent.change(screen.getByTestId('filter-search'), { target: { value: '' } });
+    fireEvent.click(screen.getByTestId('filter-role-assistant'));
+    fireEvent.click(screen.getByTestId('filter-duplicates'));
+    const dup = screen
+      .getAllByTestId('timeline-message')
+      .find((m) => m.getAttribute('data-duplicate') === 'true')!;
+    fireEvent.click(within(dup).getByTestId('duplicate-link'));
+    expect(selected()?.getAttribute('data-index')).toBe('1');
+    expect(screen.getByTestId('inspector').textContent).toContain('assistant message #1');
+  });
+
+  it('shows the context the model received for the selected step, with token estimates', async () => {
+    await openRun((s) => {
+      s.addStep({ content: 'first', calls: [{ name: 'bash', args: { command: 'ls' } }] });
+      s.endStep();
+      s.addStep({ content: 'second' });
+      s.endStep();
+    });
+    const steps = screen.getAllByTestId('timeline-step');
+    fireEvent.click(steps[1]!);
+    const context = screen.getByTestId('context-at-step');
+    expect(
+      within(context)
+        .getAllByTestId('context-message')
+        .map((m) => [m.getAttribute('data-index'), m.getAttribute('data-role')]),
+    ).toEqual([
+      ['0', 'user'],
+      ['1', 'assistant'],
+      ['2', 'tool'],
+    ]);
+    expect(screen.getByTestId('context-total').textContent).toMatch(
+      /3 memory messages, ≈\d+ tokens/,
+    );
+    fireEvent.click(
+      within(within(context).getAllByTestId('context-message')[2]!).getByRole('button'),
+    );
+    expect(selected()?.getAttribute('data-testid')).toBe('tool-call');
+  });
+
+  it('folds streamed text into the message as it arrives', async () => {
+    const api = createMemoryApi();
+    await renderApp(api);
+    const script = new RunScript('live').start('t');
+    act(() => api.push(script.events.splice(0)));
+    await act(async () => fireEvent.click(screen.getByTestId('run-history-item')));
+    script.emit({ type: 'step.started', agent: 'manus', step: 1, maxSteps: 20 });
+    script.emit({ type: 'llm.delta', agent: 'manus', step: 1, text: 'Hel' });
+    act(() => api.push(script.events.splice(0)));
+    const streaming = document.querySelector('[data-streaming="true"]')!;
+    expect(streaming.textContent).toContain('Hel');
+    script.emit({ type: 'llm.delta', agent: 'manus', step: 1, text: 'lo' });
+    act(() => api.push(script.events.splice(0)));
+    expect(document.querySelector('[data-streaming="true"]')!.textContent).toContain('Hello');
+    expect(screen.getByTestId('follow-tail').getAttribute('aria-pressed')).toBe('true');
+  });
+});
