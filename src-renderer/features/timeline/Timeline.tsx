@@ -143,6 +143,9 @@ export function Timeline({ runId }: { runId: string }) {
       onWheel={(e) => {
         if (e.deltaY < 0) stopFollowing();
       }}
+      onKeyDown={(e) => {
+        if (e.key === 'PageUp' || e.key === 'Home') stopFollowing();
+      }}
       onPointerDown={(e) => {
         // a drag on the scrollbar itself (the list element, not a row)
         if (e.target === scrollRef.current) stopFollowing();
