@@ -7,7 +7,8 @@
 import type { RunEvent } from '@shared/events';
 import type { RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
-import { applyTimelineEvents, createTimeline } from './timeline/apply-events';
+import { applyTimelineEvents } from './timeline/apply-events';
+import { createTimeline } from './timeline/model';
 import type { TimelineModel } from './timeline/types';
 
 export type RunLoadStatus = 'none' | 'loading' | 'loaded' | 'error';

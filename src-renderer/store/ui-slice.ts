@@ -4,7 +4,7 @@
  */
 import type { StateCreator } from 'zustand';
 import type { ConfigTarget } from '@shared/ipc';
-import { positionOfId } from './timeline/apply-events';
+import { positionOfId } from './timeline/model';
 import {
   hasActiveFilters,
   itemMatches,

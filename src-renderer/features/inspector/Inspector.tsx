@@ -4,7 +4,7 @@
  */
 import { TEST_IDS } from '../../test-ids';
 import { useWorkbench } from '../../store/StoreProvider';
-import { positionOfId } from '../../store/timeline/apply-events';
+import { positionOfId } from '../../store/timeline/model';
 import type { StepItem, TimelineItem } from '../../store/timeline/types';
 import { ContextAtStep } from './ContextAtStep';
 import { ItemDetails } from './ItemDetails';

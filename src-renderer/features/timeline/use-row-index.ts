@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { positionOfId } from '../../store/timeline/apply-events';
+import { positionOfId } from '../../store/timeline/model';
 import type { TimelineItem } from '../../store/timeline/types';
 import {
   computeVisibleRows,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunScript } from '../../testing/run-script';
-import { applyTimelineEvents, createTimeline, positionOfId } from './apply-events';
+import { applyTimelineEvents } from './apply-events';
+import { createTimeline, positionOfId } from './model';
 import type { StuckItem, TimelineItem, ToolItem } from './types';
 
 function build(script: RunScript) {
@@ -203,6 +204,22 @@ describe('applyTimelineEvents: duplicates and stuck markers', () => {
     expect(last.duplicate?.occurrence).toBe(10);
     const first = ofKind(model.items, 'message').find((m) => m.memoryIndex === indexes[0])!;
     expect(first.repeatedLater).toBe(9);
+  });
+
+  it('counts a repeat of both content and calls once on the original', () => {
+    const script = new RunScript('r').start('t');
+    const a = script.addStep({
+      content: 'look',
+      calls: [{ name: 'bash', args: { command: 'ls' } }],
+    });
+    const b = script.addStep({
+      content: 'look',
+      calls: [{ name: 'bash', args: { command: 'ls' } }],
+    });
+    const model = build(script);
+    const byIndex = (i: number) => ofKind(model.items, 'message').find((m) => m.memoryIndex === i)!;
+    expect(byIndex(b).duplicate).toMatchObject({ kind: 'both', of: [a], occurrence: 2 });
+    expect(byIndex(a).repeatedLater).toBe(1);
   });
 
   it('fixes the OpenManus blind spot: identical tool calls with empty content are duplicates', () => {

@@ -6,7 +6,7 @@
  * snapshot followed by overlapping pushes never duplicates anything.
  */
 import type { RunEvent, RunEventOf } from '@shared/events';
-import { contentKey, toolSignature } from './duplicate-keys';
+import { matchDuplicate } from './duplicate-index';
 import type {
   DuplicateInfo,
   MarkerItem,
@@ -15,29 +15,6 @@ import type {
   TimelineItem,
   TimelineModel,
 } from './types';
-
-export function createTimeline(): TimelineModel {
-  return {
-    items: [],
-    index: {
-      memory: new Map(),
-      tools: new Map(),
-      steps: new Map(),
-      contentSeen: new Map(),
-      signatureSeen: new Map(),
-      human: new Map(),
-      toolNames: new Set(),
-    },
-    current: {},
-    lastAgent: '',
-    streams: {},
-    pendingResponse: {},
-    pendingNudge: {},
-    openQuestions: [],
-    eventCount: 0,
-    lastSeq: 0,
-  };
-}
 
 export function applyTimelineEvents(
   model: TimelineModel,
@@ -54,35 +31,6 @@ export function applyTimelineEvents(
 
 const key = (agent: string, n: number | string) => `${agent}\u0000${n}`;
 
-interface Seen {
-  memoryIndex: number;
-  position: number;
-}
-interface Earlier {
-  count: number;
-  /** the first earlier occurrence and the latest few */
-  shown: Seen[];
-}
-const NONE_EARLIER: Earlier = { count: 0, shown: [] };
-/** how many of the latest earlier occurrences a duplicate links to (besides the first) */
-const RECENT_LINKS = 4;
-
-/** Entries with a memory index below `index` (the list ascends). */
-function countBelow(list: readonly Seen[], index: number): number {
-  const last = list[list.length - 1];
-  if (!last || last.memoryIndex < index) return list.length;
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]!.memoryIndex < index) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-const EMPTY_RESPONSE_KEY = '\u0000(empty response)';
-
-/** One batch's working copy: the item array and the small records are copied once. */
 class Draft {
   readonly m: TimelineModel;
   private readonly items: TimelineItem[];
@@ -410,71 +358,21 @@ class Draft {
     else this.items[position] = item;
   }
 
-  /**
-   * Compares an assistant response with the agent's earlier ones. A long run can repeat
-   * the same call hundreds of times, so the cost per response stays constant: the links
-   * name the first occurrence and the latest few (the count is exact), and only the first
-   * occurrence of each key is marked as repeated.
-   */
+  /** Duplicate info for an assistant response; marks the first occurrence(s) as repeated. */
   private detectDuplicate(
     agent: string,
     item: MessageItem,
     position: number,
   ): DuplicateInfo | undefined {
-    const byContent = contentKey(item.content);
-    const bySignature = toolSignature(item.toolCalls);
-    const contentK = byContent ?? (bySignature === null ? EMPTY_RESPONSE_KEY : null);
-    const content =
-      contentK === null
-        ? NONE_EARLIER
-        : this.remember(this.m.index.contentSeen, key(agent, contentK), item, position);
-    const calls =
-      bySignature === null
-        ? NONE_EARLIER
-        : this.remember(this.m.index.signatureSeen, key(agent, bySignature), item, position);
-    if (content.count === 0 && calls.count === 0) return undefined;
-    const merged = new Map<number, number>();
-    for (const seen of [...content.shown, ...calls.shown])
-      merged.set(seen.memoryIndex, seen.position);
-    for (const first of [content.shown[0], calls.shown[0]]) {
-      if (first) this.markRepeated(first.position);
-    }
-    const of = [...merged.keys()].sort((a, b) => a - b);
+    const match = matchDuplicate(this.m.index, agent, item, position);
+    if (!match) return undefined;
+    for (const first of match.firstPositions) this.markRepeated(first);
     return {
-      kind:
-        content.count > 0 && calls.count > 0
-          ? 'both'
-          : content.count > 0
-            ? 'content'
-            : 'tool_calls',
-      of,
-      ofItems: of.map((index) => this.items[merged.get(index)!]?.id ?? 0),
-      occurrence: Math.max(content.count, calls.count) + 1,
+      kind: match.kind,
+      of: match.of,
+      ofItems: match.ofPositions.map((p) => this.items[p]?.id ?? 0),
+      occurrence: match.occurrence,
     };
-  }
-
-  /**
-   * Records this message under `k` and returns how many earlier messages had it, with
-   * the first and the latest few of them. Memory indexes ascend per agent, so "earlier"
-   * is "smaller index"; cutting on it keeps a re-application of the same events (from
-   * the same base model) idempotent.
-   */
-  private remember(
-    seen: Map<string, Seen[]>,
-    k: string,
-    item: MessageItem,
-    position: number,
-  ): Earlier {
-    let list = seen.get(k);
-    if (!list) {
-      list = [];
-      seen.set(k, list);
-    }
-    const count = countBelow(list, item.memoryIndex);
-    if (count === list.length) list.push({ memoryIndex: item.memoryIndex, position });
-    if (count === 0) return NONE_EARLIER;
-    const recentFrom = Math.max(1, count - RECENT_LINKS);
-    return { count, shown: [list[0]!, ...list.slice(recentFrom, count)] };
   }
 
   private markRepeated(position: number): void {
@@ -554,18 +452,4 @@ class Draft {
       duplicateItems,
     });
   }
-}
-
-/** Position of the item with this id (ids ascend with position), or -1. */
-export function positionOfId(items: readonly TimelineItem[], id: number): number {
-  let lo = 0;
-  let hi = items.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const midId = items[mid]!.id;
-    if (midId === id) return mid;
-    if (midId < id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }

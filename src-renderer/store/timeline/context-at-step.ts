@@ -9,7 +9,7 @@
 import type { Role, ToolCall } from '@shared/domain/message';
 import { estimateTokens } from './tokens';
 import type { StepItem, TimelineModel } from './types';
-import { positionOfId } from './apply-events';
+import { positionOfId } from './model';
 
 export interface ContextMessage {
   itemId: number;

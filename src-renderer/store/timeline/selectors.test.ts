@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunScript } from '../../testing/run-script';
-import { applyTimelineEvents, createTimeline } from './apply-events';
+import { applyTimelineEvents } from './apply-events';
+import { createTimeline } from './model';
 import { contextAtStep } from './context-at-step';
 import { estimateTokens } from './tokens';
 import type { StepItem, TimelineModel } from './types';
