@@ -117,22 +117,23 @@ export function RunHistory() {
           </select>
         </div>
       </div>
-      <ul className="history-list">
-        {list.map((summary) => (
-          <HistoryItem
-            key={summary.runId}
-            summary={summary}
-            isSelected={summary.runId === selectedRunId && view === 'run'}
-            now={now}
-          />
-        ))}
-      </ul>
-      {list.length === 0 && (
+      {list.length === 0 ? (
         <p className="muted history-empty" data-testid={TEST_IDS.historyEmpty}>
           {order.length === 0
             ? 'No runs yet. Start one with “New run”.'
             : 'No runs match these filters.'}
         </p>
+      ) : (
+        <ul className="history-list">
+          {list.map((summary) => (
+            <HistoryItem
+              key={summary.runId}
+              summary={summary}
+              isSelected={summary.runId === selectedRunId && view === 'run'}
+              now={now}
+            />
+          ))}
+        </ul>
       )}
       <div className="history-footer">
         <button type="button" className="link" onClick={() => fileRef.current?.click()}>
