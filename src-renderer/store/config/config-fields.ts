@@ -48,7 +48,7 @@ export const FIELD_SPECS: readonly FieldSpec[] = [
     label: 'API type',
     kind: 'enum',
     options: CONFIG_API_TYPES,
-    help: 'openai for any OpenAI-compatible server; azure or ollama for those.',
+    help: 'openai for any OpenAI-compatible server; azure or ollama for those; scripted for the built-in scripted model (demo, tests).',
   },
   {
     key: 'temperature',
