@@ -227,8 +227,9 @@ export class PersistentShell {
       await this.stopForeground(done);
     }
     this.current = null;
-    if (outcome === 'aborted') throw abortError(options.signal);
     const shellExited = !(pending.stdoutDone && pending.stderrDone);
+    if (outcome !== 'done' && !shellExited && this.isOpen) await this.drainJobNotices(pending);
+    if (outcome === 'aborted') throw abortError(options.signal);
     if (pending.cwd) this.cwdKnown = pending.cwd;
     return {
       exitCode: pending.exitCode,
@@ -240,6 +241,19 @@ export class PersistentShell {
       shellExited,
       processCount: pending.processCount,
     };
+  }
+
+  /**
+   * bash reports a killed foreground job ("Killed  sleep 100") when it next checks its
+   * jobs, which can be after the killed command's trailer: without this, the notice
+   * would open the next command's output. A no-op command collects it, and it is kept
+   * with the command it is about.
+   */
+  private async drainJobNotices(killed: Pending): Promise<void> {
+    const drained = await this.runNow(':', { timeoutMs: 2_000 }).catch(() => null);
+    if (!drained) return;
+    if (drained.stdout) killed.stdout.push(Buffer.from(drained.stdout));
+    if (drained.stderr) killed.stderr.push(Buffer.from(drained.stderr));
   }
 
   /**

@@ -88,6 +88,15 @@ describe.skipIf(!engine.available)('sandbox tools', () => {
       expect(next.output).toBe('1\n/workspace/proj\n');
     });
 
+    it("keeps bash's notice of a killed job with the killed command, never in the next one", async () => {
+      for (let round = 0; round < 15; round++) {
+        const killed = await call(bash, { command: 'sleep 100', timeout: 1 });
+        expect(killed.error).toMatch(/timed out/);
+        const next = await call(bash, { command: `echo round-${round}` });
+        expect(next.output).toBe(`round-${round}\n`);
+      }
+    });
+
     it('stops the command when the run is cancelled, and the shell keeps its state', async () => {
       const controller = new AbortController();
       const pending = bash.execute(
