@@ -96,7 +96,13 @@ export const requestSchemas = {
     .strict(),
   'run:stop': z.object({ runId }).strict(),
   'runs:list': empty,
-  'runs:get': z.object({ runId, afterSeq: z.number().int().min(0).optional() }).strict(),
+  'runs:get': z
+    .object({
+      runId,
+      afterSeq: z.number().int().min(0).optional(),
+      limit: z.number().int().min(1).max(1_000_000).optional(),
+    })
+    .strict(),
   'runs:export': z.object({ runId }).strict(),
   'runs:import': z
     .object({

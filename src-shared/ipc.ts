@@ -48,6 +48,11 @@ export interface RunGetInput {
   runId: string;
   /** only events with a higher seq (to fill a gap); default 0 = the whole run */
   afterSeq?: number;
+  /**
+   * at most this many events (a page): a long run paints after its first page while
+   * the rest follows with `afterSeq`; default: all of them
+   */
+  limit?: number;
 }
 
 export interface RunSnapshot {
@@ -58,6 +63,8 @@ export interface RunSnapshot {
   isLive: boolean;
   /** damaged history lines that were skipped, e.g. a torn last line after a crash */
   warnings: string[];
+  /** `limit` cut the page short: ask again with `afterSeq` = the last event's seq */
+  hasMore: boolean;
 }
 
 export interface RunExport {

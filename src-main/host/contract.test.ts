@@ -98,6 +98,10 @@ describe('contract over WebSocket: one round trip per entry', () => {
     expect(snapshot.events).toEqual(events.filter((e) => e.runId === runId));
     expect(snapshot.summary.lastSeq).toBe(snapshot.events.length);
     expect((await api.getRun({ runId, afterSeq: 3 })).events[0]?.seq).toBe(4);
+    const page = await api.getRun({ runId, afterSeq: 2, limit: 3 });
+    expect(page.events.map((e) => e.seq)).toEqual([3, 4, 5]);
+    expect(page.hasMore).toBe(true);
+    expect((await api.getRun({ runId, afterSeq: 2 })).hasMore).toBe(false);
 
     const exported = await api.exportRun({ runId });
     expect(exported.fileName).toBe(`run-${runId}.jsonl`);
@@ -269,6 +273,8 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
     'runs:get': [
       { input: { runId: 'r', afterSeq: -1 }, path: 'afterSeq' },
       { input: { runId: 'r', afterSeq: 1.5 }, path: 'afterSeq' },
+      { input: { runId: 'r', limit: 0 }, path: 'limit' },
+      { input: { runId: 'r', limit: '10' }, path: 'limit' },
     ],
     'runs:export': [{ input: { runId: '' }, path: 'runId' }],
     'runs:import': [

@@ -85,8 +85,8 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       return { stopped: runs.stop(runId) };
     },
     'runs:list': async () => runs.list(),
-    'runs:get': async ({ runId, afterSeq }) => {
-      const snapshot = runs.snapshot(runId, afterSeq);
+    'runs:get': async ({ runId, afterSeq, limit }) => {
+      const snapshot = runs.snapshot(runId, afterSeq, limit);
       if (!snapshot) throw new HandlerError('not_found', `No run with id ${runId}`);
       return snapshot;
     },

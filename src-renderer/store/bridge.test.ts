@@ -58,7 +58,7 @@ describe('bridge', () => {
     const run = store.getState().runs['r2']!;
     expect(run.events.map((e) => e.seq)).toEqual(events.slice(0, 14).map((e) => e.seq));
     expect(api.calls.filter((c) => c.method === 'getRun')).toEqual([
-      { method: 'getRun', input: { runId: 'r2' } },
+      { method: 'getRun', input: { runId: 'r2', limit: 1000 } },
     ]);
     api.push(events.slice(14));
     expect(store.getState().runs['r2']!.events).toHaveLength(events.length);
@@ -79,6 +79,22 @@ describe('bridge', () => {
     store.getState().selectRun('old');
     await tick();
     expect(api.calls.filter((c) => c.method === 'getRun')).toHaveLength(1);
+  });
+
+  it('loads a long run in pages: a small first page, then the rest after it', async () => {
+    const api = createMemoryApi();
+    const long = finishedRun('long', 400); // a few thousand events
+    api.history.set('long', long);
+    const store = createWorkbenchStore();
+    startBridge(api, store);
+    await tick();
+    store.getState().selectRun('long');
+    for (let i = 0; i < 20 && store.getState().runs['long']?.load.status !== 'loaded'; i++)
+      await tick();
+    const pages = api.calls.filter((c) => c.method === 'getRun').map((c) => c.input);
+    expect(pages[0]).toEqual({ runId: 'long', limit: 1000 });
+    expect(pages[1]).toEqual({ runId: 'long', afterSeq: 1000, limit: 5_000 });
+    expect(store.getState().runs['long']?.events.map((e) => e.seq)).toEqual(long.map((e) => e.seq));
   });
 
   it('shows why a run could not be loaded', async () => {
@@ -110,6 +126,7 @@ describe('bridge', () => {
     expect(api.calls.find((c) => c.method === 'getRun')?.input).toEqual({
       runId: 'r3',
       afterSeq: 4,
+      limit: 1000,
     });
   });
 

@@ -44,6 +44,9 @@ export interface Bridge {
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
 const SNAPSHOT_SLICE = 3000;
 const FIRST_SLICE = 1000;
+/** events per `runs:get` page: a small first page paints a long run at once */
+const FIRST_PAGE = 1000;
+const NEXT_PAGE = 5_000;
 const LOAD_MARKS = [
   'wb:load:request',
   'wb:load:response',
@@ -84,14 +87,30 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       // Marks for the UI benchmark's breakdown (request, answer, applied); cheap to keep.
       for (const name of LOAD_MARKS) performance.clearMarks(name);
       performance.mark('wb:load:request');
-      const snapshot = await api.getRun({ runId, ...(afterSeq > 0 ? { afterSeq } : {}) });
-      performance.mark('wb:load:response');
-      state().setSummaries([snapshot.summary]);
-      await applyInSlices(snapshot.events);
+      // Pages: the first is small so a long run paints at once; the rest follow.
+      let cursor = afterSeq;
+      let limit = FIRST_PAGE;
+      const warnings: string[] = [];
+      for (;;) {
+        const snapshot = await api.getRun({
+          runId,
+          limit,
+          ...(cursor > 0 ? { afterSeq: cursor } : {}),
+        });
+        if (cursor === afterSeq) performance.mark('wb:load:response');
+        state().setSummaries([snapshot.summary]);
+        await applyInSlices(snapshot.events, cursor === afterSeq);
+        warnings.push(...snapshot.warnings);
+        const last = snapshot.events.at(-1);
+        if (!snapshot.hasMore || !last) break;
+        cursor = last.seq;
+        limit = NEXT_PAGE;
+        await yieldToBrowser();
+      }
       performance.mark('wb:load:applied');
       state().setRunLoad(runId, {
         status: 'loaded',
-        ...(snapshot.warnings.length > 0 ? { warnings: snapshot.warnings } : {}),
+        ...(warnings.length > 0 ? { warnings: [...new Set(warnings)] } : {}),
       });
     } catch (error) {
       state().setRunLoad(runId, { status: 'error', error: message(error) });
@@ -107,12 +126,12 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
    * paint as soon as the first slice is in, and input and pushes are handled meanwhile
    * instead of after one long task.
    */
-  async function applyInSlices(events: readonly RunEvent[]): Promise<void> {
+  async function applyInSlices(events: readonly RunEvent[], isFirstPage: boolean): Promise<void> {
     let start = 0;
     while (start < events.length) {
       const end = start + (start === 0 ? FIRST_SLICE : SNAPSHOT_SLICE);
       state().applyEvents(events.slice(start, end));
-      if (start === 0) performance.mark('wb:load:first-slice');
+      if (start === 0 && isFirstPage) performance.mark('wb:load:first-slice');
       start = end;
       if (start < events.length) await yieldToBrowser();
     }

@@ -62,16 +62,19 @@ export function createMemoryApi(
     startRun: async () => ({ runId: `run-${nextRun++}` }),
     stopRun: async () => ({ stopped: true }),
     listRuns: async () => summaries(),
-    getRun: async (input: { runId: string; afterSeq?: number }) => {
+    getRun: async (input: { runId: string; afterSeq?: number; limit?: number }) => {
       const events = history.get(input.runId);
       if (!events)
         throw new AppApiError({ code: 'not_found', message: `No run with id ${input.runId}` });
       const summary = summaries().find((s) => s.runId === input.runId)!;
+      const after = events.filter((e) => e.seq > (input.afterSeq ?? 0));
+      const page = input.limit === undefined ? after : after.slice(0, input.limit);
       return {
         summary,
-        events: events.filter((e) => e.seq > (input.afterSeq ?? 0)),
+        events: page,
         isLive: summary.outcome === undefined,
         warnings: [],
+        hasMore: page.length < after.length,
       } satisfies RunSnapshot;
     },
     exportRun: async (input: { runId: string }) => ({

@@ -6,7 +6,7 @@
 import type { RunEvent } from '@shared/events';
 import type { RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
-import { parseRunLog, type ParsedLog } from './run-log';
+import { parseRunLog, type LogWindow, type ParsedLog, type ParsedPage } from './run-log';
 
 export interface RunHistory {
   /** `line` is the event exactly as serialized for the live stream */
@@ -14,6 +14,8 @@ export interface RunHistory {
   list(): RunSummary[];
   summary(runId: string): RunSummary | undefined;
   read(runId: string): ParsedLog | undefined;
+  /** a page of the run's events (see parseRunLogPage) */
+  readPage(runId: string, window: LogWindow): ParsedPage | undefined;
   /** adds a complete run (an import); throws when the run id is taken */
   addLog(runId: string, text: string, summary: RunSummary): void;
   /** releases open files and writes what is pending */
@@ -46,6 +48,21 @@ export class MemoryRunHistory implements RunHistory {
 
   summary(runId: string): RunSummary | undefined {
     return this.runs.get(runId)?.summary;
+  }
+
+  readPage(runId: string, window: LogWindow): ParsedPage | undefined {
+    const run = this.runs.get(runId);
+    if (!run) return undefined;
+    const start = run.events.findIndex((e) => e.seq > window.afterSeq);
+    const from = start < 0 ? run.events.length : start;
+    const to = from + window.limit;
+    return {
+      events: run.events.slice(from, to),
+      lines: run.lines.slice(from, to),
+      warnings: [],
+      hasTornTail: false,
+      hasMore: to < run.events.length,
+    };
   }
 
   read(runId: string): ParsedLog | undefined {

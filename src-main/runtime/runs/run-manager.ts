@@ -173,17 +173,23 @@ export class RunManager {
    * A run's summary and events for a UI that opens it or reloads while it goes on:
    * events up to `summary.lastSeq`; pushes continue with the next seq.
    */
-  snapshot(runId: string, afterSeq = 0): RunSnapshot | undefined {
+  snapshot(runId: string, afterSeq = 0, limit?: number): RunSnapshot | undefined {
     const summary = this.get(runId);
     if (!summary) return undefined;
-    const log = this.history.read(runId);
-    const events = (log?.events ?? []).filter((e) => e.seq > afterSeq);
-    const last = log?.events.at(-1);
+    const page = this.history.readPage(runId, {
+      afterSeq,
+      limit: limit ?? Number.MAX_SAFE_INTEGER,
+    });
+    const events = page?.events ?? [];
+    const last = events.at(-1);
+    // A summary without lastSeq (an old index) gets it from the log when the page reaches the end.
+    const lastSeq = summary.lastSeq ?? (page?.hasMore ? undefined : last?.seq);
     return {
-      summary: last && summary.lastSeq === undefined ? { ...summary, lastSeq: last.seq } : summary,
+      summary: lastSeq !== undefined ? { ...summary, lastSeq } : summary,
       events,
       isLive: this.live.has(runId),
-      warnings: log?.warnings ?? [],
+      warnings: page?.warnings ?? [],
+      hasMore: page?.hasMore ?? false,
     };
   }
 

@@ -28,7 +28,13 @@ import type { RunSummary } from '@shared/ipc';
 import { applyToSummary, summarize } from '@shared/run-summary';
 import { writeFileAtomic } from '../config/atomic-write';
 import type { RunHistory } from './run-history';
-import { parseRunLog, type ParsedLog } from './run-log';
+import {
+  parseRunLog,
+  parseRunLogPage,
+  type LogWindow,
+  type ParsedLog,
+  type ParsedPage,
+} from './run-log';
 
 const INDEX_FILE = 'index.json';
 const INDEX_VERSION = 1;
@@ -132,14 +138,22 @@ export class RunStore implements RunHistory {
   }
 
   read(runId: string): ParsedLog | undefined {
+    const text = this.logText(runId);
+    return text === undefined ? undefined : parseRunLog(text, runId, `${runId}.jsonl`);
+  }
+
+  readPage(runId: string, window: LogWindow): ParsedPage | undefined {
+    const text = this.logText(runId);
+    return text === undefined ? undefined : parseRunLogPage(text, runId, `${runId}.jsonl`, window);
+  }
+
+  private logText(runId: string): string | undefined {
     if (!RUN_ID_PATTERN.test(runId)) return undefined;
-    let text: string;
     try {
-      text = readFileSync(this.logPath(runId), 'utf8');
+      return readFileSync(this.logPath(runId), 'utf8');
     } catch {
       return undefined;
     }
-    return parseRunLog(text, runId, `${runId}.jsonl`);
   }
 
   /** Adds a complete log (an import): written atomically, then indexed. */
