@@ -31,7 +31,8 @@
  * Filters                      filter-search, filter-role-ROLE, filter-tool, filter-errors,
  *                              filter-duplicates, filter-clear, follow-tail
  * Inspector                    inspector, inspector-empty, context-at-step,
- *                              context-message (`data-index`, `data-role`), context-total
+ *                              context-message (`data-index`, `data-role`), context-total,
+ *                              context-system (the system prompt), context-nudge
  * History                      new-run, history-search, history-status, history-agent,
  *                              history-model, history-date, run-history-item (`data-run-id`,
  *                              `data-status`), history-empty
@@ -84,6 +85,8 @@ export const TEST_IDS = {
   contextAtStep: 'context-at-step',
   contextMessage: 'context-message',
   contextTotal: 'context-total',
+  contextSystem: 'context-system',
+  contextNudge: 'context-nudge',
   newRun: 'new-run',
   historySearch: 'history-search',
   historyStatus: 'history-status',

@@ -67,6 +67,13 @@ export interface LlmRequestedEvent {
   model: string;
   messageCount: number;
   inputTokens: number;
+  /**
+   * the system prompt sent in front of memory, present when it differs from this
+   * agent's previous request (so a 10,000-step run does not repeat it 10,000 times)
+   */
+  system?: string;
+  /** the stuck nudge sent after memory with this request only (it is never stored) */
+  nudge?: string;
 }
 export interface LlmDeltaEvent {
   type: 'llm.delta';

@@ -84,6 +84,10 @@ export class ToolCallAgent extends ReActAgent {
   readonly tools: ToolRegistry;
   protected systemPrompt: string | undefined;
   protected nextStepPrompt: string | undefined;
+  /** the system prompt last reported in an `llm.requested` event */
+  private emittedSystemPrompt: string | undefined;
+  /** the nudge the request being built carries */
+  private requestNudge: string | undefined;
   protected readonly specialToolNames: Set<string>;
   protected readonly maxObserve: number | undefined;
   protected readonly toolChoice: ToolChoice;
@@ -161,7 +165,13 @@ export class ToolCallAgent extends ReActAgent {
       model: this.llm.model,
       messageCount: request.messages.length,
       inputTokens: this.llm.countTokens?.(request) ?? 0,
+      // What the request carries beyond memory, so a UI can show exactly what was sent.
+      ...(this.systemPrompt && this.systemPrompt !== this.emittedSystemPrompt
+        ? { system: this.systemPrompt }
+        : {}),
+      ...(this.requestNudge ? { nudge: this.requestNudge } : {}),
     });
+    this.emittedSystemPrompt = this.systemPrompt;
     const deltas = new DeltaBatcher((text) =>
       emit({ type: 'llm.delta', agent: this.name, step: context.step, text }),
     );
@@ -212,6 +222,7 @@ export class ToolCallAgent extends ReActAgent {
     }
     for (const message of this.memory.messages) messages.push(message);
     const nudge = this.takeNudge();
+    this.requestNudge = nudge ?? undefined;
     if (nudge) messages.push(userMessage(nudge));
     return messages;
   }

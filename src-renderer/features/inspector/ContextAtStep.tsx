@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { TEST_IDS } from '../../test-ids';
 import { useWorkbenchStore } from '../../store/StoreProvider';
 import { contextAtStep } from '../../store/timeline/context-at-step';
-import { formatTokens } from '../../store/timeline/tokens';
+import { estimateTokens, formatTokens } from '../../store/timeline/tokens';
 import type { StepItem, TimelineModel } from '../../store/timeline/types';
 import { argsSummary, clip, formatCount } from '../../lib/format';
 
@@ -38,10 +38,21 @@ export function ContextAtStep(props: {
         {context.inputTokens > 0 && <> · guard counted {formatCount(context.inputTokens)}</>}
         {' · '}to <span className="mono">{context.model}</span>
       </p>
+      {context.system !== undefined && (
+        <details className="context-system" data-testid={TEST_IDS.contextSystem}>
+          <summary>
+            <span className="role-badge role-system">system</span>{' '}
+            <span className="muted">
+              ≈{formatTokens(estimateTokens(context.system))}, sent in front of memory
+            </span>
+          </summary>
+          <pre className="context-system-text">{context.system}</pre>
+        </details>
+      )}
       {context.notInMemory > 0 && (
         <p className="muted">
-          + {context.notInMemory} message{context.notInMemory === 1 ? '' : 's'} the agent adds in
-          front of memory (its system prompt), not shown here.
+          + {context.notInMemory} message{context.notInMemory === 1 ? '' : 's'} the runtime added
+          that this run's events do not show.
         </p>
       )}
       {context.droppedEarlier > 0 && (
@@ -78,18 +89,28 @@ export function ContextAtStep(props: {
           </li>
         ))}
       </ol>
-      {context.nudgedBy !== undefined && (
-        <p className="nudge-note">
-          + the stuck nudge (“Observed duplicate responses…”), sent after these messages for this
-          step only —{' '}
-          <button
-            type="button"
-            className="link"
-            onClick={() => store.getState().jumpTo(context.nudgedBy!)}
-          >
-            see the stuck marker
-          </button>
-        </p>
+      {(context.nudgedBy !== undefined || context.nudge !== undefined) && (
+        <div className="nudge-note" data-testid={TEST_IDS.contextNudge}>
+          <p>
+            + the stuck nudge, sent after these messages for this step only
+            {context.nudgedBy !== undefined && (
+              <>
+                {' '}
+                —{' '}
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => store.getState().jumpTo(context.nudgedBy!)}
+                >
+                  see the stuck marker
+                </button>
+              </>
+            )}
+          </p>
+          {context.nudge !== undefined && (
+            <pre className="context-system-text">{context.nudge}</pre>
+          )}
+        </div>
       )}
     </section>
   );

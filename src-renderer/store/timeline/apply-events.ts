@@ -92,16 +92,21 @@ class Draft {
         return this.memoryAppended(e);
       case 'memory.truncated':
         return this.memoryTruncated(e);
-      case 'llm.requested':
+      case 'llm.requested': {
+        if (e.system !== undefined) this.m.systemPrompts[e.agent] = e.system;
+        const system = this.m.systemPrompts[e.agent];
         this.updateStep(e.agent, e.step, () => ({
           request: {
             seq: e.seq,
             model: e.model,
             messageCount: e.messageCount,
             inputTokens: e.inputTokens,
+            ...(system !== undefined ? { system } : {}),
+            ...(e.nudge !== undefined ? { nudge: e.nudge } : {}),
           },
         }));
         return;
+      }
       case 'llm.delta':
         return this.delta(e);
       case 'llm.responded':

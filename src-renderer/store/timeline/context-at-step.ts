@@ -1,10 +1,10 @@
 /**
  * "Context at this step": the messages the model received for a step's request,
- * derived from the timeline: every memory message of that agent appended before the
- * request, minus those a `memory.truncated` had dropped by then. The runtime sends its
- * system prompt in front of memory and a stuck nudge after it without storing either in
- * memory, so the request's own `messageCount` can be higher than what memory shows; the
- * nudge is reported by the step, the rest as `notInMemory`.
+ * derived from the timeline: the system prompt the request carried (`llm.requested`
+ * reports it when it changes), every memory message of that agent appended before the
+ * request minus those a `memory.truncated` had dropped by then, and the stuck nudge the
+ * request carried after memory (never stored). What is still unaccounted for in the
+ * request's own `messageCount` is reported as `notInMemory`.
  */
 import type { Role, ToolCall } from '@shared/domain/message';
 import { estimateTokens } from './tokens';
@@ -36,6 +36,10 @@ export interface StepContext {
   promptTokens?: number;
   /** the stuck marker whose nudge this request carried (after the memory messages) */
   nudgedBy?: number;
+  /** the system prompt sent in front of memory */
+  system?: string;
+  /** the nudge text sent after memory */
+  nudge?: string;
   /** other messages in the request that memory does not show (the system prompt) */
   notInMemory: number;
   /** memory messages of this agent the model no longer saw at this point */
@@ -97,9 +101,14 @@ export function contextAtStep(model: TimelineModel, step: StepItem): StepContext
     inputTokens: request.inputTokens,
     ...(step.usage ? { promptTokens: step.usage.prompt } : {}),
     ...(step.nudgedBy !== undefined ? { nudgedBy: step.nudgedBy } : {}),
+    ...(request.system !== undefined ? { system: request.system } : {}),
+    ...(request.nudge !== undefined ? { nudge: request.nudge } : {}),
     notInMemory: Math.max(
       0,
-      request.messageCount - messages.length - (step.nudgedBy !== undefined ? 1 : 0),
+      request.messageCount -
+        messages.length -
+        (request.system !== undefined ? 1 : 0) -
+        (request.nudge !== undefined || step.nudgedBy !== undefined ? 1 : 0),
     ),
     droppedEarlier,
   };

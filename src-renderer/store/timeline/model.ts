@@ -18,6 +18,7 @@ export function createTimeline(): TimelineModel {
     streams: {},
     pendingResponse: {},
     pendingNudge: {},
+    systemPrompts: {},
     openQuestions: [],
     eventCount: 0,
     lastSeq: 0,

@@ -35,7 +35,16 @@ export interface StepItem extends ItemBase {
   isFinished: boolean;
   durationMs?: number;
   /** the model request made in this step (anchor of "context at this step") */
-  request?: { seq: number; model: string; messageCount: number; inputTokens: number };
+  request?: {
+    seq: number;
+    model: string;
+    messageCount: number;
+    inputTokens: number;
+    /** the system prompt this request carried in front of memory */
+    system?: string;
+    /** the stuck nudge it carried after memory */
+    nudge?: string;
+  };
   usage?: TokenUsage;
   hasError: boolean;
   duplicateCount: number;
@@ -209,6 +218,8 @@ export interface TimelineModel {
   pendingResponse: Record<string, { step: number; info: ResponseInfo }>;
   /** per agent: a stuck marker whose nudge goes into the agent's next step */
   pendingNudge: Record<string, number>;
+  /** per agent: the system prompt its requests carry (sent only when it changes) */
+  systemPrompts: Record<string, string>;
   plan?: PlanState;
   sandbox?: SandboxState;
   /** tool call ids of questions still waiting for an answer */
