@@ -236,59 +236,27 @@ export const LLM_DEFAULTS = {
   scenario: '',
 } as const satisfies Required<LlmProfileInput>;
 
+/** Run settings every agent starts from. */
+const BASE_AGENT_DEFAULTS = {
+  max_steps: 20,
+  duplicate_threshold: 2,
+  max_messages: 100,
+  max_observe: 10_000,
+  tool_choice: 'auto',
+  text_reply_policy: 'reprompt_once',
+} as const satisfies Required<Omit<AgentSettingsInput, 'llm'>>;
+
 /** Per-agent defaults: manus/swe/browser/mcp 20 steps, the bare toolcall agent 30. */
 export const AGENT_DEFAULTS: Record<
   (typeof AGENT_NAMES)[number] | 'planning',
   Required<Omit<AgentSettingsInput, 'llm'>>
 > = {
-  manus: {
-    max_steps: 20,
-    duplicate_threshold: 2,
-    max_messages: 100,
-    max_observe: 10_000,
-    tool_choice: 'auto',
-    text_reply_policy: 'reprompt_once',
-  },
-  swe: {
-    max_steps: 20,
-    duplicate_threshold: 2,
-    max_messages: 100,
-    max_observe: 10_000,
-    tool_choice: 'auto',
-    text_reply_policy: 'reprompt_once',
-  },
-  browser: {
-    max_steps: 20,
-    duplicate_threshold: 2,
-    max_messages: 100,
-    max_observe: 10_000,
-    tool_choice: 'auto',
-    text_reply_policy: 'reprompt_once',
-  },
-  mcp: {
-    max_steps: 20,
-    duplicate_threshold: 2,
-    max_messages: 100,
-    max_observe: 10_000,
-    tool_choice: 'auto',
-    text_reply_policy: 'reprompt_once',
-  },
-  toolcall: {
-    max_steps: 30,
-    duplicate_threshold: 2,
-    max_messages: 100,
-    max_observe: 10_000,
-    tool_choice: 'auto',
-    text_reply_policy: 'reprompt_once',
-  },
+  manus: BASE_AGENT_DEFAULTS,
+  swe: BASE_AGENT_DEFAULTS,
+  browser: BASE_AGENT_DEFAULTS,
+  mcp: BASE_AGENT_DEFAULTS,
+  toolcall: { ...BASE_AGENT_DEFAULTS, max_steps: 30 },
   // For PlanningFlow, max_steps is the step budget of the whole run, all executors
   // together (each executor keeps its own limit too).
-  planning: {
-    max_steps: 60,
-    duplicate_threshold: 2,
-    max_messages: 100,
-    max_observe: 10_000,
-    tool_choice: 'auto',
-    text_reply_policy: 'reprompt_once',
-  },
+  planning: { ...BASE_AGENT_DEFAULTS, max_steps: 60 },
 };

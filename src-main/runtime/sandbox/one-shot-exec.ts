@@ -6,9 +6,9 @@
  * processes re-parented to init.
  */
 import { randomBytes } from 'node:crypto';
-import { abortError } from '../util/abort';
+import { abortError, waitOutcome } from '../util/abort';
 import { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from './capped-output';
-import type { ContainerEngine, ExecStream } from './engine';
+import type { ContainerEngine } from './engine';
 
 export interface ExecOptions {
   /** the command's own deadline, enforced by killing it inside the container */
@@ -79,8 +79,8 @@ export async function runOneShot(
     stream.closeStdin();
   }
 
-  const outcome = await waitForEnd(stream, options.timeoutMs, options.signal);
-  if (outcome !== 'ended') {
+  const outcome = await waitOutcome(stream.ended, options.timeoutMs, options.signal);
+  if (outcome !== 'done') {
     await target.kill(token).catch(() => undefined);
     await Promise.race([stream.ended.catch(() => undefined), delay(KILL_GRACE_MS)]);
     stream.destroy();
@@ -98,31 +98,6 @@ export async function runOneShot(
   };
 }
 
-/** Resolves how the wait ended; rethrows when the connection to the engine broke. */
-async function waitForEnd(
-  stream: ExecStream,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
-): Promise<'ended' | 'timeout' | 'aborted'> {
-  if (signal?.aborted) return 'aborted';
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  try {
-    return await Promise.race([
-      stream.ended.then(() => 'ended' as const),
-      new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), timeoutMs);
-      }),
-      new Promise<'aborted'>((resolve) => {
-        onAbort = () => resolve('aborted');
-        signal?.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
-  }
-}
 
 /** The exec's exit code; the engine may need a moment after the stream ends to record it. */
 export async function exitCodeOf(engine: ContainerEngine, execId: string): Promise<number | null> {

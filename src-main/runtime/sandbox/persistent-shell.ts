@@ -11,7 +11,7 @@
  * command in the last known working directory.
  */
 import { randomBytes } from 'node:crypto';
-import { abortError } from '../util/abort';
+import { abortError, waitOutcome } from '../util/abort';
 import { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from './capped-output';
 import type { ContainerEngine, ExecStream } from './engine';
 import { exitCodeOf } from './one-shot-exec';
@@ -220,7 +220,7 @@ export class PersistentShell {
     this.current = pending;
     this.stream.write(line);
 
-    const outcome = await waitFor(done, options.timeoutMs, options.signal);
+    const outcome = await waitOutcome(done, options.timeoutMs, options.signal);
     let timedOut = false;
     if (outcome !== 'done') {
       timedOut = outcome === 'timeout';
@@ -266,10 +266,10 @@ export class PersistentShell {
       await this.host
         .runHelper(killShellWorkArgv(this.shellPid, this.backgroundJobs))
         .catch(() => undefined);
-      if ((await waitFor(done, KILL_ROUND_WAIT_MS[round] ?? 500)) === 'done') return;
+      if ((await waitOutcome(done, KILL_ROUND_WAIT_MS[round] ?? 500)) === 'done') return;
     }
     await this.close();
-    await waitFor(done, 1_000);
+    await waitOutcome(done, 1_000);
     this.current?.finish();
   }
 
@@ -343,30 +343,6 @@ export class PersistentShell {
   }
 }
 
-async function waitFor(
-  done: Promise<void>,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<'done' | 'timeout' | 'aborted'> {
-  if (signal?.aborted) return 'aborted';
-  let onAbort: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      done.then(() => 'done' as const),
-      new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), timeoutMs);
-      }),
-      new Promise<'aborted'>((resolve) => {
-        onAbort = () => resolve('aborted');
-        signal?.addEventListener('abort', onAbort, { once: true });
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
-  }
-}
 
 /** Keeps the most recent bytes of an idle buffer under the cap. */
 function trimTo(chunks: Buffer[], cap: number): void {

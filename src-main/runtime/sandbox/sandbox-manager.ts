@@ -14,7 +14,7 @@ import { chownSync, mkdirSync, statSync } from 'node:fs';
 import type { SandboxChangedEvent } from '@shared/events';
 import type { SandboxSettings } from '../config/schema';
 import type { Session } from '../session/session';
-import { abortError, isCancellation } from '../util/abort';
+import { abortError, isCancellation, raceAbort } from '../util/abort';
 import {
   LABELS,
   buildContainerSpec,
@@ -276,22 +276,3 @@ export class SandboxManager {
   }
 }
 
-/** Waits for `promise` unless the signal aborts first (the work itself goes on). */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { BrowserSettings } from '../../config/schema';
 import type { LlmClient } from '../../llm/llm-client';
 import type { Session } from '../../session/session';
-import { abortError, isCancellation } from '../../util/abort';
+import { abortError, isCancellation, raceAbort } from '../../util/abort';
 import { fail, ok, type Tool, type ToolContext, type ToolResult } from '../tool';
 import {
   BROWSER_ACTIONS,
@@ -195,21 +195,3 @@ async function performAndObserve(
   return error === null ? ok(text, extra) : fail(text ? `${error}\n\n${text}` : error, extra);
 }
 
-/** Settles with the work, or rejects as soon as the run is cancelled. */
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
