@@ -33,10 +33,7 @@ describe('layering lint rules', () => {
       "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n",
       'src-shared/bad.ts',
     );
-    const electron = await restrictedImportMessages(
-      importElectron,
-      'src-shared/bad.ts',
-    );
+    const electron = await restrictedImportMessages(importElectron, 'src-shared/bad.ts');
     expect(node).toHaveLength(1);
     expect(electron).toHaveLength(1);
   }, 30_000);
@@ -50,10 +47,7 @@ describe('layering lint rules', () => {
   }, 30_000);
 
   it('allow electron in the Electron glue', async () => {
-    const messages = await restrictedImportMessages(
-      importElectron,
-      'src-main/electron/ok.ts',
-    );
+    const messages = await restrictedImportMessages(importElectron, 'src-main/electron/ok.ts');
     expect(messages).toHaveLength(0);
   }, 30_000);
 });

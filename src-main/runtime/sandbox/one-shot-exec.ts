@@ -98,7 +98,6 @@ export async function runOneShot(
   };
 }
 
-
 /** The exec's exit code; the engine may need a moment after the stream ends to record it. */
 export async function exitCodeOf(engine: ContainerEngine, execId: string): Promise<number | null> {
   for (let attempt = 0; attempt < 20; attempt++) {

@@ -343,7 +343,6 @@ export class PersistentShell {
   }
 }
 
-
 /** Keeps the most recent bytes of an idle buffer under the cap. */
 function trimTo(chunks: Buffer[], cap: number): void {
   let total = chunks.reduce((sum, c) => sum + c.length, 0);

@@ -194,4 +194,3 @@ async function performAndObserve(
   const text = parts.join('\n\n');
   return error === null ? ok(text, extra) : fail(text ? `${error}\n\n${text}` : error, extra);
 }
-
