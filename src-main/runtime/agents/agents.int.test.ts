@@ -5,9 +5,11 @@
  * a plan across two executors that share the session's sandbox, blocks a failing step,
  * replans, and finishes early when an executor says the task is done.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '@shared/events';
 import type { Message } from '@shared/domain/message';
@@ -17,6 +19,7 @@ import { createRuntime, type Runtime } from '../runtime';
 import { LOCAL_SANDBOX_IMAGE, probeDocker } from '../sandbox/testing/docker-env';
 
 const docker = await probeDocker();
+const execFileAsync = promisify(execFile);
 const runtimes: Runtime[] = [];
 afterAll(async () => {
   await Promise.all(runtimes.map((r) => r.dispose()));
@@ -109,6 +112,43 @@ describe.skipIf(!docker.available)('agents with their real tools in the sandbox'
     expect(readFileSync(join(workspaceOf(runtime, events), 'app.py'), 'utf8')).toContain(
       'hello, sandbox',
     );
+  });
+
+  it('fixes openmanus 7.1(f): the sandbox outlives a run; the next run of the session uses the same container and files', async () => {
+    let run = 0;
+    const { runtime, events } = startRuntime((request) => {
+      const done = toolResults(request).length;
+      if (done > 0) return call('terminate', { status: 'success' });
+      return run === 1
+        ? call('python_execute', { code: "open('/workspace/kept.txt', 'w').write('from run 1')" })
+        : call('bash', { command: 'cat /workspace/kept.txt' });
+    });
+    const containers = () =>
+      new Set(
+        events.flatMap((e) =>
+          e.type === 'sandbox.changed' && e.containerId ? [e.containerId] : [],
+        ),
+      );
+    run = 1;
+    expect((await runtime.runs.start({ task: 'write', agent: 'manus' }).done).outcome).toBe(
+      'finished',
+    );
+    const [first] = [...containers()];
+    expect(first).toBeDefined();
+    // Still there after the run ended (the original removed it after every run).
+    const { stdout } = await execFileAsync('docker', [
+      'inspect',
+      '-f',
+      '{{.State.Running}}',
+      first!,
+    ]);
+    expect(stdout.trim()).toBe('true');
+    run = 2;
+    expect((await runtime.runs.start({ task: 'read', agent: 'manus' }).done).outcome).toBe(
+      'finished',
+    );
+    expect([...containers()]).toEqual([first]);
+    expect(toolOutputs(events, 'bash').join()).toContain('from run 1');
   });
 
   it('PlanningFlow: two executors share the sandbox, a failing step is blocked, the plan is revised, and the flow finishes early', async () => {
