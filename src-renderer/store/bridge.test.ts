@@ -93,7 +93,7 @@ describe('bridge', () => {
       await tick();
     const pages = api.calls.filter((c) => c.method === 'getRun').map((c) => c.input);
     expect(pages[0]).toEqual({ runId: 'long', limit: 1000 });
-    expect(pages[1]).toEqual({ runId: 'long', afterSeq: 1000, limit: 5_000 });
+    expect(pages[1]).toEqual({ runId: 'long', afterSeq: 1000, limit: 2_500 });
     expect(store.getState().runs['long']?.events.map((e) => e.seq)).toEqual(long.map((e) => e.seq));
   });
 

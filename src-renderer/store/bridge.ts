@@ -46,7 +46,7 @@ const SNAPSHOT_SLICE = 3000;
 const FIRST_SLICE = 1000;
 /** events per `runs:get` page: a small first page paints a long run at once */
 const FIRST_PAGE = 1000;
-const NEXT_PAGE = 5_000;
+const NEXT_PAGE = 2_500;
 const LOAD_MARKS = [
   'wb:load:request',
   'wb:load:response',

@@ -62,6 +62,7 @@ export class MemoryRunHistory implements RunHistory {
       warnings: [],
       hasTornTail: false,
       hasMore: to < run.events.length,
+      nextLine: Math.min(to, run.events.length),
     };
   }
 

@@ -72,3 +72,18 @@ describe('parseRunLogPage', () => {
     ]);
   });
 });
+
+describe('paging with startLine', () => {
+  it('gives the same page from the previous page end as from a scan of the whole log', () => {
+    const { text } = logText(30);
+    const first = parseRunLogPage(text, 'r1', 'r1.jsonl', { afterSeq: 0, limit: 7 });
+    const next = parseRunLogPage(text, 'r1', 'r1.jsonl', {
+      afterSeq: 7,
+      limit: 7,
+      startLine: first.nextLine,
+    });
+    const scanned = parseRunLogPage(text, 'r1', 'r1.jsonl', { afterSeq: 7, limit: 7 });
+    expect(next.events).toEqual(scanned.events);
+    expect(next.events.map((e) => e.seq)).toEqual([8, 9, 10, 11, 12, 13, 14]);
+  });
+});

@@ -18,11 +18,15 @@ export interface ParsedLog {
 export interface LogWindow {
   afterSeq: number;
   limit: number;
+  /** a line at or before the page's first event (a previous page's `nextLine`) */
+  startLine?: number;
 }
 
 export interface ParsedPage extends ParsedLog {
   /** more events follow the page */
   hasMore: boolean;
+  /** where the next page starts */
+  nextLine: number;
 }
 
 /** Folds lines into a log, checking each against the run id and the seq before it. */
@@ -100,14 +104,15 @@ const SEQ_FIELD = /"seq":(\d+)[,}]/;
  * pages instead of one 26 MB answer.
  */
 export function parseRunLogPage(
-  text: string,
+  text: string | SplitLog,
   expectedRunId: string | null,
   source: string,
   window: LogWindow,
 ): ParsedPage {
-  const raw = text.split('\n');
-  const endsWithNewline = text.endsWith('\n');
-  let line = 0;
+  const { raw, endsWithNewline } = typeof text === 'string' ? splitLog(text) : text;
+  // A reader paging forward can say where the previous page ended, sparing the scan.
+  let line =
+    window.startLine !== undefined && window.startLine <= raw.length ? window.startLine : 0;
   for (; line < raw.length; line++) {
     const seq = SEQ_FIELD.exec((raw[line] ?? '').slice(0, 200))?.[1];
     if (seq === undefined || Number(seq) > window.afterSeq) break;
@@ -127,7 +132,17 @@ export function parseRunLogPage(
     hasMore = (raw[rest] ?? '').trim() !== '';
   }
   if (tailIsTorn && line <= lastIndex) reader.read(tail, lastIndex + 1, true);
-  return { ...reader.log, hasMore };
+  return { ...reader.log, hasMore, nextLine: line };
+}
+
+/** A log split into lines once, for readers that page through it. */
+export interface SplitLog {
+  raw: string[];
+  endsWithNewline: boolean;
+}
+
+export function splitLog(text: string): SplitLog {
+  return { raw: text.split('\n'), endsWithNewline: text.endsWith('\n') };
 }
 
 function parsesAsJson(line: string): boolean {

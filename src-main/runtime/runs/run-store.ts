@@ -31,9 +31,11 @@ import type { RunHistory } from './run-history';
 import {
   parseRunLog,
   parseRunLogPage,
+  splitLog,
   type LogWindow,
   type ParsedLog,
   type ParsedPage,
+  type SplitLog,
 } from './run-log';
 
 const INDEX_FILE = 'index.json';
@@ -69,6 +71,14 @@ export interface StoreStartup {
 export class RunStore implements RunHistory {
   private readonly index = new Map<string, IndexEntry>();
   private readonly writers = new Map<string, Writer>();
+  /** the log last read in pages, kept while its file is unchanged */
+  private pageCache: {
+    runId: string;
+    size: number;
+    mtimeMs: number;
+    log: SplitLog;
+    cursor: { afterSeq: number; line: number } | null;
+  } | null = null;
   /** runs whose log could not be opened: said once, not once per event */
   private readonly unwritable = new Set<string>();
   private indexTimer: ReturnType<typeof setTimeout> | null = null;
@@ -142,9 +152,46 @@ export class RunStore implements RunHistory {
     return text === undefined ? undefined : parseRunLog(text, runId, `${runId}.jsonl`);
   }
 
+  /**
+   * Pages of one run are usually read in order (a UI opening a long run): the log is
+   * split once and kept while its file does not change, and each page starts where the
+   * previous one ended instead of scanning from the top.
+   */
   readPage(runId: string, window: LogWindow): ParsedPage | undefined {
-    const text = this.logText(runId);
-    return text === undefined ? undefined : parseRunLogPage(text, runId, `${runId}.jsonl`, window);
+    if (!RUN_ID_PATTERN.test(runId)) return undefined;
+    const path = this.logPath(runId);
+    let stats;
+    try {
+      stats = statSync(path);
+    } catch {
+      return undefined;
+    }
+    let cached = this.pageCache;
+    if (
+      !cached ||
+      cached.runId !== runId ||
+      cached.size !== stats.size ||
+      cached.mtimeMs !== stats.mtimeMs
+    ) {
+      const text = this.logText(runId);
+      if (text === undefined) return undefined;
+      cached = {
+        runId,
+        size: stats.size,
+        mtimeMs: stats.mtimeMs,
+        log: splitLog(text),
+        cursor: null,
+      };
+      this.pageCache = cached;
+    }
+    const startLine = cached.cursor?.afterSeq === window.afterSeq ? cached.cursor.line : undefined;
+    const page = parseRunLogPage(cached.log, runId, `${runId}.jsonl`, {
+      ...window,
+      ...(startLine !== undefined ? { startLine } : {}),
+    });
+    const last = page.events.at(-1);
+    cached.cursor = last ? { afterSeq: last.seq, line: page.nextLine } : null;
+    return page;
   }
 
   private logText(runId: string): string | undefined {
