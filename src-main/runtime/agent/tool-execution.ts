@@ -32,6 +32,8 @@ export interface ToolCallOutcome {
   terminateStatus?: string;
   /** the call failed because the arguments or the tool name were wrong */
   invalid: 'arguments' | 'unknown_tool' | null;
+  /** the tool ran out of time and was stopped */
+  timedOut?: boolean;
 }
 
 /** Raw argument strings in events are cut here: the model may send megabytes. */
@@ -190,6 +192,7 @@ function started(
       invalid,
       ...(result.image ? { image: result.image } : {}),
       ...(status !== undefined ? { terminateStatus: status } : {}),
+      ...(result.timedOut ? { timedOut: true } : {}),
     };
   };
 }

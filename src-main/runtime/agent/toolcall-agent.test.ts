@@ -379,3 +379,41 @@ describe('ToolCallAgent: tool calls', () => {
 });
 
 export type { ScriptedServerReply };
+
+describe('ToolCallAgent: tools that time out (reliability S7)', () => {
+  const slow: Tool<{ n: number }> = {
+    name: 'slow',
+    description: 'times out when n is odd',
+    schema: z.object({ n: z.number() }),
+    execute: async ({ n }) =>
+      n % 2 === 1 ? { output: '', error: `timed out (${n})`, timedOut: true } : ok(`done ${n}`),
+  };
+
+  it('ends the run as ERROR after three timed-out calls in a row, saying what to do', async () => {
+    h = await startHarness(
+      [call('slow', { n: 1 }), call('slow', { n: 3 }), call('slow', { n: 5 }), reply.terminate()],
+      {
+        tools: [slow],
+      },
+    );
+    const result = await h.run();
+    expect(result.outcome).toBe('error');
+    expect(result.error).toMatch(/3 tool calls in a row timed out/);
+    expect(result.error).toMatch(/\[sandbox\] timeout/);
+    expect(result.steps).toBe(3);
+  });
+
+  it('counts only timeouts in a row: a call that finishes resets the count', async () => {
+    h = await startHarness(
+      [
+        call('slow', { n: 1 }),
+        call('slow', { n: 3 }),
+        call('slow', { n: 2 }),
+        call('slow', { n: 5 }),
+        reply.terminate(),
+      ],
+      { tools: [slow] },
+    );
+    expect((await h.run()).outcome).toBe('finished');
+  });
+});

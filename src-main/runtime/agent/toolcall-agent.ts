@@ -69,6 +69,8 @@ export interface ToolCallAgentDeps {
 export const TOOLCALL_DEFAULT_MAX_STEPS = 30;
 /** consecutive calls to tools that do not exist before the run ends as ERROR (reliability L2) */
 export const MAX_UNKNOWN_TOOL_STREAK = 3;
+/** Tool calls in a row that may time out before the run ends (reliability.md S7). */
+export const MAX_TIMEOUT_STREAK = 3;
 /** consecutive replies without a tool call in required mode before the run ends as ERROR */
 export const MAX_REQUIRED_MISSES = 3;
 
@@ -97,6 +99,8 @@ export class ToolCallAgent extends ReActAgent {
   private pendingMode: PendingMode = 'run';
   private noToolStreak = 0;
   private unknownToolStreak = 0;
+  /** consecutive tool calls that timed out (reliability S7: three in a row end the run) */
+  private timeoutStreak = 0;
   private readonly usedCallIds = new Set<string>();
   private systemMessageCache: Message | null = null;
   /** what `step` reports when the model called no tool */
@@ -117,6 +121,7 @@ export class ToolCallAgent extends ReActAgent {
   protected override beforeRun(): void {
     this.noToolStreak = 0;
     this.unknownToolStreak = 0;
+    this.timeoutStreak = 0;
     this.pendingCalls = [];
   }
 
@@ -299,6 +304,16 @@ export class ToolCallAgent extends ReActAgent {
         if (outcome.image) images.push({ call, image: outcome.image });
         this.unknownToolStreak =
           outcome.invalid === 'unknown_tool' ? this.unknownToolStreak + 1 : 0;
+        this.timeoutStreak = outcome.timedOut ? this.timeoutStreak + 1 : 0;
+        if (this.timeoutStreak >= MAX_TIMEOUT_STREAK) {
+          next++;
+          answerRest('Not executed: the run was stopped because tool calls kept timing out.');
+          throw new AgentError(
+            `${MAX_TIMEOUT_STREAK} tool calls in a row timed out and were stopped; the run ends here ` +
+              'instead of spending its steps waiting. Give long commands more time (the timeout ' +
+              'parameter, or [sandbox] timeout in config.toml), or run them in the background.',
+          );
+        }
         if (this.unknownToolStreak >= MAX_UNKNOWN_TOOL_STREAK) {
           next++;
           answerRest(

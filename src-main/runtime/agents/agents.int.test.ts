@@ -151,6 +151,22 @@ describe.skipIf(!docker.available)('agents with their real tools in the sandbox'
     expect(toolOutputs(events, 'bash').join()).toContain('from run 1');
   });
 
+  it('S7: three sandbox commands in a row that time out end the run, and leave no process behind', async () => {
+    const { runtime, events } = startRuntime(() =>
+      call('bash', { command: 'sleep 600', timeout: 1 }),
+    );
+    const started = Date.now();
+    const result = await runtime.runs.start({ task: 'wait forever', agent: 'swe' }).done;
+    expect(result.outcome).toBe('error');
+    expect(result.error).toMatch(/3 tool calls in a row timed out/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const container = events.find((e) => e.type === 'sandbox.changed' && e.containerId);
+    const id = container?.type === 'sandbox.changed' ? container.containerId : undefined;
+    expect(id).toBeDefined();
+    const { stdout } = await execFileAsync('docker', ['exec', id!, 'ps', '-eo', 'args']);
+    expect(stdout).not.toMatch(/sleep 600/);
+  });
+
   it('PlanningFlow: two executors share the sandbox, a failing step is blocked, the plan is revised, and the flow finishes early', async () => {
     let plannerCalls = 0;
     const router: Router = (request) => {

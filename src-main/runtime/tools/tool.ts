@@ -16,6 +16,8 @@ export interface ToolResult {
   /** an image to show the model; it is attached to a following user message */
   image?: MessageImage;
   exitCode?: number;
+  /** the call ran out of time and was stopped (the loop ends a run after several in a row) */
+  timedOut?: boolean;
 }
 
 export interface ToolContext {

@@ -33,7 +33,7 @@ export function formatCommandResult(
         'were killed inside the sandbox). Run long tasks in the background and poll, ' +
         `e.g. \`cmd > out.log 2>&1 &\`, or pass a larger timeout.${notes}` +
         (output ? `\nOutput before the timeout:\n${output}` : ''),
-      { output, ...extra },
+      { output, ...extra, timedOut: true },
     );
   }
   if (result.oomKilled) {
