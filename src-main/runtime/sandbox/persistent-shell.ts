@@ -83,6 +83,8 @@ export class PersistentShell {
   private stdoutScanner = new MarkerScanner(Buffer.from('\0'));
   private stderrScanner = new MarkerScanner(Buffer.from('\0'));
   private backgroundJobs: number[] = [];
+  /** the last command was killed: bash's notice of it may arrive while the shell is idle */
+  private killedLastCommand = false;
   private queue: Promise<unknown> = Promise.resolve();
   private isOpen = false;
   private cwdKnown: string;
@@ -212,9 +214,16 @@ export class PersistentShell {
       processCount: 0,
       finish,
     };
-    // Output that background jobs wrote while the shell was idle belongs to what comes next.
+    // Output that background jobs wrote while the shell was idle belongs to what comes next,
+    // except bash's own notice of a job we killed ("Killed  sleep 100"), which bash may print
+    // after the killed command's trailer: it is about the previous command, which already
+    // said it was stopped.
     for (const chunk of this.idleStdout.splice(0)) pending.stdout.push(chunk);
-    for (const chunk of this.idleStderr.splice(0)) pending.stderr.push(chunk);
+    const afterKill = this.killedLastCommand;
+    this.killedLastCommand = false;
+    const idle = Buffer.concat(this.idleStderr.splice(0));
+    const idleStderr = afterKill ? withoutKillNotices(idle) : idle;
+    if (idleStderr.length > 0) pending.stderr.push(idleStderr);
     this.stdoutScanner = new MarkerScanner(stdoutMarkers(nonce).start);
     this.stderrScanner = new MarkerScanner(stderrMarker(nonce));
     this.current = pending;
@@ -224,36 +233,27 @@ export class PersistentShell {
     let timedOut = false;
     if (outcome !== 'done') {
       timedOut = outcome === 'timeout';
+      this.killedLastCommand = true;
       await this.stopForeground(done);
     }
     this.current = null;
     const shellExited = !(pending.stdoutDone && pending.stderrDone);
-    if (outcome !== 'done' && !shellExited && this.isOpen) await this.drainJobNotices(pending);
     if (outcome === 'aborted') throw abortError(options.signal);
     if (pending.cwd) this.cwdKnown = pending.cwd;
     return {
       exitCode: pending.exitCode,
       stdout: pending.stdout.toString(),
-      stderr: pending.stderr.toString(),
+      // bash prints the notice before it runs the next line, so it can also open this
+      // command's own stderr.
+      stderr: afterKill
+        ? withoutKillNotices(pending.stderr.toString(), true)
+        : pending.stderr.toString(),
       timedOut,
       truncated: pending.stdout.isTruncated || pending.stderr.isTruncated,
       cwd: this.cwdKnown,
       shellExited,
       processCount: pending.processCount,
     };
-  }
-
-  /**
-   * bash reports a killed foreground job ("Killed  sleep 100") when it next checks its
-   * jobs, which can be after the killed command's trailer: without this, the notice
-   * would open the next command's output. A no-op command collects it, and it is kept
-   * with the command it is about.
-   */
-  private async drainJobNotices(killed: Pending): Promise<void> {
-    const drained = await this.runNow(':', { timeoutMs: 2_000 }).catch(() => null);
-    if (!drained) return;
-    if (drained.stdout) killed.stdout.push(Buffer.from(drained.stdout));
-    if (drained.stderr) killed.stderr.push(Buffer.from(drained.stderr));
   }
 
   /**
@@ -347,4 +347,27 @@ export class PersistentShell {
 function trimTo(chunks: Buffer[], cap: number): void {
   let total = chunks.reduce((sum, c) => sum + c.length, 0);
   while (total > cap && chunks.length > 1) total -= chunks.shift()?.length ?? 0;
+}
+
+/** bash's job-status line for a job killed by a signal, e.g. `bash: line 5:    16 Killed   sleep 100`. */
+const KILL_NOTICE_SOURCE =
+  '^bash: line \\d+: +\\d+ (Killed|Terminated|Hangup|Interrupt|Quit|Aborted)\\b.*\\n?';
+const KILL_NOTICE = new RegExp(KILL_NOTICE_SOURCE, 'gm');
+const LEADING_KILL_NOTICE = new RegExp(KILL_NOTICE_SOURCE);
+
+export function withoutKillNotices(stderr: Buffer): Buffer;
+export function withoutKillNotices(stderr: string, leadingOnly: true): string;
+export function withoutKillNotices(stderr: Buffer | string, leadingOnly = false): Buffer | string {
+  if (stderr.length === 0) return stderr;
+  const text = typeof stderr === 'string' ? stderr : stderr.toString('utf8');
+  let kept: string;
+  if (leadingOnly) {
+    kept = text;
+    let match: RegExpExecArray | null;
+    while ((match = LEADING_KILL_NOTICE.exec(kept)) !== null) kept = kept.slice(match[0].length);
+  } else {
+    kept = text.replace(KILL_NOTICE, '');
+  }
+  if (kept === text) return stderr;
+  return typeof stderr === 'string' ? kept : Buffer.from(kept, 'utf8');
 }
