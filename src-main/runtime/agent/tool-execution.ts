@@ -34,6 +34,8 @@ export interface ToolCallOutcome {
   invalid: 'arguments' | 'unknown_tool' | null;
   /** the tool ran out of time and was stopped */
   timedOut?: boolean;
+  /** the tool's failure ends the run */
+  endsRun?: boolean;
 }
 
 /** Raw argument strings in events are cut here: the model may send megabytes. */
@@ -193,6 +195,7 @@ function started(
       ...(result.image ? { image: result.image } : {}),
       ...(status !== undefined ? { terminateStatus: status } : {}),
       ...(result.timedOut ? { timedOut: true } : {}),
+      ...(result.endsRun && !ok ? { endsRun: true } : {}),
     };
   };
 }

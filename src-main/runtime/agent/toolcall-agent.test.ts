@@ -417,3 +417,29 @@ describe('ToolCallAgent: tools that time out (reliability S7)', () => {
     expect((await h.run()).outcome).toBe('finished');
   });
 });
+
+describe('ToolCallAgent: a tool failure that ends the run', () => {
+  it('ends the run as ERROR with the tool message, and answers the rest of the batch', async () => {
+    const full: Tool<Record<string, never>> = {
+      name: 'writer',
+      description: 'fills the disk',
+      schema: z.object({}).strict(),
+      execute: async () => ({ output: '', error: 'The workspace grew too large', endsRun: true }),
+    };
+    h = await startHarness(
+      [
+        {
+          toolCalls: [
+            { name: 'writer', arguments: {} },
+            { name: 'echo', arguments: { text: 'never' } },
+          ],
+        },
+        reply.terminate(),
+      ],
+      { tools: [full] },
+    );
+    const result = await h.run();
+    expect(result).toMatchObject({ outcome: 'error', error: 'The workspace grew too large' });
+    expect(h.echoed).toEqual([]);
+  });
+});

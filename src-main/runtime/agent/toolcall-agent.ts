@@ -304,6 +304,13 @@ export class ToolCallAgent extends ReActAgent {
         if (outcome.image) images.push({ call, image: outcome.image });
         this.unknownToolStreak =
           outcome.invalid === 'unknown_tool' ? this.unknownToolStreak + 1 : 0;
+        if (outcome.endsRun) {
+          next++;
+          answerRest(
+            `Not executed: the run was stopped by the \`${call.function.name}\` call before it.`,
+          );
+          throw new AgentError(outcome.observation.replace(/^Error: /, ''));
+        }
         this.timeoutStreak = outcome.timedOut ? this.timeoutStreak + 1 : 0;
         if (this.timeoutStreak >= MAX_TIMEOUT_STREAK) {
           next++;

@@ -6,7 +6,7 @@
  * replans, and finishes early when an executor says the task is done.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -27,11 +27,11 @@ afterAll(async () => {
 
 type Router = (request: ChatRequest) => ScriptedReply;
 
-function startRuntime(router: Router): { runtime: Runtime; events: RunEvent[] } {
+function startRuntime(router: Router, sandboxExtra = ''): { runtime: Runtime; events: RunEvent[] } {
   const home = mkdtempSync(join(tmpdir(), 'wb-agents-'));
   writeFileSync(
     join(home, 'config.toml'),
-    `[llm]\nmodel = "scripted"\napi_key = "sk-test-agents"\n\n[sandbox]\nimage = "${LOCAL_SANDBOX_IMAGE}"\n`,
+    `[llm]\nmodel = "scripted"\napi_key = "sk-test-agents"\n\n[sandbox]\nimage = "${LOCAL_SANDBOX_IMAGE}"\n${sandboxExtra}`,
   );
   const runtime = createRuntime({
     home,
@@ -165,6 +165,27 @@ describe.skipIf(!docker.available)('agents with their real tools in the sandbox'
     expect(id).toBeDefined();
     const { stdout } = await execFileAsync('docker', ['exec', id!, 'ps', '-eo', 'args']);
     expect(stdout).not.toMatch(/sleep 600/);
+  });
+
+  it('S4: a workspace that outgrows workspace_limit stops the command and ends the run within seconds', async () => {
+    // 200 files of 1 MiB, one every 50 ms (~10 s in all), against a 20 MiB limit.
+    const writer =
+      'for i in $(seq 1 200); do head -c 1048576 /dev/zero > /workspace/blob-$i; sleep 0.05; done; echo wrote all';
+    const { runtime, events } = startRuntime(
+      () => call('bash', { command: writer, timeout: 60 }),
+      'workspace_limit = "20m"\n',
+    );
+    const started = Date.now();
+    const result = await runtime.runs.start({ task: 'fill the disk', agent: 'swe' }).done;
+    const elapsed = Date.now() - started;
+    expect(result.outcome).toBe('error');
+    expect(result.error).toMatch(/over \[sandbox\] workspace_limit = "20m"/);
+    // Past the limit after ~1 s of writing; stopped within the next checks, not after 10 s.
+    expect(elapsed).toBeLessThan(8_000);
+    const blobs = readdirSync(workspaceOf(runtime, events)).filter((f) => f.startsWith('blob-'));
+    expect(blobs.length).toBeGreaterThan(20);
+    expect(blobs.length).toBeLessThan(120);
+    expect(toolOutputs(events, 'bash').join()).not.toContain('wrote all');
   });
 
   it('PlanningFlow: two executors share the sandbox, a failing step is blocked, the plan is revised, and the flow finishes early', async () => {

@@ -71,6 +71,11 @@ export const sandboxSchema = z
       .string()
       .regex(/^\d+(\.\d+)?[kmg]?$/i, 'must look like 512m or 1g')
       .default('512m'),
+    /** the session's workspace folder (bind-mounted, so not limited by the container) */
+    workspace_limit: z
+      .string()
+      .regex(/^\d+(\.\d+)?[kmg]?$/i, 'must look like 512m or 2g')
+      .default('2g'),
     cpu_limit: z.number().positive().max(256).default(1.0),
     pids_limit: z.number().int().min(16).max(65_536).default(256),
     /** per command, seconds */

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { SandboxSettings } from '../config/schema';
 import type { ContainerSpec } from './engine';
+import { parseByteSize } from './workspace-size';
 
 /** Bump when the create options change, so running sandboxes are recreated. */
 export const POLICY_VERSION = '1';
@@ -71,11 +72,12 @@ export function sandboxUser(
 }
 
 export function parseMemory(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)([kmg]?)$/i.exec(text.trim());
-  if (!match) throw new Error(`[sandbox] memory_limit "${text}" must look like 512m or 1g`);
-  const unit = (match[2] ?? '').toLowerCase();
-  const factor = unit === 'g' ? 1024 ** 3 : unit === 'm' ? 1024 ** 2 : unit === 'k' ? 1024 : 1;
-  const bytes = Math.floor(Number(match[1]) * factor);
+  let bytes: number;
+  try {
+    bytes = parseByteSize(text);
+  } catch {
+    throw new Error(`[sandbox] memory_limit "${text}" must look like 512m or 1g`);
+  }
   if (bytes < 6 * 1024 * 1024) {
     throw new Error(`[sandbox] memory_limit "${text}" is below Docker's minimum of 6m`);
   }

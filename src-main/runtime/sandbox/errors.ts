@@ -11,6 +11,7 @@ export type SandboxErrorKind =
   | 'image_unavailable'
   | 'container_gone'
   | 'sandbox_disabled'
+  | 'workspace_full'
   | 'internal';
 
 export class SandboxError extends Error {
@@ -156,4 +157,25 @@ export function engineUnavailable(error: unknown, endpoint: string): EngineUnava
 
 export function formatMs(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 100) / 10}s` : `${ms}ms`;
+}
+
+/**
+ * The session's workspace grew past `[sandbox] workspace_limit`: the running command was
+ * stopped, and the run ends (a runaway writer would otherwise fill the host's disk).
+ */
+export class WorkspaceFullError extends SandboxError {
+  constructor(bytes: number, limitText: string, dir: string) {
+    super(
+      'workspace_full',
+      `The workspace grew to ${formatBytes(bytes)}, over [sandbox] workspace_limit = "${limitText}"; ` +
+        `the command was stopped and the run ends. Free space in ${dir}, or raise workspace_limit in config.toml.`,
+    );
+    this.name = 'WorkspaceFullError';
+  }
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${Math.round(bytes / 1024)} KiB`;
 }

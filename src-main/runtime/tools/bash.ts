@@ -91,8 +91,8 @@ export function createBashTool(access: SandboxAccess): Tool<BashArgs> {
         lastCwd = null;
         if (!args.command?.trim()) {
           return access
-            .use(context.signal, async (sandbox) => {
-              await ensureShell(sandbox, context.signal);
+            .use(context.signal, async (sandbox, signal) => {
+              await ensureShell(sandbox, signal);
               return ok('The shell was restarted.');
             })
             .catch(failureAsResult);
@@ -102,13 +102,13 @@ export function createBashTool(access: SandboxAccess): Tool<BashArgs> {
       if (!command.trim()) return fail('Parameter `command` is required (or pass restart=true).');
       const timeoutSeconds = effectiveTimeoutSeconds(args.timeout, access.settings);
       return access
-        .use(context.signal, async (sandbox): Promise<ToolResult> => {
-          const note = await ensureShell(sandbox, context.signal);
+        .use(context.signal, async (sandbox, signal): Promise<ToolResult> => {
+          const note = await ensureShell(sandbox, signal);
           const active = shell;
           if (!active) return fail('The shell could not be started.');
           const result = await sandbox.runInShell(active, command, {
             timeoutMs: timeoutSeconds * 1000,
-            signal: context.signal,
+            signal,
           });
           lastCwd = result.cwd ? posix.normalize(result.cwd) : lastCwd;
           if (result.shellExited && !active.isAlive) shell = null;

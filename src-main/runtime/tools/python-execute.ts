@@ -43,11 +43,11 @@ export function createPythonExecuteTool(access: SandboxAccess): Tool<PythonArgs>
       if (!code.trim()) return fail('Parameter `code` is empty.');
       const timeoutSeconds = effectiveTimeoutSeconds(timeout, access.settings);
       return access
-        .use(context.signal, async (sandbox): Promise<ToolResult> => {
+        .use(context.signal, async (sandbox, signal): Promise<ToolResult> => {
           const result = await sandbox.exec(['python3', '-u', '-'], {
             stdin: code,
             timeoutMs: timeoutSeconds * 1000,
-            signal: context.signal,
+            signal,
           });
           const formatted = formatCommandResult(result, {
             timeoutSeconds,

@@ -79,8 +79,8 @@ export function createStrReplaceEditorTool(access: SandboxAccess): Tool<EditorAr
     schema,
     async execute(args, context) {
       try {
-        return await access.use(context.signal, async (sandbox) => {
-          const files = new WorkspaceFiles(sandbox, context.signal);
+        return await access.use(context.signal, async (sandbox, signal) => {
+          const files = new WorkspaceFiles(sandbox, signal);
           const info = await files.probe(args.path);
           return await run(args, info, files);
         });

@@ -18,6 +18,8 @@ export interface ToolResult {
   exitCode?: number;
   /** the call ran out of time and was stopped (the loop ends a run after several in a row) */
   timedOut?: boolean;
+  /** the failure must end the run (e.g. the workspace outgrew its limit) */
+  endsRun?: boolean;
 }
 
 export interface ToolContext {

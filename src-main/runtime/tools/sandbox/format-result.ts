@@ -5,7 +5,7 @@
  * happened and what to do; a plain non-zero exit is a normal observation.
  */
 import type { SandboxSettings } from '../../config/schema';
-import { SandboxError } from '../../sandbox/errors';
+import { SandboxError, WorkspaceFullError } from '../../sandbox/errors';
 import type { CommandResult } from '../../sandbox/sandbox';
 import { FileToolError } from './path-guard';
 import { fail, ok, type ToolResult } from '../tool';
@@ -64,6 +64,8 @@ export function effectiveTimeoutSeconds(
  * (they already say what to do); anything else, cancellation included, is rethrown.
  */
 export function failureAsResult(error: unknown): ToolResult {
+  // A workspace past its limit ends the run: the next call would only write more.
+  if (error instanceof WorkspaceFullError) return fail(error.message, { endsRun: true });
   if (error instanceof SandboxError || error instanceof FileToolError) return fail(error.message);
   throw error;
 }

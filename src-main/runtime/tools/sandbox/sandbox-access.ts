@@ -9,6 +9,7 @@ import type { SandboxSettings } from '../../config/schema';
 import type { Sandbox } from '../../sandbox/sandbox';
 import type { SandboxManager } from '../../sandbox/sandbox-manager';
 import { ContainerGoneError, SandboxError } from '../../sandbox/errors';
+import { WorkspaceWatchdog } from './workspace-watchdog';
 import type { Session } from '../../session/session';
 
 export interface SandboxAccessInput {
@@ -46,19 +47,33 @@ export class SandboxAccess {
    * Runs `work` with the sandbox. If the container turns out to be gone before the work
    * started (removed or stopped from outside), a new sandbox is created and the work runs
    * once more; if it died mid-way, the error says so and the next call recreates it.
+   * `work` must use the signal it is given: it also fires when the workspace outgrows
+   * `[sandbox] workspace_limit`, which then ends the call with WorkspaceFullError.
    */
   async use<T>(
     signal: AbortSignal | undefined,
-    work: (sandbox: Sandbox) => Promise<T>,
+    work: (sandbox: Sandbox, signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      const sandbox = await this.get(signal);
-      try {
-        return await sandbox.hold(() => work(sandbox));
-      } catch (error) {
-        if (attempt === 0 && error instanceof ContainerGoneError && error.isBeforeStart) continue;
-        throw error;
+    const watchdog = new WorkspaceWatchdog(
+      this.input.session.workspaceDir,
+      this.input.settings,
+      signal,
+    );
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const sandbox = await this.get(signal);
+        try {
+          const result = await sandbox.hold(() => work(sandbox, watchdog.signal));
+          await watchdog.finalCheck();
+          return result;
+        } catch (error) {
+          if (watchdog.error) throw watchdog.error;
+          if (attempt === 0 && error instanceof ContainerGoneError && error.isBeforeStart) continue;
+          throw error;
+        }
       }
+    } finally {
+      watchdog.stop();
     }
   }
 
