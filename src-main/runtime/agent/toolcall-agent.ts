@@ -67,18 +67,13 @@ export interface ToolCallAgentDeps {
 }
 
 export const TOOLCALL_DEFAULT_MAX_STEPS = 30;
-/** consecutive calls to tools that do not exist before the run ends as ERROR (reliability L2) */
-export const MAX_UNKNOWN_TOOL_STREAK = 3;
-/** Tool calls in a row that may time out before the run ends (reliability.md S7). */
-export const MAX_TIMEOUT_STREAK = 3;
-/** consecutive replies without a tool call in required mode before the run ends as ERROR */
-export const MAX_REQUIRED_MISSES = 3;
-
-export const TEXT_REPLY_REPROMPT =
-  'You replied without calling a tool. If the task is complete, call `terminate`; otherwise call the tool that makes progress.';
-export const REQUIRED_REPROMPT =
-  'You must call one of the available tools now (tool_choice is "required"); a reply without a tool call does not move the task forward.';
-
+import {
+  MAX_REQUIRED_MISSES,
+  MAX_TIMEOUT_STREAK,
+  MAX_UNKNOWN_TOOL_STREAK,
+  REQUIRED_REPROMPT,
+  TEXT_REPLY_REPROMPT,
+} from './loop-limits';
 type PendingMode = 'run' | 'truncated';
 
 export class ToolCallAgent extends ReActAgent {
