@@ -62,6 +62,9 @@ export default defineConfig({
     },
     {
       command: `node bin/workbench.js serve --port ${E2E_PORT}`,
+      // SIGTERM lets serve stop its runs and remove the session's sandbox container;
+      // the default SIGKILL would leave it for the next start's orphan sweep.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
       url: `http://127.0.0.1:${E2E_PORT}/`,
       env: {
         WORKBENCH_HOME: home,
