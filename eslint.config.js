@@ -1,11 +1,13 @@
 // ESLint flat config. Besides the usual TypeScript and React rules it enforces the
 // layering of DESIGN.md: the runtime never imports electron, src-shared imports no Node,
-// electron or DOM, and the renderer never imports src-main.
+// electron or DOM, and the renderer never imports src-main; and the folder map of
+// docs/architecture.md (eslint/layers.js): imports between our folders point down.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { builtinModules } from 'node:module';
+import { layersPlugin } from './eslint/layers.js';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const electronPatterns = ['electron', 'electron/*'];
@@ -23,6 +25,11 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    files: ['src-main/**/*.ts', 'src-shared/**/*.ts', 'src-renderer/**/*.{ts,tsx}'],
+    plugins: { workbench: layersPlugin },
+    rules: { 'workbench/layers': 'error' },
+  },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': [

@@ -17,7 +17,7 @@ import { createTerminateTool } from '../src-main/runtime/tools/terminate';
 import type { ToolContext } from '../src-main/runtime/tools/tool';
 import { useBrowser } from '../src-main/runtime/tools/browser/browser-session';
 import { createBrowserTool } from '../src-main/runtime/tools/browser/browser-tool';
-import { VisualToolAgent } from '../src-main/runtime/tools/browser/visual-tool-agent';
+import { VisualToolAgent } from '../src-main/runtime/loop/visual-tool-agent';
 import { locateChromium } from '../src-main/runtime/tools/browser/chromium';
 import { startTestSite } from '../src-main/runtime/tools/browser/testing/test-site';
 import { report, type BenchResult } from './report';

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { RunEventPayload } from '../src-shared/events';
-import { ToolCallAgent } from '../src-main/runtime/agent/toolcall-agent';
+import { ToolCallAgent } from '../src-main/runtime/loop/toolcall-agent';
 import type {
   ChatOptions,
   ChatRequest,

@@ -7,6 +7,7 @@ import { startBridge } from './store/bridge';
 import { StoreProvider } from './store/StoreProvider';
 import './styles/base.css';
 import './styles/layout.css';
+import './styles/inspector.css';
 import './styles/timeline.css';
 import './styles/config.css';
 

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { HumanBroker, HumanUnavailableError } from '../runtime/runs/human-broker';
+import { HumanBroker, HumanUnavailableError } from '../runtime/tools/human-broker';
 import { attachTerminalPrompt } from './human-prompt';
 
 function tty(isTTY: boolean) {

@@ -5,7 +5,7 @@
  * reason instead of waiting for input that can never come.
  */
 import { createInterface } from 'node:readline';
-import type { HumanBroker, HumanQuestion } from '../runtime/runs/human-broker';
+import type { HumanBroker, HumanQuestion } from '../runtime/tools/human-broker';
 
 export function attachTerminalPrompt(
   broker: HumanBroker,

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createEventStamper, type RunEvent } from '@shared/events';
-import { ToolCallAgent } from '../runtime/agent/toolcall-agent';
+import { ToolCallAgent } from '../runtime/loop/toolcall-agent';
 import { ScriptedLlm } from '../runtime/llm/scripted-llm';
 import { createTerminateTool } from '../runtime/tools/terminate';
 import { ToolRegistry } from '../runtime/tools/tool-registry';

@@ -2,76 +2,22 @@
  * Every contract entry, round-tripped over the real WebSocket transport with the UI's
  * own adapter (src-renderer/api/ws-api.ts), and malformed input for every entry.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { RunEvent } from '@shared/events';
 import {
   AppApiError,
   REQUEST_CHANNELS,
-  type AppApi,
   type ConfigView,
   type RequestChannel,
   type RunSummary,
 } from '@shared/ipc';
 import type { WsServerFrame } from '@shared/ws-protocol';
-import { createWsApi, type WsApi } from '../../src-renderer/api/ws-api';
-import { createRunSync } from '../../src-renderer/api/run-sync';
 import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
-import { createRuntime, type Runtime } from '../runtime/runtime';
 import { readAppVersion } from './app-version';
-import { testRunFactory } from './testing/test-runs';
-import { startWsHost } from './ws/ws-host';
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function serve(configText = '') {
-  const home = mkdtempSync(join(tmpdir(), 'wb-contract-'));
-  if (configText) writeFileSync(join(home, 'config.toml'), configText);
-  // The factory needs the runtime it belongs to (for the human broker).
-  const runtime: Runtime = createRuntime({
-    home,
-    factory: testRunFactory(() => runtime),
-    env: {},
-  });
-  const host = await startWsHost({
-    runtime,
-    context: {
-      dockerProbe: async () => ({ isAvailable: false, error: 'not probed in this test' }),
-    },
-  });
-  const api = createWsApi(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, WebSocket as never);
-  cleanups.push(async () => {
-    api.close();
-    await host.close();
-    await runtime.dispose();
-  });
-  return { runtime, host, api, home };
-}
-
-function collect(api: AppApi) {
-  const events: RunEvent[] = [];
-  api.onRunEvents((batch) => events.push(...batch));
-  return events;
-}
-
-async function until<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-const finishedOf = (events: RunEvent[], runId: string) =>
-  events.find((e) => e.runId === runId && e.type === 'run.finished');
+import { cleanups, collect, finishedOf, serve, until } from './testing/ws-contract-fixture';
 
 describe('contract over WebSocket: one round trip per entry', () => {
   const covered = new Set<RequestChannel>();
@@ -346,58 +292,5 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
     });
     expect(answers.get(9002)).toMatchObject({ result: { ok: true, value: [] } });
     ws.close();
-  });
-});
-
-describe('a UI that reloads mid-run', () => {
-  it('gets a snapshot and continues from it without gaps or duplicates', async () => {
-    const first = await serve();
-    const live = collect(first.api);
-    const { runId } = await first.api.startRun({ task: 'steps: 12 delay: 15', agent: 'toolcall' });
-    await until(() =>
-      live.some((e) => e.runId === runId && e.type === 'step.started' && e.step === 4),
-    );
-
-    // the "reloaded" UI: a new connection that joins half-way
-    const reloaded: WsApi = createWsApi(
-      `ws://127.0.0.1:${first.host.port}/ws?token=${first.host.token}`,
-      WebSocket as never,
-    );
-    cleanups.push(() => reloaded.close());
-    const applied: RunEvent[] = [];
-    const sync = createRunSync(reloaded, (batch) => applied.push(...batch));
-    const snapshot = await sync.open(runId);
-    expect(snapshot.isLive).toBe(true);
-    expect(snapshot.events.length).toBeGreaterThan(4);
-    await until(() => finishedOf(live, runId));
-    await until(() => finishedOf(applied, runId));
-    const all = live.filter((e) => e.runId === runId);
-    expect(applied).toEqual(all);
-    expect(applied.map((e) => e.seq)).toEqual(all.map((_, i) => i + 1));
-    sync.dispose();
-  });
-
-  it('fills a gap in the pushes from the main process', async () => {
-    const { api, runtime } = await serve();
-    const events = collect(api);
-    const { runId } = await api.startRun({ task: 'steps: 3', agent: 'toolcall' });
-    await until(() => finishedOf(events, runId));
-    const all = runtime.runs.snapshot(runId)?.events ?? [];
-    // a transport that lost events 3..5
-    let push: ((batch: RunEvent[]) => void) | undefined;
-    const lossy: Pick<AppApi, 'getRun' | 'onRunEvents'> = {
-      getRun: (input) => api.getRun(input),
-      onRunEvents: (listener) => {
-        push = listener;
-        return () => {};
-      },
-    };
-    const applied: RunEvent[] = [];
-    createRunSync(lossy, (batch) => applied.push(...batch));
-    push?.(all.slice(0, 2));
-    push?.(all.slice(5));
-    push?.(all.slice(1, 3)); // late duplicates
-    await until(() => applied.length === all.length);
-    expect(applied).toEqual(all);
   });
 });

@@ -9,6 +9,7 @@ const importElectron = `import { app } from '${ELECTRON}';\nexport const x = app
  */
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { LAYERS } from '../../eslint/layers.js';
 
 const eslint = new ESLint();
 
@@ -21,10 +22,7 @@ async function restrictedImportMessages(code: string, filePath: string): Promise
 
 describe('layering lint rules', () => {
   it('forbid electron in src-main/runtime', async () => {
-    const messages = await restrictedImportMessages(
-      importElectron,
-      'src-main/runtime/agent/bad.ts',
-    );
+    const messages = await restrictedImportMessages(importElectron, 'src-main/runtime/loop/bad.ts');
     expect(messages.join('\n')).toMatch(/never imports electron/);
   }, 30_000);
 
@@ -50,4 +48,80 @@ describe('layering lint rules', () => {
     const messages = await restrictedImportMessages(importElectron, 'src-main/electron/ok.ts');
     expect(messages).toHaveLength(0);
   }, 30_000);
+});
+
+describe('the folder map (docs/architecture.md, eslint/layers.js)', () => {
+  async function layerMessages(code: string, filePath: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath });
+    return (result?.messages ?? [])
+      .filter((m) => m.ruleId === 'workbench/layers')
+      .map((m) => m.message);
+  }
+
+  it.each([
+    // tools know nothing of how agents are built
+    [
+      "import type { AgentBuildInput } from '../../agents/build-input';",
+      'src-main/runtime/tools/sandbox/x.ts',
+    ],
+    // the loop knows nothing of the concrete agents
+    ["import { buildAgent } from '../agents/catalog';", 'src-main/runtime/loop/x.ts'],
+    // the run store knows nothing of the loop or the composition root
+    ["import type { Runtime } from '../runtime';", 'src-main/runtime/runs/x.ts'],
+    ["import { ToolCallAgent } from '../loop/toolcall-agent';", 'src-main/runtime/runs/x.ts'],
+    // one renderer feature does not reach into another
+    ["import { Timeline } from '../timeline/Timeline';", 'src-renderer/features/history/x.ts'],
+    // the store knows nothing of the components
+    ["import { App } from '../app/App';", 'src-renderer/store/x.ts'],
+  ])(
+    'refuses %s in %s',
+    async (line, filePath) => {
+      const messages = await layerMessages(`${line}\nexport {};\n`, filePath);
+      expect(messages.join('\n')).toMatch(/may not import .*imports point down/);
+    },
+    30_000,
+  );
+
+  it.each([
+    ["import { buildAgent } from '../agents/catalog';", 'src-main/runtime/launch/x.ts'],
+    ["import { Tool } from '../tool';", 'src-main/runtime/tools/sandbox/x.ts'],
+    ["import { Timeline } from '../timeline/Timeline';", 'src-renderer/features/run-view/x.ts'],
+  ])(
+    'allows %s in %s',
+    async (line, filePath) => {
+      expect(await layerMessages(`${line}\nexport {};\n`, filePath)).toEqual([]);
+    },
+    30_000,
+  );
+
+  it('is a hierarchy: no folder can reach itself through the folders it may import', () => {
+    const allowed = new Map(
+      Object.entries(LAYERS).map(([folder, list]) => [
+        folder,
+        list
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((name) =>
+            folder.startsWith('src-main/runtime') &&
+            !name.includes('/*') &&
+            !name.startsWith('src-')
+              ? `src-main/runtime/${name}`
+              : name,
+          )
+          .filter((name) => name in LAYERS),
+      ]),
+    );
+    const visiting = new Set<string>();
+    const done = new Set<string>();
+    const visit = (folder: string, path: string[]): void => {
+      if (done.has(folder)) return;
+      if (visiting.has(folder)) throw new Error(`circle: ${[...path, folder].join(' -> ')}`);
+      visiting.add(folder);
+      for (const next of allowed.get(folder) ?? []) visit(next, [...path, folder]);
+      visiting.delete(folder);
+      done.add(folder);
+    };
+    for (const folder of allowed.keys()) visit(folder, []);
+    expect(done.size).toBe(allowed.size);
+  });
 });

@@ -21,3 +21,15 @@ export interface TokenUsage {
 export function isAgentName(value: string): value is AgentName {
   return (AGENT_NAMES as readonly string[]).includes(value);
 }
+
+/** What running an agent or a flow ends with: the run's outcome and its step results. */
+export interface RunResult {
+  outcome: RunOutcome;
+  state: AgentState;
+  steps: number;
+  usage: TokenUsage;
+  terminateStatus?: string;
+  error?: string;
+  /** one line per step, as the original's joined step results */
+  stepResults: string[];
+}

@@ -4,7 +4,7 @@
  * way the `ask_human` tool does), so the transports are tested end to end.
  */
 import { z } from 'zod';
-import { ToolCallAgent } from '../../runtime/agent/toolcall-agent';
+import { ToolCallAgent } from '../../runtime/loop/toolcall-agent';
 import { ScriptedLlm, type ScriptedReply } from '../../runtime/llm/scripted-llm';
 import type { RunFactory } from '../../runtime/runs/run-manager';
 import type { Runtime } from '../../runtime/runtime';

@@ -4,11 +4,11 @@
  * (browser, MCP, Manus) depend on this small module, not on the catalog itself.
  */
 import type { AgentName } from '@shared/domain/agent';
-import type { AgentEnvironment } from '../agent/base-agent';
-import type { ToolCallAgent } from '../agent/toolcall-agent';
+import type { AgentEnvironment } from '../loop/base-agent';
+import type { ToolCallAgent } from '../loop/toolcall-agent';
 import type { AgentRunSettings, WorkbenchConfig } from '../config/schema';
 import type { LlmClient } from '../llm/llm-client';
-import type { RuntimeServices } from '../services';
+import type { RuntimeServices } from './runtime-services';
 import type { Session } from '../session/session';
 import type { Tool } from '../tools/tool';
 

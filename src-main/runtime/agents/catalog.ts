@@ -3,12 +3,12 @@
  * Tool sets are per instance, never shared (openmanus.md 7.2 item 8).
  */
 import type { AgentName } from '@shared/domain/agent';
-import { ToolCallAgent } from '../agent/toolcall-agent';
+import { ToolCallAgent } from '../loop/toolcall-agent';
 import { createTerminateTool } from '../tools/terminate';
 import { createChatCompletionTool } from '../tools/create-chat-completion';
 import { TOOLCALL_SYSTEM_PROMPT } from './prompts/toolcall';
-import { buildBrowserAgent } from '../tools/browser/browser-agent';
-import { buildMcpAgent } from '../tools/mcp/mcp-agent';
+import { buildBrowserAgent } from './browser-agent';
+import { buildMcpAgent } from './mcp-agent';
 import { ToolRegistry } from '../tools/tool-registry';
 import { buildManusAgent } from './manus-agent';
 import {

@@ -6,8 +6,8 @@
  * in memory. Every instance gets its own tools.
  */
 import { createAskHumanTool } from '../tools/ask-human';
-import { VisualToolAgent } from '../tools/browser/visual-tool-agent';
-import { browserAndMcpTools } from '../tools/mcp/manus-extras';
+import { VisualToolAgent } from '../loop/visual-tool-agent';
+import { browserAndMcpTools } from './manus-extras';
 import { sandboxToolset } from '../tools/sandbox/sandbox-toolset';
 import { createTerminateTool } from '../tools/terminate';
 import {

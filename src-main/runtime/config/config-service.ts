@@ -29,7 +29,7 @@ import { convertOpenManusConfig } from './openmanus-import';
 import { resolveLlmProfile, resolveSecret } from './resolve';
 import { configSchema, type LlmProfile, type WorkbenchConfig } from './schema';
 import { SECRET_REF_PREFIX, type SecretStore } from './secrets';
-import { setTomlKey, type TomlScalar } from './toml-text';
+import { editToml, getPath, setPath, type TomlEdit } from './toml-document';
 
 export interface ConfigServiceOptions {
   file: string;
@@ -39,11 +39,7 @@ export interface ConfigServiceOptions {
 
 type RawTable = Record<string, unknown>;
 
-interface Edit {
-  table: string[];
-  key: string;
-  value: TomlScalar | undefined;
-}
+type Edit = TomlEdit;
 
 export class ConfigService {
   private readonly listeners = new Set<(view: ConfigView) => void>();
@@ -268,31 +264,10 @@ export class ConfigService {
   }
 }
 
-function getPath(raw: RawTable, path: readonly string[]): unknown {
-  let node: unknown = raw;
-  for (const key of path) {
-    if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as RawTable)[key];
-  }
-  return node;
-}
-
-function setPath(raw: RawTable, path: readonly string[], value: unknown): void {
-  let node = raw;
-  for (const key of path.slice(0, -1)) {
-    const child = node[key];
-    if (typeof child !== 'object' || child === null || Array.isArray(child)) node[key] = {};
-    node = node[key] as RawTable;
-  }
-  const last = path.at(-1) as string;
-  if (value === undefined) delete node[last];
-  else node[last] = value;
-}
-
 /**
- * Applies edits line by line, then checks the result parses to exactly the intended
- * data; when the file is written in a shape the line editor does not handle (inline
- * tables, dotted keys), it falls back to writing the data out in full.
+ * Applies edits keeping the file's comments and layout, then checks the result parses to
+ * exactly the intended data; should the patcher ever produce something else, the data is
+ * written out in full instead (comments lost, values right).
  */
 function applyEdits(
   text: string,
@@ -300,19 +275,21 @@ function applyEdits(
   edits: readonly Edit[],
   file: string,
 ): { text: string; raw: RawTable } {
-  const expected = structuredClone(raw);
-  let nextText = text;
-  for (const edit of edits) {
-    setPath(expected, [...edit.table, edit.key], edit.value);
-    nextText = setTomlKey(nextText, edit.table, edit.key, edit.value);
-  }
-  let parsed: RawTable | null;
+  let edited: { text: string; data: RawTable } | null;
   try {
-    parsed = parseTomlText(nextText, file);
+    edited = editToml(text, raw, edits);
+  } catch {
+    edited = null;
+  }
+  let parsed: RawTable | null = null;
+  try {
+    if (edited) parsed = parseTomlText(edited.text, file);
   } catch {
     parsed = null;
   }
-  if (parsed && deepEqual(parsed, expected)) return { text: nextText, raw: parsed };
+  if (edited && parsed && deepEqual(parsed, edited.data)) return { text: edited.text, raw: parsed };
+  const expected = structuredClone(raw);
+  for (const edit of edits) setPath(expected, [...edit.table, edit.key], edit.value);
   return { text: stringifyToml(expected), raw: expected };
 }
 

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { configSchema, type WorkbenchConfig } from './schema';
-import { findKeyLine } from './toml-text';
+import { findKeyLine } from './toml-document';
 
 export interface ConfigIssueDetail {
   path: string;

@@ -8,9 +8,9 @@ import type { RunEventPayload } from '@shared/events';
 import type { TokenUsage } from '@shared/domain/agent';
 import type { ChatResponse, LlmClient } from '../llm/llm-client';
 import { toolSpec } from '../tools/tool';
-import { createPlanningTool, type PlanningArgs } from '../tools/planning';
-import { formatPlan, type Plan } from './plan';
-import type { PlanStore } from './plan-store';
+import { createPlanningTool, type PlanningArgs } from '../tools/planning/planning-tool';
+import { formatPlan, type Plan } from '../tools/planning/plan';
+import type { PlanStore } from '../tools/planning/plan-store';
 
 export const PLANNER_AGENT = 'planning';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEventPayload } from '@shared/events';
-import { ToolCallAgent } from '../agent/toolcall-agent';
+import { ToolCallAgent } from '../loop/toolcall-agent';
 import type { ChatRequest } from '../llm/llm-client';
 import { ScriptedLlm, type ScriptedReply } from '../llm/scripted-llm';
 import { createTerminateTool } from '../tools/terminate';

@@ -15,17 +15,17 @@
  */
 import type { RunOutcome, TokenUsage } from '@shared/domain/agent';
 import type { RunEventPayload } from '@shared/events';
-import type { RunResult } from '../agent/base-agent';
-import { Memory } from '../agent/memory';
-import { toEventMessage } from '../agent/event-message';
+import type { RunResult } from '@shared/domain/agent';
+import { Memory } from '../loop/memory';
+import { toEventMessage } from '../loop/event-message';
 import type { LlmClient } from '../llm/llm-client';
 import type { Tool } from '../tools/tool';
-import { createPlanningTool } from '../tools/planning';
+import { createPlanningTool } from '../tools/planning/planning-tool';
 import { isCancellation } from '../util/abort';
 import { createFinishPlanTool, FINISH_PLAN_TOOL } from './finish-plan-tool';
 import { FlowEventMapper } from './flow-event-mapper';
-import { ACTIVE_STATUSES, formatPlan, stepAgentTag, type Plan } from './plan';
-import { PlanStore } from './plan-store';
+import { ACTIVE_STATUSES, formatPlan, stepAgentTag, type Plan } from '../tools/planning/plan';
+import { PlanStore } from '../tools/planning/plan-store';
 import {
   createInitialPlan,
   PLANNER_AGENT,

@@ -10,7 +10,7 @@ import type { AgentName, FlowName } from '@shared/domain/agent';
 import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
 import type { RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
-import type { RunResult } from '../agent/base-agent';
+import type { RunResult } from '@shared/domain/agent';
 import { CancelledError } from '../util/abort';
 import { MemoryRunHistory, type RunHistory } from './run-history';
 

@@ -18,7 +18,6 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   writeSync,
 } from 'node:fs';
@@ -28,6 +27,8 @@ import type { RunSummary } from '@shared/ipc';
 import { applyToSummary, summarize } from '@shared/run-summary';
 import { writeFileAtomic } from '../config/atomic-write';
 import type { RunHistory } from './run-history';
+import { RunIndexFile, type IndexEntry } from './run-index-file';
+import { claimRun, isOwnedByLiveProcess, releaseRun } from './run-owner';
 import {
   parseRunLog,
   parseRunLogPage,
@@ -38,15 +39,7 @@ import {
   type SplitLog,
 } from './run-log';
 
-const INDEX_FILE = 'index.json';
-const INDEX_VERSION = 1;
 const RUN_ID_PATTERN = /^[A-Za-z0-9._-]{1,200}$/;
-
-interface IndexEntry {
-  summary: RunSummary;
-  /** size of the log when the summary was taken: a different size means re-read */
-  size: number;
-}
 
 interface Writer {
   fd: number;
@@ -69,7 +62,8 @@ export interface StoreStartup {
 }
 
 export class RunStore implements RunHistory {
-  private readonly index = new Map<string, IndexEntry>();
+  private readonly indexFile: RunIndexFile;
+  private readonly index: Map<string, IndexEntry>;
   private readonly writers = new Map<string, Writer>();
   /** the log last read in pages, kept while its file is unchanged */
   private pageCache: {
@@ -81,8 +75,6 @@ export class RunStore implements RunHistory {
   } | null = null;
   /** runs whose log could not be opened: said once, not once per event */
   private readonly unwritable = new Set<string>();
-  private indexTimer: ReturnType<typeof setTimeout> | null = null;
-  private isIndexDirty = false;
   readonly startup: StoreStartup;
 
   constructor(
@@ -90,10 +82,15 @@ export class RunStore implements RunHistory {
     private readonly options: RunStoreOptions = {},
   ) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    this.indexFile = new RunIndexFile(dir, {
+      delayMs: options.indexDelayMs ?? 200,
+      warn: (message) => this.warn(message),
+    });
+    this.index = this.indexFile.entries;
     const warnings: string[] = [];
-    const isIndexRebuilt = !this.loadIndex(warnings);
+    const isIndexRebuilt = !this.indexFile.load(warnings);
     const interrupted = this.refresh(warnings);
-    if (isIndexRebuilt || interrupted.length > 0) this.writeIndexNow();
+    if (isIndexRebuilt || interrupted.length > 0) this.indexFile.writeNow();
     this.startup = { isIndexRebuilt, interrupted, warnings };
     for (const warning of warnings) this.warn(warning);
   }
@@ -209,7 +206,7 @@ export class RunStore implements RunHistory {
     if (existsSync(path)) throw new Error(`Run ${runId} is already in the history`);
     writeFileAtomic(path, text, 0o600);
     this.index.set(runId, { summary, size: Buffer.byteLength(text, 'utf8') });
-    this.scheduleIndexWrite();
+    this.indexFile.schedule();
   }
 
   has(runId: string): boolean {
@@ -218,15 +215,13 @@ export class RunStore implements RunHistory {
 
   close(): void {
     for (const [runId, writer] of this.writers) this.closeWriter(runId, writer);
-    if (this.indexTimer) clearTimeout(this.indexTimer);
-    this.indexTimer = null;
-    if (this.isIndexDirty) this.writeIndexNow();
+    this.indexFile.flush();
   }
 
   private openWriter(runId: string): Writer | undefined {
     try {
       const path = this.logPath(runId);
-      writeFileAtomic(ownerPath(this.dir, runId), JSON.stringify({ pid: process.pid }), 0o600);
+      claimRun(this.dir, runId);
       const fd = openSync(path, 'a', 0o600);
       const writer: Writer = {
         fd,
@@ -238,7 +233,7 @@ export class RunStore implements RunHistory {
       return writer;
     } catch (error) {
       this.unwritable.add(runId);
-      rmSync(ownerPath(this.dir, runId), { force: true });
+      releaseRun(this.dir, runId);
       this.warn(`Run ${runId}: its history cannot be written (${(error as Error).message})`);
       return undefined;
     }
@@ -256,67 +251,14 @@ export class RunStore implements RunHistory {
     } catch {
       // already closed
     }
-    rmSync(ownerPath(this.dir, runId), { force: true });
+    releaseRun(this.dir, runId);
     this.updateIndex(runId, writer);
   }
 
   private updateIndex(runId: string, writer: Writer): void {
     if (!writer.summary) return;
     this.index.set(runId, { summary: writer.summary, size: writer.size });
-    this.scheduleIndexWrite();
-  }
-
-  private scheduleIndexWrite(): void {
-    this.isIndexDirty = true;
-    if (this.indexTimer) return;
-    this.indexTimer = setTimeout(() => {
-      this.indexTimer = null;
-      this.writeIndexNow();
-    }, this.options.indexDelayMs ?? 200);
-    this.indexTimer.unref?.();
-  }
-
-  private writeIndexNow(): void {
-    this.isIndexDirty = false;
-    const runs = [...this.index.values()];
-    try {
-      writeFileAtomic(
-        join(this.dir, INDEX_FILE),
-        JSON.stringify({ version: INDEX_VERSION, runs }),
-        0o600,
-      );
-    } catch (error) {
-      this.warn(
-        `The run index could not be saved (${(error as Error).message}); it is rebuilt next start`,
-      );
-    }
-  }
-
-  /** Returns false when the index is missing or damaged (it is then rebuilt). */
-  private loadIndex(warnings: string[]): boolean {
-    const path = join(this.dir, INDEX_FILE);
-    if (!existsSync(path)) return false;
-    try {
-      const parsed = JSON.parse(readFileSync(path, 'utf8')) as {
-        version?: unknown;
-        runs?: unknown;
-      };
-      if (parsed.version !== INDEX_VERSION || !Array.isArray(parsed.runs))
-        throw new Error('unknown format');
-      for (const entry of parsed.runs as IndexEntry[]) {
-        if (typeof entry?.summary?.runId !== 'string' || typeof entry.size !== 'number') {
-          throw new Error('an entry is malformed');
-        }
-        this.index.set(entry.summary.runId, entry);
-      }
-      return true;
-    } catch (error) {
-      this.index.clear();
-      warnings.push(
-        `The run index ${path} is damaged (${(error as Error).message}); rebuilt from the run logs`,
-      );
-      return false;
-    }
+    this.indexFile.schedule();
   }
 
   /**
@@ -362,46 +304,22 @@ export class RunStore implements RunHistory {
       if (full.finishedAt === undefined && !isOwnedElsewhere) {
         full.isInterrupted = true;
         if (!entry?.summary.isInterrupted) interrupted.push(runId);
-        rmSync(ownerPath(this.dir, runId), { force: true });
+        releaseRun(this.dir, runId);
       }
       this.index.set(runId, { summary: full, size });
-      this.isIndexDirty = true;
+      this.indexFile.markDirty();
     }
     for (const runId of this.index.keys()) {
       if (!onDisk.has(runId)) {
         this.index.delete(runId);
-        this.isIndexDirty = true;
+        this.indexFile.markDirty();
       }
     }
-    if (this.isIndexDirty) this.scheduleIndexWrite();
+    if (this.indexFile.isDirty) this.indexFile.schedule();
     return interrupted;
   }
 
   private warn(message: string): void {
     (this.options.onWarning ?? ((m: string) => console.error(`[workbench] ${m}`)))(message);
-  }
-}
-
-function ownerPath(dir: string, runId: string): string {
-  return join(dir, `${runId}.owner`);
-}
-
-/** true when another live process is writing this run */
-function isOwnedByLiveProcess(dir: string, runId: string): boolean {
-  let pid: unknown;
-  try {
-    pid = (JSON.parse(readFileSync(ownerPath(dir, runId), 'utf8')) as { pid?: unknown }).pid;
-  } catch {
-    return false;
-  }
-  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
-  // Our own pid here means a previous life of this process id: this process has no
-  // writer for the run (checked before), so the run is not going on.
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { withDeadline } from './deadline';
-import { Demuxer } from './demux';
 import type {
   CallOptions,
   ContainerEngine,
@@ -23,13 +22,14 @@ import type {
   PullProgress,
 } from './engine';
 import {
-  EngineDisconnectedError,
   ImageUnavailableError,
   engineMessage,
   engineUnavailable,
   isConnectError,
   statusOf,
 } from './errors';
+import { PullTracker, type PullEvent } from './pull-progress';
+import { SocketExecStream } from './socket-exec-stream';
 
 /** Default deadlines per kind of call (ms). */
 export const ENGINE_DEADLINES = {
@@ -336,107 +336,4 @@ function collect(stream: Readable, signal: AbortSignal): Promise<Buffer> {
       reject(error);
     });
   });
-}
-
-/** The hijacked exec connection: multiplexed output in, stdin out. */
-class SocketExecStream implements ExecStream {
-  readonly ended: Promise<void>;
-  private readonly stdoutListeners: ((chunk: Buffer) => void)[] = [];
-  private readonly stderrListeners: ((chunk: Buffer) => void)[] = [];
-  private isDestroyed = false;
-
-  constructor(
-    readonly id: string,
-    private readonly socket: Duplex,
-    endpoint: string,
-  ) {
-    const demuxer = new Demuxer((stream, payload) => {
-      const listeners = stream === 'stderr' ? this.stderrListeners : this.stdoutListeners;
-      for (const listener of listeners) listener(payload);
-    });
-    this.ended = new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const done = (error?: Error) => {
-        if (settled) return;
-        settled = true;
-        if (error && !this.isDestroyed) {
-          reject(
-            new EngineDisconnectedError(
-              `The connection to the Docker engine at ${endpoint} broke while the command ran ` +
-                `(${error.message}). Check that Docker is still running (\`docker info\`).`,
-              { cause: error },
-            ),
-          );
-        } else {
-          resolve();
-        }
-      };
-      socket.on('data', (chunk: Buffer) => demuxer.push(chunk));
-      socket.on('end', () => done());
-      socket.on('close', () => done());
-      socket.on('error', (error: Error) => done(error));
-    });
-    // Nobody may be awaiting yet; a rejection is observed through `ended` by the owner.
-    this.ended.catch(() => undefined);
-  }
-
-  onStdout(listener: (chunk: Buffer) => void): void {
-    this.stdoutListeners.push(listener);
-  }
-
-  onStderr(listener: (chunk: Buffer) => void): void {
-    this.stderrListeners.push(listener);
-  }
-
-  write(data: Buffer | string): void {
-    if (!this.isDestroyed && this.socket.writable) this.socket.write(data);
-  }
-
-  closeStdin(): void {
-    if (!this.isDestroyed && this.socket.writable) this.socket.end();
-  }
-
-  destroy(): void {
-    this.isDestroyed = true;
-    this.socket.destroy();
-  }
-}
-
-interface PullEvent {
-  status?: string;
-  id?: string;
-  error?: string;
-  progressDetail?: { current?: number; total?: number };
-}
-
-/** Folds the engine's per-layer pull events into one progress line. */
-class PullTracker {
-  private readonly layers = new Map<string, { current: number; total: number; done: boolean }>();
-  private lastText = '';
-
-  update(event: PullEvent): PullProgress | null {
-    if (event.id && event.status) {
-      const layer = this.layers.get(event.id) ?? { current: 0, total: 0, done: false };
-      const detail = event.progressDetail ?? {};
-      if (event.status === 'Downloading' && detail.total) {
-        layer.current = detail.current ?? 0;
-        layer.total = detail.total;
-      }
-      if (/complete|exists/i.test(event.status)) layer.done = true;
-      this.layers.set(event.id, layer);
-    }
-    const all = [...this.layers.values()];
-    const done = all.filter((l) => l.done).length;
-    const total = all.reduce((sum, l) => sum + l.total, 0);
-    const current = all.reduce((sum, l) => sum + (l.done ? l.total : l.current), 0);
-    const fraction = total > 0 ? Math.min(1, current / total) : undefined;
-    const text =
-      all.length > 0
-        ? `${done} of ${all.length} layers${fraction !== undefined ? `, ${Math.floor(fraction * 100)}%` : ''}`
-        : (event.status ?? 'pulling');
-    // Only report changes, and at most once per whole percent, to keep the event stream small.
-    if (text === this.lastText) return null;
-    this.lastText = text;
-    return { text, ...(fraction !== undefined ? { fraction } : {}) };
-  }
 }

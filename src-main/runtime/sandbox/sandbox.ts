@@ -22,7 +22,7 @@ import {
 import { runOneShot, type ExecOptions, type ExecResult } from './one-shot-exec';
 import { PersistentShell, type ShellResult, type ShellRunOptions } from './persistent-shell';
 import { killMarkedArgv } from './process-killer';
-import { createTar, parseTar, type TarEntry, type TarFileInput } from './tar';
+import { createTar, parseTar, type TarEntry, type TarFileInput } from './tar-archive';
 
 export type SandboxStatusUpdate = Omit<SandboxChangedEvent, 'type' | 'image'>;
 
@@ -211,7 +211,7 @@ export class Sandbox implements SessionResource {
     const owned = entries.map((e) => ({ uid: this.uid, gid: this.gid, ...e }));
     await this.hold(async () => {
       try {
-        await this.engine.putArchive(this.id, dir, createTar(owned), options);
+        await this.engine.putArchive(this.id, dir, await createTar(owned), options);
       } catch (error) {
         throw await this.explain(error);
       }
@@ -222,7 +222,7 @@ export class Sandbox implements SessionResource {
   async getEntries(path: string, options: { signal?: AbortSignal } = {}): Promise<TarEntry[]> {
     return this.hold(async () => {
       try {
-        return parseTar(await this.engine.getArchive(this.id, path, options));
+        return await parseTar(await this.engine.getArchive(this.id, path, options));
       } catch (error) {
         throw await this.explain(error);
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEventPayload } from '@shared/events';
-import { HumanBroker } from '../runs/human-broker';
+import { HumanBroker } from './human-broker';
 import { CancelledError } from '../util/abort';
 import { createAskHumanTool } from './ask-human';
 import type { ToolContext } from './tool';

@@ -6,8 +6,8 @@
  * error instead of a hang.
  */
 import { z } from 'zod';
-import type { HumanBroker } from '../runs/human-broker';
-import { HumanUnavailableError } from '../runs/human-broker';
+import type { HumanBroker } from './human-broker';
+import { HumanUnavailableError } from './human-broker';
 import { fail, ok, type Tool } from './tool';
 
 const schema = z

@@ -7,14 +7,8 @@
  */
 import type { RunEvent, RunEventOf } from '@shared/events';
 import { matchDuplicate } from './duplicate-index';
-import type {
-  DuplicateInfo,
-  MarkerItem,
-  MessageItem,
-  StepItem,
-  TimelineItem,
-  TimelineModel,
-} from './types';
+import { TimelineDraft, key } from './timeline-draft';
+import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
 
 export function applyTimelineEvents(
   model: TimelineModel,
@@ -29,28 +23,8 @@ export function applyTimelineEvents(
   return draft ? draft.m : model;
 }
 
-const key = (agent: string, n: number | string) => `${agent}\u0000${n}`;
-
-class Draft {
-  readonly m: TimelineModel;
-  private readonly items: TimelineItem[];
-  /** items at or after this position were created by this batch: nobody has seen them */
-  private readonly base: number;
-
-  constructor(previous: TimelineModel) {
-    this.items = previous.items.slice();
-    this.base = previous.items.length;
-    this.m = {
-      ...previous,
-      items: this.items,
-      current: { ...previous.current },
-      streams: { ...previous.streams },
-      pendingResponse: { ...previous.pendingResponse },
-      pendingNudge: { ...previous.pendingNudge },
-      openQuestions: previous.openQuestions.slice(),
-    };
-  }
-
+/** The event handlers; the copy-on-write mechanics are in TimelineDraft. */
+class Draft extends TimelineDraft {
   apply(e: RunEvent): void {
     this.m.lastSeq = e.seq;
     this.m.eventCount += 1;
@@ -228,54 +202,6 @@ class Draft {
         });
         return;
     }
-  }
-
-  private push(item: TimelineItem): void {
-    this.items.push(item);
-  }
-
-  /**
-   * Changes the item at `position`: in place when this batch created it (a long run
-   * loaded in one batch would otherwise copy each item several times), else as a copy,
-   * so models that were already handed out never change.
-   */
-  private patch<T extends TimelineItem>(position: number, item: T, changes: Partial<T>): T {
-    if (position >= this.base) return Object.assign(item, changes);
-    const next = { ...item, ...changes };
-    this.items[position] = next;
-    return next;
-  }
-
-  private place(agent: string): { agent: string; step: number; stepId: number } {
-    const current = this.m.current[agent];
-    if (!current) return { agent, step: 0, stepId: 0 };
-    return { agent, step: current.step, stepId: this.items[current.position]?.id ?? 0 };
-  }
-
-  private marker(
-    e: RunEvent,
-    agent: string,
-    marker: MarkerItem['marker'],
-    text: string,
-    tone: MarkerItem['tone'],
-  ) {
-    this.push({ kind: 'marker', id: e.seq, ts: e.ts, ...this.place(agent), marker, text, tone });
-  }
-
-  private stepPosition(agent: string, step: number): number | undefined {
-    return this.m.index.steps.get(key(agent, step));
-  }
-
-  private updateStep(
-    agent: string,
-    step: number,
-    changes: (s: StepItem) => Partial<StepItem> | null,
-  ): void {
-    const position = this.stepPosition(agent, step);
-    const item = position === undefined ? undefined : this.items[position];
-    if (position === undefined || item?.kind !== 'step') return;
-    const patch = changes(item);
-    if (patch) this.patch(position, item, patch);
   }
 
   private stepStarted(e: RunEventOf<'step.started'>): void {

@@ -37,16 +37,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import {
-  completionBody,
-  completionChunks,
-  validateChatRequest,
-  wireError,
-  type CompletionParts,
-  type WireError,
-  type WireMessage,
-} from './openai-wire';
-import { completionParts, defaultErrorText, invalidKey } from './reply-parts';
+import { validateChatRequest, wireError, type WireMessage } from './openai-wire';
+import { invalidKey } from './reply-parts';
+import { sendJson, sendWireError, writeReply } from './reply-writer';
 import type { RecordedRequest, ScriptedServerReply, ServerScript } from './scripted-types';
 
 export type {
@@ -222,7 +215,7 @@ export class ScriptedOpenAiServer {
     }
     const index = this.served++;
     const reply = await this.replyFor(record, index);
-    await this.answer(req, res, record, reply);
+    await writeReply(res, record, reply, (ms, response) => this.wait(ms, response));
   }
 
   private async replyFor(record: RecordedRequest, index: number): Promise<ScriptedServerReply> {
@@ -240,110 +233,6 @@ export class ScriptedOpenAiServer {
         ).body,
       },
     };
-  }
-
-  private async answer(
-    req: IncomingMessage,
-    res: ServerResponse,
-    record: RecordedRequest,
-    reply: ScriptedServerReply,
-  ): Promise<void> {
-    if (reply.delayMs) await this.wait(reply.delayMs, res);
-    if (res.destroyed) return;
-    if (reply.hang) {
-      await this.wait(Number.POSITIVE_INFINITY, res);
-      return;
-    }
-    if (reply.error) {
-      const { status, headers } = reply.error;
-      const body = reply.error.body ?? wireError(status, defaultErrorText(status)).body;
-      res.writeHead(status, {
-        'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
-        ...headers,
-      });
-      res.end(typeof body === 'string' ? body : JSON.stringify(body));
-      return;
-    }
-    if (reply.html) {
-      const html =
-        typeof reply.html === 'string'
-          ? reply.html
-          : '<!DOCTYPE html><html><head><title>Welcome</title></head><body>It works!</body></html>';
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-      return;
-    }
-    const parts = completionParts(record, reply);
-    if (reply.emptyChoices && !record.stream) {
-      return sendJson(res, 200, { ...completionBody(parts), choices: [] });
-    }
-    if (!record.stream) {
-      const text = JSON.stringify(completionBody(parts));
-      if (reply.cutAfterChunks !== undefined) {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': text.length });
-        res.write(text.slice(0, Math.floor(text.length / 2)));
-        await this.wait(20, res);
-        res.destroy();
-        return;
-      }
-      return sendJson(res, 200, completionBody(parts));
-    }
-    await this.stream(req, res, record, reply, parts);
-  }
-
-  private async stream(
-    _req: IncomingMessage,
-    res: ServerResponse,
-    record: RecordedRequest,
-    reply: ScriptedServerReply,
-    parts: CompletionParts,
-  ): Promise<void> {
-    const options = record.body['stream_options'] as { include_usage?: boolean } | undefined;
-    const chunks = reply.emptyChoices
-      ? [
-          {
-            id: parts.id,
-            object: 'chat.completion.chunk',
-            created: parts.created,
-            model: parts.model,
-            choices: [],
-          },
-        ]
-      : completionChunks(parts, reply.chunkSize ?? 16, options?.include_usage === true);
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-    });
-    const stopAt =
-      reply.cutAfterChunks ?? reply.sseError?.afterChunks ?? reply.malformedSse?.afterChunks;
-    const limit =
-      reply.cutAfterChunks !== undefined || reply.sseError || reply.malformedSse
-        ? Math.min(stopAt ?? 2, chunks.length)
-        : chunks.length;
-    for (let i = 0; i < limit; i++) {
-      if (res.destroyed) return;
-      res.write(`data: ${JSON.stringify(chunks[i])}\n\n`);
-      if (reply.chunkDelayMs) await this.wait(reply.chunkDelayMs, res);
-    }
-    if (res.destroyed) return;
-    if (reply.cutAfterChunks !== undefined) {
-      await this.wait(20, res);
-      res.destroy();
-      return;
-    }
-    if (reply.sseError) {
-      const error = {
-        message: reply.sseError.message,
-        type: reply.sseError.type ?? 'server_error',
-      };
-      res.end(`event: error\ndata: ${JSON.stringify({ error })}\n\n`);
-      return;
-    }
-    if (reply.malformedSse) {
-      res.end('data: {"id":"chatcmpl-broken","choices":[{"delta":{"content":"oops"\n\n');
-      return;
-    }
-    res.end('data: [DONE]\n\n');
   }
 
   /** Sleeps, but wakes when the client disconnects or the server closes. */
@@ -386,16 +275,6 @@ function redactRecord(record: RecordedRequest): RecordedRequest {
     if (headers[name]) headers[name] = '[redacted]';
   }
   return { ...record, headers };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json' }).end(text);
-}
-
-function sendWireError(res: ServerResponse, error: WireError): void {
-  res.writeHead(error.status, { 'content-type': 'application/json', ...error.headers });
-  res.end(JSON.stringify(error.body));
 }
 
 /** Starts a server for a test; remember to `await server.close()`. */

@@ -8,7 +8,7 @@ import { countRequestTokens } from '../../llm/token-count';
 import { createTerminateTool } from '../terminate';
 import { ok, type Tool } from '../tool';
 import { IMAGE_REMOVED_NOTE, trimImages } from './tool-images';
-import { VisualToolAgent } from './visual-tool-agent';
+import { VisualToolAgent } from '../../loop/visual-tool-agent';
 
 /** A real tool (no mocks involved) that returns a numbered PNG with its output. */
 function cameraTool(): Tool<{ label: string }> {

@@ -2,7 +2,7 @@
  * Images that tools return (browser screenshots, MCP image content) reach the model as a
  * USER message following the tool results, never on the tool message: OpenAI rejects
  * images on tool messages (openmanus.md 7.2 item 4). The loop attaches them
- * (agent/toolcall-agent.ts); this keeps only the newest few in memory and replaces older
+ * (loop/toolcall-agent.ts); this keeps only the newest few in memory and replaces older
  * ones by a note, so a long browsing run does not carry every screenshot it ever took
  * (the original kept a full-page JPEG per step).
  */

@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEventPayload } from '@shared/events';
-import { ToolCallAgent } from '../../agent/toolcall-agent';
-import type { AgentBuildInput } from '../../agents/catalog';
+import { ToolCallAgent } from '../../loop/toolcall-agent';
 import { configSchema } from '../../config/schema';
 import { ScriptedLlm } from '../../llm/scripted-llm';
 import { DockerodeEngine } from '../../sandbox/dockerode-engine';
@@ -27,8 +26,7 @@ describe('sandbox tools without Docker', () => {
     const events: RunEventPayload[] = [];
     const emit = (e: RunEventPayload) => events.push(e);
     const input = {
-      // Only what the toolset reads: the sandbox manager of the runtime's services.
-      services: { sandboxes: manager } as unknown as AgentBuildInput['services'],
+      services: { sandboxes: manager },
       session: new Session('no-docker', mkdtempSync(join(tmpdir(), 'wb-nodocker-'))),
       config: configSchema.parse({}),
       env: { emit, runId: 'r1' },

@@ -16,9 +16,9 @@ import {
   tempSession,
 } from '../../sandbox/testing/sandbox-fixture';
 import type { Session } from '../../session/session';
-import { createBashTool } from '../bash';
-import { createPythonExecuteTool } from '../python-execute';
-import { createStrReplaceEditorTool } from '../str-replace-editor';
+import { createBashTool } from './bash';
+import { createPythonExecuteTool } from './python-execute';
+import { createStrReplaceEditorTool } from './str-replace-editor';
 import type { Tool, ToolContext, ToolResult } from '../tool';
 import { SandboxAccess } from './sandbox-access';
 import { CancelledError } from '../../util/abort';

@@ -1,12 +1,16 @@
 /**
- * The sandbox tools for one agent instance, for the agent catalog: each agent gets its
- * own tools (its own shell, its own undo history) over the session's shared container,
- * and `sandbox.changed` events in its run while the run lasts.
+ * The sandbox tools for one agent instance: each agent gets its own tools (its own shell,
+ * its own undo history) over the session's shared container, and `sandbox.changed`
+ * events in its run while the run lasts. Takes only what it uses, so the tools layer
+ * never needs to know how agents are built.
  */
-import type { AgentBuildInput } from '../../agents/catalog';
-import { createBashTool } from '../bash';
-import { createPythonExecuteTool } from '../python-execute';
-import { createStrReplaceEditorTool } from '../str-replace-editor';
+import type { RunEventPayload } from '@shared/events';
+import type { WorkbenchConfig } from '../../config/schema';
+import type { SandboxManager } from '../../sandbox/sandbox-manager';
+import type { Session } from '../../session/session';
+import { createBashTool } from './bash';
+import { createPythonExecuteTool } from './python-execute';
+import { createStrReplaceEditorTool } from './str-replace-editor';
 import type { Tool } from '../tool';
 import { SandboxAccess } from './sandbox-access';
 
@@ -18,8 +22,16 @@ export interface SandboxToolset {
   dispose(): Promise<void>;
 }
 
+/** What the toolset needs from the agent being built (an AgentBuildInput satisfies it). */
+export interface SandboxToolsetInput {
+  services: { sandboxes: SandboxManager };
+  session: Session;
+  config: Pick<WorkbenchConfig, 'sandbox'>;
+  env: { emit(event: RunEventPayload): void };
+}
+
 export function sandboxToolset(
-  input: Pick<AgentBuildInput, 'services' | 'session' | 'config' | 'env'>,
+  input: SandboxToolsetInput,
   names: SandboxToolName[],
   options: { prewarm?: boolean } = {},
 ): SandboxToolset {

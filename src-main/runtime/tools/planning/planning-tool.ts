@@ -6,9 +6,9 @@
  */
 import { z } from 'zod';
 import { PLAN_STEP_STATUSES } from '@shared/events';
-import { formatPlan } from '../flow/plan';
-import type { PlanStore } from '../flow/plan-store';
-import { fail, ok, type Tool } from './tool';
+import { formatPlan } from './plan';
+import type { PlanStore } from './plan-store';
+import { fail, ok, type Tool } from '../tool';
 
 const schema = z
   .object({

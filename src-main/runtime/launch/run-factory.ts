@@ -5,10 +5,10 @@
  */
 import { buildAgent } from '../agents/catalog';
 import { resolveAgentSettings } from '../config/resolve';
-import { preparePlanningRun } from '../flow/planning-run';
+import { preparePlanningRun } from './planning-run';
 import { modelClientFor } from './model-client';
-import type { RuntimeServices } from '../services';
-import type { RunFactory } from './run-manager';
+import type { RuntimeServices } from '../agents/runtime-services';
+import type { RunFactory } from '../runs/run-manager';
 
 export function createRunFactory(services: RuntimeServices): RunFactory {
   return async (input, context) => {

@@ -8,11 +8,11 @@ import type { AgentName } from '@shared/domain/agent';
 import { buildAgent } from '../agents/catalog';
 import { resolveAgentSettings } from '../config/resolve';
 import type { WorkbenchConfig } from '../config/schema';
-import { modelClientFor } from '../runs/model-client';
+import { modelClientFor } from './model-client';
 import type { PreparedRun, ResolvedRunInput, RunContext } from '../runs/run-manager';
-import type { RuntimeServices } from '../services';
-import { PlanningFlow, type ExecutorSpec } from './planning-flow';
-import { PLANNER_AGENT } from './planner';
+import type { RuntimeServices } from '../agents/runtime-services';
+import { PlanningFlow, type ExecutorSpec } from '../flow/planning-flow';
+import { PLANNER_AGENT } from '../flow/planner';
 
 const EXECUTOR_DESCRIPTIONS: Record<AgentName, string> = {
   manus: 'general tasks: Python, shell and files in a sandbox, web pages, MCP tools',

@@ -2,14 +2,14 @@
  * What the runtime is made of, built once by `createRuntime` (the composition root) and
  * handed to the run factory and the agent builders. Tests build their own.
  */
-import type { LlmClient } from './llm/llm-client';
-import type { LlmProfile, WorkbenchConfig } from './config/schema';
-import type { SessionRegistry } from './session/session';
-import type { ConfigService } from './config/config-service';
-import type { HumanBroker } from './runs/human-broker';
-import type { SandboxManager } from './sandbox/sandbox-manager';
+import type { LlmClient } from '../llm/llm-client';
+import type { LlmProfile, WorkbenchConfig } from '../config/schema';
+import type { SessionRegistry } from '../session/session';
+import type { ConfigService } from '../config/config-service';
+import type { HumanBroker } from '../tools/human-broker';
+import type { SandboxManager } from '../sandbox/sandbox-manager';
 
-import type { ScriptedProvider } from './demo/scripted-provider';
+import type { ScriptedProvider } from '../demo/scripted-provider';
 
 export interface RuntimeServices {
   /** WORKBENCH_HOME: config.toml, runs/, workspaces/ */

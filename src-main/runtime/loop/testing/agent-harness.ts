@@ -19,7 +19,7 @@ import {
 import { createTerminateTool } from '../../tools/terminate';
 import { ok, type Tool } from '../../tools/tool';
 import { ToolRegistry } from '../../tools/tool-registry';
-import type { RunResult } from '../base-agent';
+import type { RunResult } from '@shared/domain/agent';
 import { ToolCallAgent, type ToolCallAgentSettings } from '../toolcall-agent';
 
 export interface Harness {

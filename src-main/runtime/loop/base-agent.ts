@@ -15,24 +15,13 @@
  * - Every state change, step and memory append is emitted as a RunEvent; every
  *   `step.started` gets its `step.finished`, also when the step fails or is stopped.
  */
-import type { AgentState, RunOutcome, TokenUsage } from '@shared/domain/agent';
+import type { AgentState, RunOutcome, RunResult, TokenUsage } from '@shared/domain/agent';
 import type { Message } from '@shared/domain/message';
 import type { RunEventPayload } from '@shared/events';
 import { isCancellation } from '../util/abort';
 import { Memory, DEFAULT_MAX_MESSAGES } from './memory';
 import { toEventMessage } from './event-message';
 import { detectStuck, STUCK_NUDGE } from './stuck-detector';
-
-export interface RunResult {
-  outcome: RunOutcome;
-  state: AgentState;
-  steps: number;
-  usage: TokenUsage;
-  terminateStatus?: string;
-  error?: string;
-  /** one line per step, as the original's joined step results */
-  stepResults: string[];
-}
 
 export interface AgentSettings {
   name: string;

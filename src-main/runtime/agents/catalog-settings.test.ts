@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEventPayload } from '@shared/events';
-import { AGENT_BUILDERS, type AgentBuildInput } from '../agents/catalog';
+import { AGENT_BUILDERS, type AgentBuildInput } from './catalog';
 import type { AgentRunSettings } from '../config/schema';
 import { OpenAiLlm } from '../llm/openai-llm';
 import { FAST_RETRY, testProfile } from '../llm/testing/profiles';

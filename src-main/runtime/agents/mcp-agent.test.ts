@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../config/schema';
+import { configSchema } from '../config/schema';
 import { chooseMcpServer } from './mcp-agent';
 
 const server = { type: 'stdio', command: 'node', args: ['server.js'] };

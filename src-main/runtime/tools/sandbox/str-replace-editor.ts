@@ -6,7 +6,7 @@
  * Undo history belongs to this tool instance, so agents never share it.
  */
 import { z } from 'zod';
-import type { SandboxAccess } from './sandbox/sandbox-access';
+import type { SandboxAccess } from './sandbox-access';
 import {
   catN,
   clip,
@@ -16,10 +16,10 @@ import {
   selectRange,
   snippetAround,
   numbered,
-} from './sandbox/editor-text';
-import { failureAsResult } from './sandbox/format-result';
-import { WorkspaceFiles, type PathInfo } from './sandbox/workspace-files';
-import { fail, ok, type Tool, type ToolResult } from './tool';
+} from './editor-text';
+import { failureAsResult } from './format-result';
+import { WorkspaceFiles, type PathInfo } from './workspace-files';
+import { fail, ok, type Tool, type ToolResult } from '../tool';
 
 const COMMANDS = ['view', 'create', 'str_replace', 'insert', 'undo_edit'] as const;
 

@@ -4,12 +4,12 @@
  * in `failures` (their tools are left out) so the caller decides whether that is fatal.
  * The loop puts the images these tools return on user messages; to keep only the last
  * `keepImages` of them in memory, build the agent as a VisualToolAgent
- * (tools/browser/visual-tool-agent.ts), as the browser and mcp agents are.
+ * (loop/visual-tool-agent.ts), as the browser and mcp agents are.
  */
-import type { AgentBuildInput } from '../../agents/catalog';
-import { createBrowserTool } from '../browser/browser-tool';
-import type { Tool } from '../tool';
-import { loadMcpTools, type McpServerFailure } from './mcp-toolset';
+import type { AgentBuildInput } from './catalog';
+import { createBrowserTool } from '../tools/browser/browser-tool';
+import type { Tool } from '../tools/tool';
+import { loadMcpTools, type McpServerFailure } from '../tools/mcp/mcp-toolset';
 
 export interface ManusExtras {
   tools: Tool[];

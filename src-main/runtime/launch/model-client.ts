@@ -6,7 +6,7 @@
 import type { ConfigAgentName } from '../config/resolve';
 import type { WorkbenchConfig } from '../config/schema';
 import type { LlmClient } from '../llm/llm-client';
-import type { RuntimeServices } from '../services';
+import type { RuntimeServices } from '../agents/runtime-services';
 
 export function modelClientFor(
   services: RuntimeServices,

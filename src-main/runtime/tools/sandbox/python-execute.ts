@@ -6,13 +6,9 @@
  * and the timeout is a real parameter that stops the process inside the container.
  */
 import { z } from 'zod';
-import type { SandboxAccess } from './sandbox/sandbox-access';
-import {
-  effectiveTimeoutSeconds,
-  failureAsResult,
-  formatCommandResult,
-} from './sandbox/format-result';
-import { fail, type Tool, type ToolResult } from './tool';
+import type { SandboxAccess } from './sandbox-access';
+import { effectiveTimeoutSeconds, failureAsResult, formatCommandResult } from './format-result';
+import { fail, type Tool, type ToolResult } from '../tool';
 
 const schema = z
   .object({

@@ -6,16 +6,12 @@
  */
 import { z } from 'zod';
 import { posix } from 'node:path';
-import type { PersistentShell } from '../sandbox/persistent-shell';
-import type { Sandbox } from '../sandbox/sandbox';
-import { ansiCQuote } from '../sandbox/shell-protocol';
-import type { SandboxAccess } from './sandbox/sandbox-access';
-import {
-  effectiveTimeoutSeconds,
-  failureAsResult,
-  formatCommandResult,
-} from './sandbox/format-result';
-import { fail, ok, type Tool, type ToolResult } from './tool';
+import type { PersistentShell } from '../../sandbox/persistent-shell';
+import type { Sandbox } from '../../sandbox/sandbox';
+import { ansiCQuote } from '../../sandbox/shell-protocol';
+import type { SandboxAccess } from './sandbox-access';
+import { effectiveTimeoutSeconds, failureAsResult, formatCommandResult } from './format-result';
+import { fail, ok, type Tool, type ToolResult } from '../tool';
 
 const schema = z
   .object({

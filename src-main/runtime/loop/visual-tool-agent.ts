@@ -5,12 +5,12 @@
  * screenshot per step until the context overflowed).
  */
 import type { Message } from '@shared/domain/message';
-import type { AgentEnvironment, StepContext } from '../../agent/base-agent';
-import { ToolCallAgent, type ToolCallAgentSettings } from '../../agent/toolcall-agent';
-import type { LlmClient } from '../../llm/llm-client';
-import type { Tool } from '../tool';
-import { ToolRegistry } from '../tool-registry';
-import { trimImages } from './tool-images';
+import type { AgentEnvironment, StepContext } from './base-agent';
+import { ToolCallAgent, type ToolCallAgentSettings } from './toolcall-agent';
+import type { LlmClient } from '../llm/llm-client';
+import type { Tool } from '../tools/tool';
+import { ToolRegistry } from '../tools/tool-registry';
+import { trimImages } from '../tools/browser/tool-images';
 
 export interface VisualToolAgentSettings extends ToolCallAgentSettings {
   /** images kept in memory; older ones are replaced by a note */

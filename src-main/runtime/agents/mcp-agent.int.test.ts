@@ -10,15 +10,15 @@ import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '@shared/events';
-import type { McpServerSettings } from '../../config/schema';
-import { ScriptedLlm, type ScriptedReply } from '../../llm/scripted-llm';
-import { createRuntime, type Runtime } from '../../runtime';
-import { TEST_PNG_BASE64 } from './testing/test-mcp-server';
+import type { McpServerSettings } from '../config/schema';
+import { ScriptedLlm, type ScriptedReply } from '../llm/scripted-llm';
+import { createRuntime, type Runtime } from '../runtime';
+import { TEST_PNG_BASE64 } from '../tools/mcp/testing/test-mcp-server';
 import {
   startNetworkServer,
   stdioServerSettings,
   type RunningMcpServer,
-} from './testing/test-mcp-process';
+} from '../tools/mcp/testing/test-mcp-process';
 
 const runtimes: Runtime[] = [];
 const servers: RunningMcpServer[] = [];

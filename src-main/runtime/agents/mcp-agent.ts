@@ -9,12 +9,12 @@ import {
   withExtraTools,
   type AgentBuildInput,
   type BuiltAgent,
-} from '../../agents/build-input';
-import { MCP_NEXT_STEP_PROMPT, mcpSystemPrompt } from '../../agents/prompts/mcp';
-import type { WorkbenchConfig } from '../../config/schema';
-import { VisualToolAgent } from '../browser/visual-tool-agent';
-import { createTerminateTool } from '../terminate';
-import { loadMcpTools } from './mcp-toolset';
+} from './build-input';
+import { MCP_NEXT_STEP_PROMPT, mcpSystemPrompt } from './prompts/mcp';
+import type { WorkbenchConfig } from '../config/schema';
+import { VisualToolAgent } from '../loop/visual-tool-agent';
+import { createTerminateTool } from '../tools/terminate';
+import { loadMcpTools } from '../tools/mcp/mcp-toolset';
 
 /** Images from MCP tools kept in the agent's memory. */
 export const MCP_KEEP_IMAGES = 3;

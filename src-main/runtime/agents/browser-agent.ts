@@ -7,11 +7,11 @@ import {
   withExtraTools,
   type AgentBuildInput,
   type BuiltAgent,
-} from '../../agents/build-input';
-import { BROWSER_NEXT_STEP_PROMPT, BROWSER_SYSTEM_PROMPT } from '../../agents/prompts/browser';
-import { createTerminateTool } from '../terminate';
-import { createBrowserTool } from './browser-tool';
-import { VisualToolAgent } from './visual-tool-agent';
+} from './build-input';
+import { BROWSER_NEXT_STEP_PROMPT, BROWSER_SYSTEM_PROMPT } from './prompts/browser';
+import { createTerminateTool } from '../tools/terminate';
+import { createBrowserTool } from '../tools/browser/browser-tool';
+import { VisualToolAgent } from '../loop/visual-tool-agent';
 
 export function buildBrowserAgent(input: AgentBuildInput): BuiltAgent {
   const browser = createBrowserTool({

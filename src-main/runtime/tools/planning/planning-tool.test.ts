@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEventPayload } from '@shared/events';
-import { PlanStore } from '../flow/plan-store';
-import { createPlanningTool, type PlanningArgs } from './planning';
+import { PlanStore } from './plan-store';
+import { createPlanningTool, type PlanningArgs } from './planning-tool';
 
 function setup() {
   const events: RunEventPayload[] = [];
