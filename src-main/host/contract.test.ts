@@ -282,8 +282,8 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
         ).toContain(c.path);
       }
     }
-    // garbage frames are ignored, unknown channels refused, and the server still answers
-    ws.send('{not json');
+    // unknown channels are refused, the connection stays; a frame that is not our
+    // protocol closes that connection (1007) and only that one
     ws.send(JSON.stringify({ kind: 'request', id: 9001, channel: 'fs:read', input: {} }));
     ws.send(JSON.stringify({ kind: 'request', id: 9002, channel: 'runs:list', input: {} }));
     await until(() => answers.has(9002));
@@ -291,6 +291,16 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       result: { ok: false, error: { code: 'not_found' } },
     });
     expect(answers.get(9002)).toMatchObject({ result: { ok: true, value: [] } });
-    ws.close();
+    const closed = new Promise<number>((resolve) => ws.once('close', resolve));
+    ws.send('{not json');
+    expect(await closed).toBe(1007);
+    const again = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
+    await new Promise((resolve, reject) => again.once('open', resolve).once('error', reject));
+    const answer = new Promise<WsServerFrame>((resolve) =>
+      again.once('message', (data) => resolve(JSON.parse(data.toString()) as WsServerFrame)),
+    );
+    again.send(JSON.stringify({ kind: 'request', id: 1, channel: 'runs:list', input: {} }));
+    expect(await answer).toMatchObject({ kind: 'response', id: 1, result: { ok: true } });
+    again.close();
   });
 });

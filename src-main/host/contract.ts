@@ -149,6 +149,18 @@ export function isRequestChannel(channel: unknown): channel is RequestChannel {
   return typeof channel === 'string' && (REQUEST_CHANNELS as readonly string[]).includes(channel);
 }
 
+/**
+ * A channel for a message, whatever the client sent: `String()` would call a toString
+ * of the client's making, and an object whose conversion throws must not escape.
+ */
+export function describeChannel(channel: unknown): string {
+  if (typeof channel === 'string') {
+    return channel.length > 100 ? `${channel.slice(0, 100)}…` : channel;
+  }
+  if (channel === null) return 'null';
+  return `(${Array.isArray(channel) ? 'an array' : `a ${typeof channel}`})`;
+}
+
 export async function dispatchRequest(
   handlers: Handlers,
   channel: unknown,
@@ -157,7 +169,7 @@ export async function dispatchRequest(
   if (!isRequestChannel(channel)) {
     return {
       ok: false,
-      error: { code: 'not_found', message: `Unknown request channel: ${String(channel)}` },
+      error: { code: 'not_found', message: `Unknown request channel: ${describeChannel(channel)}` },
     };
   }
   const parsed = parseRequest(channel, input);

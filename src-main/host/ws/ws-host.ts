@@ -8,11 +8,12 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { TOKEN_PARAM, WS_PATH, type WsRequestFrame, type WsServerFrame } from '@shared/ws-protocol';
+import { TOKEN_PARAM, WS_PATH, type WsServerFrame } from '@shared/ws-protocol';
 import type { Runtime } from '../../runtime/runtime';
 import { dispatchRequest, type Handlers } from '../contract';
 import { createHostContext, type HostContextOptions, type PushSink } from '../host-context';
 import { serveStatic } from './static-files';
+import { CLOSE, parseRequestFrame, type AcceptedRequest } from './ws-frames';
 
 export interface WsHostOptions {
   runtime: Runtime;
@@ -33,8 +34,12 @@ export interface WsHost {
   close(): Promise<void>;
 }
 
-/** Requests carry config edits and imported runs; anything larger is refused. */
-const MAX_FRAME_BYTES = 256 * 1024 * 1024;
+/**
+ * Requests carry config edits and imported runs (`runs:import` takes up to 200 M
+ * characters); a larger frame is refused by the ws library from its header, before it is
+ * buffered, and closes that connection with 1009.
+ */
+export const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 /**
  * A client that stops reading (a frozen tab) would make us buffer without end; past
  * this much unsent data it is disconnected, and on reconnecting it reads a snapshot.
@@ -82,12 +87,16 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Until ws takes the socket over, a reset from the client must not be an uncaught error.
+    const onEarlyError = () => socket.destroy();
+    socket.on('error', onEarlyError);
     const refusal = checkUpgrade(req, token, host, port());
     if (refusal) {
       socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
+      socket.off('error', onEarlyError);
       clients.add(ws);
       // A connected browser can answer ask_human (the question arrives as an event).
       const detach = options.runtime.services.human.attach({ name: 'browser' });
@@ -95,9 +104,23 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
         clients.delete(ws);
         detach();
       });
+      // Bad framing, invalid UTF-8, an oversized frame or a reset socket: ws has already
+      // closed this connection with the matching code (1002, 1007, 1009); the server and
+      // every other connection go on. Without this listener the error would kill the process.
+      ws.on('error', () => undefined);
       ws.on('message', (data, isBinary) => {
-        if (isBinary) return;
-        void answer(ws, handlers, data.toString());
+        if (isBinary) {
+          ws.close(CLOSE.unsupportedData, 'the protocol is JSON text frames');
+          return;
+        }
+        const parsed = parseRequestFrame(rawText(data));
+        if (!parsed.ok) {
+          ws.close(parsed.code, parsed.reason);
+          return;
+        }
+        answer(ws, handlers, parsed).catch((error: unknown) => {
+          console.error(`[workbench] answering a request failed: ${(error as Error).message}`);
+        });
       });
     });
   });
@@ -121,7 +144,7 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
     async close() {
       context.flush();
       context.dispose();
-      for (const ws of clients) ws.close(1001, 'server closing');
+      for (const ws of clients) ws.close(CLOSE.goingAway, 'server closing');
       wss.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -131,18 +154,17 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
   };
 }
 
-async function answer(ws: WebSocket, handlers: Handlers, text: string): Promise<void> {
-  let frame: Partial<WsRequestFrame>;
-  try {
-    frame = JSON.parse(text) as Partial<WsRequestFrame>;
-  } catch {
-    return; // not our protocol; nothing to answer to
-  }
-  if (frame.kind !== 'request' || typeof frame.id !== 'number') return;
-  const result = await dispatchRequest(handlers, frame.channel, frame.input);
-  if (ws.readyState === ws.OPEN) {
-    ws.send(JSON.stringify({ kind: 'response', id: frame.id, result } satisfies WsServerFrame));
-  }
+async function answer(ws: WebSocket, handlers: Handlers, request: AcceptedRequest): Promise<void> {
+  const result = await dispatchRequest(handlers, request.channel, request.input);
+  if (ws.readyState !== ws.OPEN) return;
+  ws.send(JSON.stringify({ kind: 'response', id: request.id, result } satisfies WsServerFrame));
+}
+
+/** A text message as a string (ws hands over a Buffer, or fragments as Buffer[]). */
+function rawText(data: WebSocket.RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
 }
 
 /** Returns an HTTP status line when the upgrade must be refused. */
