@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { AGENT_NAMES, FLOW_NAMES } from './domain/agent';
+import { isRunId, isSessionId } from './domain/ids';
 import {
   CONFIG_AGENT_NAMES,
   CONFIG_API_TYPES,
@@ -19,12 +20,10 @@ import {
 
 const runId = z
   .string()
-  .min(1)
-  .max(200)
-  .regex(/^[A-Za-z0-9._-]+$/, 'must be a run id (letters, digits, . _ -)');
+  .refine(isRunId, 'must be a run id (1-200 letters, digits, . _ -; not only dots)');
 const sessionId = z
   .string()
-  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be 1-100 letters, digits, . _ or -');
+  .refine(isSessionId, 'must be 1-100 letters, digits, . _ or - (not only dots)');
 /** Large enough for a long run's history, small enough to refuse an accidental upload. */
 const MAX_IMPORT_CHARS = 200 * 1024 * 1024;
 const empty = z.object({}).strict();

@@ -136,6 +136,11 @@ export interface ConfigView {
   secretStorage: SecretStorageKind;
   /** config.toml does not parse or validate: values shown are defaults, saves refuse */
   error?: { message: string; issues: ConfigIssue[] };
+  /**
+   * things to fix that do not stop runs: an API key in a config.toml other users can
+   * read, a damaged secrets.json
+   */
+  warnings?: string[];
 }
 
 /** Set, replace or clear an API key. `env` stores an `env:NAME` reference. */

@@ -5,14 +5,7 @@
  * lines they touch, so the user's comments survive a save from the UI. API keys set
  * from the UI go to the secret store; config.toml keeps a `secret:NAME` reference.
  */
-import {
-  copyFileSync,
-  existsSync,
-  readFileSync,
-  unwatchFile,
-  watchFile,
-  type Stats,
-} from 'node:fs';
+import { copyFileSync, existsSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { stringify as stringifyToml } from 'smol-toml';
 import type {
   ConfigImportInput,
@@ -24,7 +17,14 @@ import type {
 } from '@shared/ipc';
 import { writeFileAtomic } from './atomic-write';
 import { buildConfigView } from './config-view';
-import { ConfigError, loadConfigFile, parseTomlText, validateConfigData } from './load';
+import { configWarnings } from './config-warnings';
+import {
+  ConfigError,
+  loadConfigFile,
+  parseTomlText,
+  readConfigText,
+  validateConfigData,
+} from './load';
 import { convertOpenManusConfig } from './openmanus-import';
 import { resolveLlmProfile, resolveSecret } from './resolve';
 import { configSchema, type LlmProfile, type WorkbenchConfig } from './schema';
@@ -35,6 +35,8 @@ export interface ConfigServiceOptions {
   file: string;
   secrets: SecretStore;
   env?: NodeJS.ProcessEnv;
+  /** where warnings about a loaded config go (each said once); default stderr */
+  onWarning?: (message: string) => void;
 }
 
 type RawTable = Record<string, unknown>;
@@ -46,16 +48,31 @@ export class ConfigService {
   readonly file: string;
   readonly secrets: SecretStore;
   private readonly env: NodeJS.ProcessEnv;
+  private readonly onWarning: (message: string) => void;
+  private readonly warned = new Set<string>();
 
   constructor(options: ConfigServiceOptions) {
     this.file = options.file;
     this.secrets = options.secrets;
     this.env = options.env ?? process.env;
+    this.onWarning = options.onWarning ?? ((m) => console.error(`[workbench] warning: ${m}`));
   }
 
   /** The validated config; throws ConfigError (with key paths and lines) when it is not. */
   load(): WorkbenchConfig {
-    return loadConfigFile(this.file);
+    const config = loadConfigFile(this.file);
+    for (const warning of configWarnings(this.file, config)) {
+      if (this.warned.has(warning)) continue;
+      this.warned.add(warning);
+      this.onWarning(warning);
+    }
+    return config;
+  }
+
+  /** What the user should know about the config as it is now (shown with the settings). */
+  warnings(config: WorkbenchConfig): string[] {
+    const secretsProblem = this.secrets.problem;
+    return [...configWarnings(this.file, config), ...(secretsProblem ? [secretsProblem] : [])];
   }
 
   view(): ConfigView {
@@ -68,8 +85,10 @@ export class ConfigService {
       config = configSchema.parse({});
       error = { message: e.message, issues: e.issues };
     }
+    const warnings = this.warnings(config);
     return buildConfigView(config, {
       file: this.file,
+      ...(warnings.length > 0 ? { warnings } : {}),
       exists: existsSync(this.file),
       secretStorage: this.secrets.kind,
       secretStatus: (name) => this.secrets.status(name),
@@ -240,7 +259,7 @@ export class ConfigService {
   }
 
   private readText(): string {
-    return existsSync(this.file) ? readFileSync(this.file, 'utf8') : '';
+    return readConfigText(this.file);
   }
 
   /** `[llm]` for the default target; else the profile the agent uses, `[llm.AGENT]` if none. */

@@ -27,6 +27,7 @@ export interface ViewContext {
   secretStatus(name: string): SecretStatus;
   env: NodeJS.ProcessEnv;
   error?: ConfigView['error'];
+  warnings?: string[];
 }
 
 interface Layer {
@@ -130,5 +131,6 @@ export function buildConfigView(config: WorkbenchConfig, context: ViewContext): 
     profiles: Object.keys(config.llm.profiles).sort(),
     secretStorage: context.secretStorage,
     ...(context.error ? { error: context.error } : {}),
+    ...(context.warnings ? { warnings: context.warnings } : {}),
   };
 }

@@ -3,8 +3,9 @@
  * not validate throws ConfigError naming the file, the key path, the line and what is
  * wrong, so the user can go straight to it.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
+import { CONFIG_AGENT_NAMES } from '@shared/domain/config-view';
+import { FileReadError, readRegularFile } from '../util/read-regular-file';
 import { configSchema, type WorkbenchConfig } from './schema';
 import { findKeyLine } from './toml-document';
 
@@ -56,7 +57,11 @@ export function validateConfigData(raw: unknown, text: string, file: string): Wo
     const unknownKeys = issue.code === 'unrecognized_keys' ? issue.keys : relayed;
     if (unknownKeys) {
       // One issue per unknown key, each at its own line.
-      for (const key of unknownKeys) issues.push(located(text, [...path, key], 'unknown key'));
+      const message =
+        path.join('.') === 'agent'
+          ? `unknown agent (the agents are ${CONFIG_AGENT_NAMES.join(', ')})`
+          : 'unknown key';
+      for (const key of unknownKeys) issues.push(located(text, [...path, key], message));
     } else {
       issues.push(located(text, path, issue.message));
     }
@@ -76,7 +81,23 @@ export function parseConfigText(text: string, file: string): WorkbenchConfig {
   return validateConfigData(parseTomlText(text, file), text, file);
 }
 
+/** config.toml is a page of settings; anything bigger is not one. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * The text of a config file, '' when it does not exist. A FIFO, a device, a folder or
+ * an oversized file is a ConfigError naming the file, never a hang or a stack trace.
+ */
+export function readConfigText(file: string): string {
+  try {
+    return readRegularFile(file, MAX_CONFIG_BYTES, 'The config file');
+  } catch (error) {
+    if (error instanceof FileReadError && error.code === 'ENOENT') return '';
+    const message = (error as Error).message;
+    throw new ConfigError(message, file, [{ path: '(file)', message }]);
+  }
+}
+
 export function loadConfigFile(file: string): WorkbenchConfig {
-  if (!existsSync(file)) return configSchema.parse({});
-  return parseConfigText(readFileSync(file, 'utf8'), file);
+  return parseConfigText(readConfigText(file), file);
 }

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { AGENT_NAMES } from '@shared/domain/agent';
+import { CONFIG_AGENT_NAMES } from '@shared/domain/config-view';
+import { containerDirProblem } from '../util/contained-path';
 
 /**
  * `scripted` replays a scenario file through the project's own OpenAI-compatible server
@@ -63,9 +65,13 @@ export const sandboxSchema = z
   .object({
     use_sandbox: z.boolean().default(true),
     image: z.string().trim().min(1).default('python:3.12-slim'),
+    /** where the workspace is mounted in the container (checked: no "..", no system folder) */
     work_dir: z
       .string()
-      .refine((v) => v.startsWith('/'), 'must be an absolute path')
+      .superRefine((value, ctx) => {
+        const problem = containerDirProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
       .default('/workspace'),
     memory_limit: z
       .string()
@@ -174,7 +180,8 @@ export type PlanningFlowSettings = z.infer<typeof planningFlowSchema>;
 export const configSchema = z
   .object({
     llm: llmSectionSchema.default({ default: {}, profiles: {} } as never),
-    agent: z.record(z.string(), agentSettingsSchema).default({}),
+    /** only the agents that exist: `[agent.nope]` is an error, not silently ignored */
+    agent: z.partialRecord(z.enum(CONFIG_AGENT_NAMES), agentSettingsSchema).default({}),
     sandbox: sandboxSchema.default(sandboxSchema.parse({})),
     browser: browserSchema.default(browserSchema.parse({})),
     mcp: z

@@ -5,8 +5,9 @@
  * DPAPI, libsecret); headless, the value is kept as is in a file only the user can read
  * (0600). Values never leave the main process: callers learn only whether one is set.
  */
-import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, renameSync, statSync } from 'node:fs';
 import type { SecretStorageKind } from '@shared/ipc';
+import { FileReadError, readRegularFile } from '../util/read-regular-file';
 import { writeFileAtomic } from './atomic-write';
 
 export const SECRET_REF_PREFIX = 'secret:';
@@ -28,6 +29,8 @@ export interface SecretStore {
   delete(name: string): void;
   /** every readable value, so the run manager can keep them out of events */
   values(): string[];
+  /** what is wrong with the store (a damaged file), when something is */
+  readonly problem?: string | null;
 }
 
 const PLAIN = 'plain:';
@@ -50,8 +53,25 @@ interface SecretsFile {
   secrets: Record<string, string>;
 }
 
+/** A key store is a few hundred bytes per key; anything this large is not one. */
+const MAX_SECRETS_BYTES = 1024 * 1024;
+
+/**
+ * Why the file cannot be used. A damaged store never blocks runs (issue 12 item 8: a
+ * folder or corrupt secrets.json gave a stack trace and stopped every run): its keys
+ * read as missing, the problem is said once, and saving a key moves a corrupt file
+ * aside (`secrets.json.damaged-<time>`) instead of overwriting it.
+ */
+interface Damage {
+  message: string;
+  /** the file is a regular file with bad content: it may be moved aside on the next save */
+  isMovable: boolean;
+}
+
 export class FileSecretStore implements SecretStore {
   private cache: { mtimeMs: number; size: number; data: SecretsFile } | null = null;
+  private damage: Damage | null = null;
+  private lastWarned = '';
 
   constructor(
     readonly file: string,
@@ -62,6 +82,12 @@ export class FileSecretStore implements SecretStore {
 
   get kind(): SecretStorageKind {
     return this.codec.kind;
+  }
+
+  /** What is wrong with the file, or null when it is fine (or absent). */
+  get problem(): string | null {
+    this.read();
+    return this.damage?.message ?? null;
   }
 
   get(name: string): string | undefined {
@@ -76,7 +102,9 @@ export class FileSecretStore implements SecretStore {
   }
 
   status(name: string): SecretStatus {
-    const stored = this.read().secrets[name];
+    const data = this.read();
+    if (this.damage) return 'unreadable';
+    const stored = data.secrets[name];
     if (stored === undefined) return 'missing';
     try {
       this.codec.decode(stored);
@@ -87,12 +115,12 @@ export class FileSecretStore implements SecretStore {
   }
 
   set(name: string, value: string): void {
-    const data = this.read();
+    const data = this.writable();
     this.write({ ...data, secrets: { ...data.secrets, [name]: this.codec.encode(value) } });
   }
 
   delete(name: string): void {
-    const data = this.read();
+    const data = this.writable();
     if (!(name in data.secrets)) return;
     const secrets = { ...data.secrets };
     delete secrets[name];
@@ -111,29 +139,54 @@ export class FileSecretStore implements SecretStore {
     return out;
   }
 
+  /** The current keys for a change; a corrupt file is moved aside first (never lost). */
+  private writable(): SecretsFile {
+    const data = this.read();
+    if (!this.damage) return data;
+    if (!this.damage.isMovable) {
+      throw new Error(`${this.damage.message}. Remove or rename it, then save the key again.`);
+    }
+    const aside = `${this.file}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    renameSync(this.file, aside);
+    this.onWarning(`${this.damage.message}; it was moved to ${aside} and a new one is started`);
+    this.damage = null;
+    this.cache = null;
+    return { version: 1, secrets: {} };
+  }
+
   private read(): SecretsFile {
-    if (!existsSync(this.file)) return { version: 1, secrets: {} };
-    const stats = statSync(this.file);
+    const empty: SecretsFile = { version: 1, secrets: {} };
+    let stats;
+    try {
+      stats = statSync(this.file);
+    } catch {
+      this.damage = null;
+      return empty; // no file: no keys
+    }
     if (this.cache && this.cache.mtimeMs === stats.mtimeMs && this.cache.size === stats.size) {
       return this.cache.data;
     }
-    if (process.platform !== 'win32' && (stats.mode & 0o077) !== 0) {
+    if (stats.isFile() && process.platform !== 'win32' && (stats.mode & 0o077) !== 0) {
       // Someone widened the permissions: narrow them again before anything else reads it.
       chmodSync(this.file, 0o600);
       this.onWarning(`${this.file} was readable by other users; its permissions are now 0600`);
     }
     let data: SecretsFile;
     try {
-      const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<SecretsFile>;
-      if (typeof parsed.secrets !== 'object' || parsed.secrets === null)
-        throw new Error('no secrets');
-      data = { version: 1, secrets: parsed.secrets };
+      data = parseSecrets(readRegularFile(this.file, MAX_SECRETS_BYTES, 'The key store'));
     } catch (error) {
-      throw new Error(
-        `${this.file} is damaged (${(error as Error).message}); move it away and set the API keys again`,
-        { cause: error },
-      );
+      const isReadError = error instanceof FileReadError;
+      const message = isReadError
+        ? `${(error as Error).message}; API keys saved from the UI cannot be read`
+        : `The key store ${this.file} is damaged (${(error as Error).message}); API keys saved from the UI cannot be read`;
+      this.damage = { message, isMovable: stats.isFile() };
+      if (message !== this.lastWarned) {
+        this.lastWarned = message;
+        this.onWarning(message);
+      }
+      return empty;
     }
+    this.damage = null;
     this.cache = { mtimeMs: stats.mtimeMs, size: stats.size, data };
     return data;
   }
@@ -142,4 +195,16 @@ export class FileSecretStore implements SecretStore {
     writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`, 0o600);
     this.cache = null;
   }
+}
+
+function parseSecrets(text: string): SecretsFile {
+  const parsed = JSON.parse(text) as Partial<SecretsFile> | null;
+  const secrets = parsed?.secrets;
+  if (typeof secrets !== 'object' || secrets === null || Array.isArray(secrets)) {
+    throw new Error('it has no "secrets" object');
+  }
+  for (const [name, value] of Object.entries(secrets)) {
+    if (typeof value !== 'string') throw new Error(`the value of "${name}" is not a string`);
+  }
+  return { version: 1, secrets: secrets as Record<string, string> };
 }

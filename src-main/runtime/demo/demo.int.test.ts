@@ -99,7 +99,8 @@ describe('api_type = "scripted"', () => {
     const { runtime, home } = start(`[llm]\napi_type = "scripted"\nscenario = "nope.json"\n`);
     const result = await runtime.runs.start({ task: 'hi', agent: 'toolcall' }).done;
     expect(result.outcome).toBe('error');
-    expect(result.error).toContain(`Cannot read the scenario file ${join(home, 'nope.json')}`);
+    expect(result.error).toContain(`Cannot use the scenario file ${join(home, 'nope.json')}`);
+    expect(result.error).toContain('does not exist');
     expect(existsSync(join(home, 'nope.json'))).toBe(false);
   });
 });

@@ -9,16 +9,20 @@
  * runtime. Turns are chosen from the request itself (stateless), so concurrent runs
  * share a server safely.
  */
-import { readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { LlmProfile } from '../config/schema';
 import type { ChatOptions, ChatRequest, ChatResponse, LlmClient } from '../llm/llm-client';
 import { OpenAiLlm } from '../llm/openai-llm';
 import { parseScenarioFile, scenarioScript } from '../llm/testing/scenario-script';
 import { ScriptedOpenAiServer } from '../llm/testing/scripted-openai-server';
+import { assertRealInside, resolveInside } from '../util/contained-path';
+import { readRegularFile } from '../util/read-regular-file';
 import { demoScenarioFor } from './demo-resources';
 
 export const DEMO_MODEL_NAME = 'demo (built-in, no API key set)';
+
+/** Scenario files are scripts of replies; 64 MB is far beyond any real one. */
+const MAX_SCENARIO_BYTES = 64 * 1024 * 1024;
 
 export interface ScriptedProviderOptions {
   /** relative scenario paths are resolved against this folder (WORKBENCH_HOME) */
@@ -37,12 +41,14 @@ export class ScriptedProvider {
     this.env = options.env ?? process.env;
   }
 
-  /** A client for an explicit `api_type = "scripted"` profile. */
+  /**
+   * A client for an explicit `api_type = "scripted"` profile. A scenario file must lie
+   * inside WORKBENCH_HOME (links followed): `scenario = "../../etc/passwd"` read a host
+   * file and quoted it back in the error (issue 12 item 2).
+   */
   client(profile: LlmProfile, agent: string): LlmClient {
     const file = profile.scenario
-      ? isAbsolute(profile.scenario)
-        ? profile.scenario
-        : resolve(this.options.baseDir, profile.scenario)
+      ? resolveInside(this.options.baseDir, profile.scenario, 'The scenario file ([llm] scenario)')
       : demoScenarioFor(agent, this.env);
     return new LazyScriptedClient(profile, () => this.urlFor(file, !profile.scenario));
   }
@@ -74,10 +80,14 @@ export class ScriptedProvider {
   private async start(file: string, isBundled: boolean) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      // A link inside the home may not lead out of it (a missing file is reported below).
+      if (!isBundled && existsSync(file)) {
+        assertRealInside(this.options.baseDir, file, 'The scenario file');
+      }
+      text = readRegularFile(file, MAX_SCENARIO_BYTES, 'The scenario file');
     } catch (error) {
       throw new Error(
-        `Cannot read the scenario file ${file} (api_type = "scripted"): ${(error as Error).message}`,
+        `Cannot use the scenario file ${file} (api_type = "scripted"): ${(error as Error).message}`,
         { cause: error },
       );
     }

@@ -22,6 +22,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { isRunId } from '@shared/domain/ids';
 import type { RunEvent } from '@shared/events';
 import type { RunSummary } from '@shared/ipc';
 import { applyToSummary, summarize } from '@shared/run-summary';
@@ -39,7 +40,6 @@ import {
   type SplitLog,
 } from './run-log';
 
-const RUN_ID_PATTERN = /^[A-Za-z0-9._-]{1,200}$/;
 
 interface Writer {
   fd: number;
@@ -96,7 +96,7 @@ export class RunStore implements RunHistory {
   }
 
   logPath(runId: string): string {
-    if (!RUN_ID_PATTERN.test(runId)) throw new Error(`Invalid run id: ${runId}`);
+    if (!isRunId(runId)) throw new Error(`Invalid run id: ${runId}`);
     return join(this.dir, `${runId}.jsonl`);
   }
 
@@ -140,7 +140,7 @@ export class RunStore implements RunHistory {
   summary(runId: string): RunSummary | undefined {
     const live = this.writers.get(runId)?.summary;
     if (live) return live;
-    if (!this.index.has(runId) && RUN_ID_PATTERN.test(runId)) this.refresh([]);
+    if (!this.index.has(runId) && isRunId(runId)) this.refresh([]);
     return this.index.get(runId)?.summary;
   }
 
@@ -155,7 +155,7 @@ export class RunStore implements RunHistory {
    * previous one ended instead of scanning from the top.
    */
   readPage(runId: string, window: LogWindow): ParsedPage | undefined {
-    if (!RUN_ID_PATTERN.test(runId)) return undefined;
+    if (!isRunId(runId)) return undefined;
     const path = this.logPath(runId);
     let stats;
     try {
@@ -192,7 +192,7 @@ export class RunStore implements RunHistory {
   }
 
   private logText(runId: string): string | undefined {
-    if (!RUN_ID_PATTERN.test(runId)) return undefined;
+    if (!isRunId(runId)) return undefined;
     try {
       return readFileSync(this.logPath(runId), 'utf8');
     } catch {
@@ -210,7 +210,7 @@ export class RunStore implements RunHistory {
   }
 
   has(runId: string): boolean {
-    return RUN_ID_PATTERN.test(runId) && existsSync(this.logPath(runId));
+    return isRunId(runId) && existsSync(this.logPath(runId));
   }
 
   close(): void {
@@ -277,7 +277,7 @@ export class RunStore implements RunHistory {
     for (const name of names) {
       if (!name.endsWith('.jsonl')) continue;
       const runId = name.slice(0, -'.jsonl'.length);
-      if (!RUN_ID_PATTERN.test(runId)) continue;
+      if (!isRunId(runId)) continue;
       onDisk.add(runId);
       if (this.writers.has(runId)) continue;
       let size: number;

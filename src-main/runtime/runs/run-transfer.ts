@@ -3,6 +3,7 @@
  * RunEvent per line, exactly as emitted), so an exported run replays identically
  * wherever it is imported.
  */
+import { isRunId } from '@shared/domain/ids';
 import type { RunExport, RunImportResult, RunSummary } from '@shared/ipc';
 import { summarize } from '@shared/run-summary';
 import type { RunHistory } from './run-history';
@@ -46,7 +47,7 @@ export function importRun(
     );
   }
   const runId = first.runId;
-  if (!/^[A-Za-z0-9._-]{1,200}$/.test(runId)) {
+  if (!isRunId(runId)) {
     throw new RunTransferError('invalid_input', `${fileName}: "${runId}" is not a valid run id`);
   }
   if (history.summary(runId) || isLive(runId)) {

@@ -10,7 +10,7 @@
  * - The image is ensured before use, with pull progress as `sandbox.changed` events.
  * - A sandbox whose container died, or whose settings changed, is recreated on next use.
  */
-import { chownSync, mkdirSync, statSync } from 'node:fs';
+import { chownSync, lstatSync, mkdirSync } from 'node:fs';
 import type { SandboxChangedEvent } from '@shared/events';
 import type { SandboxSettings } from '../config/schema';
 import type { Session } from '../session/session';
@@ -250,8 +250,15 @@ export class SandboxManager {
   private prepareWorkspace(dir: string, engine: EngineInfo): void {
     if (!engine.isLocal) return; // the folder is on the engine's machine
     mkdirSync(dir, { recursive: true });
+    // chown and the bind mount follow links: a workspace must be a real folder.
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory()) {
+      throw new SandboxError(
+        'internal',
+        `The workspace ${dir} is not a plain folder (a symbolic link?); refusing to mount it`,
+      );
+    }
     if (process.getuid?.() !== 0) return;
-    const stat = statSync(dir);
     if (stat.uid !== this.user.uid) chownSync(dir, this.user.uid, this.user.gid);
   }
 

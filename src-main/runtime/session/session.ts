@@ -5,7 +5,8 @@
  * (fixes openmanus.md 7.1 f: the original destroyed the container after every run).
  */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { isSessionId } from '@shared/domain/ids';
+import { assertNotSymlink, assertRealInside, resolveInside } from '../util/contained-path';
 
 export interface SessionResource {
   dispose(): Promise<void>;
@@ -73,13 +74,23 @@ export class SessionRegistry {
 
   constructor(private readonly workspacesDir: string) {}
 
-  /** The session with this id, created (with its workspace folder) on first use. */
+  /**
+   * The session with this id, created (with its workspace folder) on first use. The
+   * folder must be a real folder strictly inside the workspaces folder: it is bind-mounted
+   * read-write into the sandbox (and handed to the sandbox user when the app runs as root).
+   */
   open(id: string): Session {
-    if (!/^[A-Za-z0-9._-]{1,100}$/.test(id)) throw new Error(`Invalid session id: ${id}`);
+    if (!isSessionId(id)) {
+      throw new Error(
+        `Invalid session id "${id}": use 1-100 letters, digits, ".", "_" or "-" (not only dots)`,
+      );
+    }
     let session = this.sessions.get(id);
     if (!session || session.closed) {
-      const dir = join(this.workspacesDir, id);
+      const dir = resolveInside(this.workspacesDir, id, 'The session workspace');
       mkdirSync(dir, { recursive: true });
+      assertNotSymlink(dir, 'The session workspace');
+      assertRealInside(this.workspacesDir, dir, 'The session workspace');
       session = new Session(id, dir);
       this.sessions.set(id, session);
     }
