@@ -98,3 +98,66 @@ describe('formatEvent', () => {
     expect(line.length).toBeLessThan(200);
   });
 });
+
+// Issue 12 item 7: escape sequences in model or tool text reached the terminal raw.
+describe('formatEvent with terminal escape sequences in the text', () => {
+  const hostile: [string, string, string][] = [
+    ['a window title (OSC)', 'ok\u001b]0;pwned\u0007', 'ok\\x1b]0;pwned\\x07'],
+    [
+      'a clipboard write (OSC 52)',
+      '\u001b]52;c;Y3VybCBldmls\u0007',
+      '\\x1b]52;c;Y3VybCBldmls\\x07',
+    ],
+    ['a screen clear (CSI)', '\u001b[2J\u001b[H', '\\x1b[2J\\x1b[H'],
+    ['a one-byte CSI (C1)', '\u009b31mred', '\\x9b31mred'],
+    // one-line output folds \r into a space; elsewhere (run errors) it is shown as \r
+    ['a carriage return over the line', 'rm -rf /\rls', 'rm -rf / ls'],
+    ['a backspace', 'abc\u0008\u0008x', 'abc\\x08\\x08x'],
+    ['a right-to-left override', 'file\u202etxt.exe', 'file\\u202etxt.exe'],
+    ['DEL', 'a\u007fb', 'a\\x7fb'],
+  ];
+
+  it.each(hostile)('shows %s as visible text', (_, raw, shown) => {
+    const line = formatEvent(
+      at({
+        type: 'tool.finished',
+        agent: 'swe',
+        step: 1,
+        toolCallId: 'c1',
+        name: 'bash',
+        ok: true,
+        output: raw,
+        exitCode: 0,
+        durationMs: 1,
+      }),
+    );
+    expect(line).toBe(`  ✓ bash (exit 0): ${shown}`);
+    // eslint-disable-next-line no-control-regex -- the point of the check
+    expect(line).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+  });
+
+  it('escapes every field, also the run error and the task', () => {
+    const finished = formatEvent(
+      at({
+        type: 'run.finished',
+        outcome: 'error',
+        state: 'ERROR',
+        steps: 1,
+        usage: { prompt: 1, completion: 1 },
+        error: 'boom\u001b[8m\rok',
+      }),
+    );
+    expect(finished).toContain('boom\\x1b[8m\\rok');
+    const started = formatEvent(
+      at({
+        type: 'run.started',
+        agent: 'swe',
+        task: 'x\u001b[31m',
+        maxSteps: 1,
+        model: 'm\u009b',
+        sessionId: 's',
+      }),
+    );
+    expect(started).toBe('▶ run r1: swe on m\\x9b (max 1 steps)\n  task: x\\x1b[31m');
+  });
+});

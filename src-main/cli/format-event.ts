@@ -1,7 +1,16 @@
 import type { RunEvent } from '@shared/events';
+import { terminalSafe } from './terminal-text';
 
-/** One human-readable line per interesting event (stderr), or null to stay quiet. */
+/**
+ * One human-readable line per interesting event (stderr), or null to stay quiet. Model
+ * and tool text can carry terminal escape sequences: none reaches the terminal raw.
+ */
 export function formatEvent(event: RunEvent): string | null {
+  const line = describeEvent(event);
+  return line === null ? null : terminalSafe(line);
+}
+
+function describeEvent(event: RunEvent): string | null {
   switch (event.type) {
     case 'run.started':
       return `▶ run ${event.runId}: ${event.agent} on ${event.model} (max ${event.maxSteps} steps)\n  task: ${oneLine(event.task)}`;

@@ -6,6 +6,7 @@
  */
 import { createInterface } from 'node:readline';
 import type { HumanBroker, HumanQuestion } from '../runtime/tools/human-broker';
+import { terminalSafe } from './terminal-text';
 
 export function attachTerminalPrompt(
   broker: HumanBroker,
@@ -33,7 +34,7 @@ export function attachTerminalPrompt(
       // readline swallows Ctrl-C while it reads; pass it on so the run stops as usual.
       rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
     }
-    rl.question(`\n? The agent asks: ${question.question}\n> `, (answer) => {
+    rl.question(`\n? The agent asks: ${terminalSafe(question.question)}\n> `, (answer) => {
       broker.answer(question.runId, question.toolCallId, answer);
       next();
     });

@@ -4,6 +4,7 @@
  * stderr, so the event stream can be piped.
  */
 import { USAGE } from './usage';
+import { terminalSafe } from './terminal-text';
 import { EXIT, UsageError } from './usage-error';
 
 async function main(argv: string[]): Promise<number> {
@@ -40,7 +41,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
-      process.stderr.write(`workbench: ${error.message}\n`);
+      process.stderr.write(`workbench: ${terminalSafe(error.message)}\n`);
       process.exitCode = EXIT.usage;
       return;
     }

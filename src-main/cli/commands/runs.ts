@@ -11,6 +11,7 @@ import { RunStore } from '../../runtime/runs/run-store';
 import { exportRun, importRun, RunTransferError } from '../../runtime/runs/run-transfer';
 import { defaultHome } from '../../runtime/config/home';
 import { formatEvent } from '../format-event';
+import { terminalSafe } from '../terminal-text';
 import { parseCommandArgs } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
 
@@ -61,15 +62,18 @@ function list(args: string[]): number {
     process.stderr.write('No runs yet. Start one with: workbench run "TASK"\n');
     return EXIT.finished;
   }
-  const rows = runs.map((s) => [
-    s.runId,
-    statusOf(s),
-    s.agent,
-    s.model,
-    `${s.steps}/${s.maxSteps}`,
-    new Date(s.startedAt).toISOString().replace('T', ' ').slice(0, 19),
-    oneLine(s.task, 60),
-  ]);
+  // Summaries come from logs, and imported logs from anywhere: no raw escapes.
+  const rows = runs.map((s) =>
+    [
+      s.runId,
+      statusOf(s),
+      s.agent,
+      s.model,
+      `${s.steps}/${s.maxSteps}`,
+      new Date(s.startedAt).toISOString().replace('T', ' ').slice(0, 19),
+      oneLine(s.task, 60),
+    ].map(terminalSafe),
+  );
   const header = ['RUN ID', 'STATUS', 'AGENT', 'MODEL', 'STEPS', 'STARTED (UTC)', 'TASK'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   for (const row of [header, ...rows]) {
@@ -95,8 +99,10 @@ function show(args: string[]): number {
     return EXIT.finished;
   }
   process.stdout.write(
-    `Run ${runId}: ${summary.agent} on ${summary.model || 'unknown model'}, ${statusOf(summary)}` +
-      `${summary.isInterrupted ? ' (the app stopped before the run ended)' : ''}\nTask: ${summary.task}\n`,
+    terminalSafe(
+      `Run ${runId}: ${summary.agent} on ${summary.model || 'unknown model'}, ${statusOf(summary)}` +
+        `${summary.isInterrupted ? ' (the app stopped before the run ended)' : ''}\nTask: ${summary.task}\n`,
+    ),
   );
   for (const event of log.events) {
     const line = formatEvent(event);
