@@ -18,25 +18,48 @@ export interface DockerState {
 
 export type DockerProbe = () => Promise<DockerState>;
 
-/** Asks the engine for its version (DOCKER_HOST is honoured); answers are cached briefly. */
+/**
+ * Asks the engine for its version and for one container (DOCKER_HOST is honoured);
+ * answers are cached briefly. Both must answer within the timeout: an engine can still
+ * serve `/version` while container calls hang (a daemon stuck on a container lock, e.g.
+ * behind a fork-bombed sandbox), and such an engine cannot run a sandbox (issue 12 item 10).
+ */
 export function createDockerProbe(
-  options: { timeoutMs?: number; cacheMs?: number } = {},
+  options: { timeoutMs?: number; cacheMs?: number; connection?: Docker.DockerOptions } = {},
 ): DockerProbe {
   let cached: { at: number; state: Promise<DockerState> } | null = null;
+  const timeoutMs = options.timeoutMs ?? 3000;
   return () => {
     const now = Date.now();
     if (cached && now - cached.at < (options.cacheMs ?? 5000)) return cached.state;
-    const docker = new Docker({ timeout: options.timeoutMs ?? 3000 });
-    const state = docker.version().then(
-      (v): DockerState => ({ isAvailable: true, version: v.Version }),
-      (error: unknown): DockerState => ({
-        isAvailable: false,
-        error: `Docker is not available: ${(error as Error).message.split('\n')[0] ?? 'no answer'}`,
-      }),
-    );
+    const docker = new Docker({ ...options.connection, timeout: timeoutMs });
+    const state = probeEngine(docker, timeoutMs);
     cached = { at: now, state };
     return state;
   };
+}
+
+async function probeEngine(docker: Docker, timeoutMs: number): Promise<DockerState> {
+  const firstLine = (error: unknown) => (error as Error).message.split('\n')[0] || 'no answer';
+  let version: string;
+  try {
+    version = (await docker.version()).Version;
+  } catch (error) {
+    return { isAvailable: false, error: `Docker is not available: ${firstLine(error)}` };
+  }
+  try {
+    await docker.listContainers({ limit: 1 });
+  } catch (error) {
+    return {
+      isAvailable: false,
+      version,
+      error:
+        `Docker ${version} answers but does not handle container requests ` +
+        `(no answer within ${timeoutMs / 1000} s: ${firstLine(error)}); the engine seems stuck. ` +
+        'Restarting Docker usually helps.',
+    };
+  }
+  return { isAvailable: true, version };
 }
 
 interface SessionSandbox {

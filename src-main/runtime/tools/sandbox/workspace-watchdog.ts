@@ -16,6 +16,8 @@ export class WorkspaceWatchdog {
   private readonly limit: number;
   private timer: NodeJS.Timeout | null = null;
   private measuring = false;
+  /** forwards the run's stop; removed in stop(), or every tool call would leave one behind */
+  private readonly detachOuter: () => void;
   error: WorkspaceFullError | null = null;
 
   constructor(
@@ -24,9 +26,10 @@ export class WorkspaceWatchdog {
     outer: AbortSignal | undefined,
   ) {
     this.limit = parseByteSize(settings.workspace_limit);
-    if (outer?.aborted) this.controller.abort(outer.reason);
-    else
-      outer?.addEventListener('abort', () => this.controller.abort(outer.reason), { once: true });
+    const forward = () => this.controller.abort(outer?.reason);
+    if (outer?.aborted) forward();
+    else outer?.addEventListener('abort', forward, { once: true });
+    this.detachOuter = () => outer?.removeEventListener('abort', forward);
     this.timer = setInterval(() => void this.measure(), INTERVAL_MS);
     this.timer.unref?.();
   }
@@ -44,6 +47,7 @@ export class WorkspaceWatchdog {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.detachOuter();
   }
 
   private async measure(): Promise<void> {
