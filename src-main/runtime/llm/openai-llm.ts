@@ -5,9 +5,11 @@
  *
  * - The SDK runs with `maxRetries: 0`; retries are ours (retry.ts), so a stop is honoured
  *   during a backoff wait too.
- * - Each attempt has a watchdog of `timeout` seconds that restarts on every streamed
- *   chunk: the SDK's own timeout stops at the response headers, so a stream that stalls
- *   would otherwise hang for ever.
+ * - Each attempt has a deadline of `timeout` seconds from the request to the last byte:
+ *   the SDK's own timeout stops at the response headers, so a stream that stalls would
+ *   hang for ever, and one that trickles a chunk every few seconds never ends
+ *   (issue 12 item 5; the deadline used to restart on every chunk).
+ * - Replies are capped (reply-limits.ts): bodies on the wire, and the reply's characters.
  * - The per-request context guard counts the request (token-count.ts) against
  *   `max_input_tokens` before sending it. Per request, never a lifetime budget
  *   (fixes openmanus.md 7.2 item 3).
@@ -35,10 +37,19 @@ import {
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries, type RetryPolicy } from './retry';
 import { countRequestTokens } from './token-count';
 import { toWireMessage, usageOf, Watchdog } from './chat-wire';
+import {
+  cappedFetch,
+  findReplyTooLarge,
+  MAX_REPLY_BYTES,
+  ReplyBudget,
+  replyTooLargeError,
+} from './reply-limits';
 
 export interface OpenAiLlmOptions {
   /** overrides of the backoff (tests shorten it); maxRetries comes from the profile */
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
+  /** the cap on a response body (default MAX_REPLY_BYTES; tests lower it) */
+  maxReplyBytes?: number;
 }
 
 const OLLAMA_DEFAULT_URL = 'http://localhost:11434/v1';
@@ -60,6 +71,7 @@ export class OpenAiLlm implements LlmClient {
   #temperature: number;
   #maxInputTokens: number;
   #timeoutMs: number;
+  #maxReplyBytes: number;
   #reasoning: boolean;
   /** ask for usage in the stream; dropped for servers that refuse `stream_options` */
   #askUsage = true;
@@ -83,12 +95,14 @@ export class OpenAiLlm implements LlmClient {
     this.#temperature = profile.temperature;
     this.#maxInputTokens = profile.maxInputTokens;
     this.#timeoutMs = profile.timeoutMs;
+    this.#maxReplyBytes = options.maxReplyBytes ?? MAX_REPLY_BYTES;
     this.#reasoning = profile.apiType !== 'ollama' && REASONING_MODEL.test(profile.model);
     const common = {
       maxRetries: 0,
       // our watchdog is the real per-attempt timeout; this one is a backstop
       timeout: profile.timeoutMs + 5_000,
       logLevel: 'off' as const,
+      fetch: cappedFetch(this.#maxReplyBytes),
     };
     if (profile.apiType === 'azure') {
       if (!profile.apiKey) throw this.#configError('azure needs an api_key');
@@ -143,6 +157,8 @@ export class OpenAiLlm implements LlmClient {
         : await this.#single(body, controller, watchdog, inputTokens);
     } catch (error) {
       if (signal?.aborted) throw error instanceof CancelledError ? error : abortError(signal);
+      const tooLarge = findReplyTooLarge(error);
+      if (tooLarge) throw replyTooLargeError(this.profileName, tooLarge.message);
       if (error instanceof LlmError) throw error;
       if (watchdog.fired) {
         throw new LlmError(
@@ -194,6 +210,10 @@ export class OpenAiLlm implements LlmClient {
     );
     const content =
       typeof message.content === 'string' && message.content !== '' ? message.content : null;
+    const budget = new ReplyBudget();
+    budget.add(content ?? '');
+    for (const call of toolCalls) budget.add(call.function.arguments);
+    if (budget.exceeded) throw replyTooLargeError(this.profileName, budget.detail);
     return {
       content,
       toolCalls,
@@ -236,7 +256,9 @@ export class OpenAiLlm implements LlmClient {
       controller.abort();
       throw this.#notAChatEndpoint(contentType);
     }
-    watchdog.restart();
+    // The deadline runs on from the request: chunks do not extend it (a trickle must end).
+    let lastChunkAt = Date.now();
+    const budget = new ReplyBudget();
     let text = '';
     let finishReason: string | null = null;
     let model = '';
@@ -245,13 +267,14 @@ export class OpenAiLlm implements LlmClient {
     const calls: { id: string; name: string; arguments: string }[] = [];
     try {
       for await (const chunk of stream) {
-        watchdog.restart();
+        lastChunkAt = Date.now();
         if (chunk.model) model = chunk.model;
         if (chunk.usage) usage = chunk.usage;
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         sawChoice = true;
         const piece = choice.delta?.content;
+        budget.add(piece ?? undefined);
         if (piece) {
           text += piece;
           options.onDelta?.(piece);
@@ -262,24 +285,23 @@ export class OpenAiLlm implements LlmClient {
           if (delta.id && !call.id) call.id = delta.id;
           if (delta.function?.name) call.name += delta.function.name;
           if (delta.function?.arguments) call.arguments += delta.function.arguments;
+          budget.add(delta.function?.arguments);
+        }
+        if (budget.exceeded) {
+          controller.abort();
+          throw replyTooLargeError(this.profileName, budget.detail);
         }
         if (choice.finish_reason) finishReason = choice.finish_reason;
       }
     } catch (error) {
       if (options.signal?.aborted) throw cancelledWithPartial(options.signal, text);
+      if (budget.exceeded) throw error; // the reply is dropped whole, not kept as partial text
+      if (watchdog.fired) throw withPartial(this.#deadlineError(lastChunkAt, text.length), text);
       throw withPartial(midStreamError(error, this.#ctx, text.length), text);
     }
     // The SDK ends the iteration quietly when its request is aborted.
     if (options.signal?.aborted) throw cancelledWithPartial(options.signal, text);
-    if (watchdog.fired) {
-      throw withPartial(
-        new LlmError(
-          'NETWORK_MIDSTREAM',
-          `The model's stream stalled: nothing arrived for ${this.#timeoutMs / 1000} s (after ${text.length} characters).`,
-        ),
-        text,
-      );
-    }
+    if (watchdog.fired) throw withPartial(this.#deadlineError(lastChunkAt, text.length), text);
     if (!sawChoice) throw this.#emptyChoices();
     if (finishReason === null) {
       throw withPartial(
@@ -324,6 +346,17 @@ export class OpenAiLlm implements LlmClient {
       body.temperature = this.#temperature;
     }
     return body;
+  }
+
+  /** The attempt's deadline passed mid-stream: silent for most of it, or trickling. */
+  #deadlineError(lastChunkAt: number, received: number): LlmError {
+    const seconds = this.#timeoutMs / 1000;
+    const silentMs = Date.now() - lastChunkAt;
+    const message =
+      silentMs >= this.#timeoutMs / 2
+        ? `The model's stream stalled: nothing arrived for ${(silentMs / 1000).toFixed(1)} s (after ${received} characters; timeout ${seconds} s of profile "${this.profileName}").`
+        : `The model did not finish its answer within ${seconds} s (timeout of profile "${this.profileName}"): it kept sending, too slowly (${received} characters so far).`;
+    return new LlmError('NETWORK_MIDSTREAM', message);
   }
 
   #notAChatEndpoint(contentType: string | null): LlmError {

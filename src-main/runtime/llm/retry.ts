@@ -29,18 +29,22 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 
 /**
  * Reads `retry-after-ms`, then `retry-after` as seconds (fractions allowed) or an HTTP
- * date. Returns undefined when absent or unreadable.
+ * date. Returns undefined when absent or unreadable: a negative number, a number with a
+ * unit or any other text is not a wait time (issue 12 item 5: `retry-after: -5` went
+ * through Date.parse, which reads "-5" as a year, and was retried with no wait at all).
  */
 export function parseRetryAfter(
   headers: { get(name: string): string | null } | undefined,
   now: number = Date.now(),
 ): number | undefined {
   if (!headers) return undefined;
-  const ms = Number(headers.get('retry-after-ms'));
-  if (headers.get('retry-after-ms') !== null && Number.isFinite(ms) && ms >= 0) return ms;
+  const ms = headers.get('retry-after-ms')?.trim();
+  if (ms && /^\d+(\.\d+)?$/.test(ms)) return Math.round(Number(ms));
   const value = headers.get('retry-after')?.trim();
   if (!value) return undefined;
   if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  // An HTTP date names its weekday or month (RFC 9110 5.6.7); a bare number never is one.
+  if (!/[A-Za-z]{3}/.test(value)) return undefined;
   const date = Date.parse(value);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
@@ -55,7 +59,8 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random = Math
 /**
  * The delay before retry number `attempt` (1-based), or null when the error must not be
  * retried. A Retry-After is waited in full, plus up to 10 % jitter so clients that were
- * told the same moment do not all come back at once.
+ * told the same moment do not all come back at once; a Retry-After shorter than our own
+ * backoff's floor (0, or a date in the past) does not make us retry sooner than that.
  */
 export function retryDelay(
   error: LlmError,
@@ -66,7 +71,8 @@ export function retryDelay(
   if (!error.retryable || attempt > policy.maxRetries) return null;
   if (error.retryAfterMs !== undefined) {
     if (error.retryAfterMs > policy.maxRetryAfterMs) return null;
-    return Math.round(error.retryAfterMs * (1 + random() * 0.1));
+    const floor = backoffDelay(attempt, policy, () => 0);
+    return Math.round(Math.max(error.retryAfterMs, floor) * (1 + random() * 0.1));
   }
   return backoffDelay(attempt, policy, random);
 }
