@@ -7,6 +7,7 @@ import { parseCommandArgs, parsePositiveInt } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
 import { formatEvent } from '../format-event';
 import { attachTerminalPrompt } from '../human-prompt';
+import { guardRunExit } from '../run-exit-guard';
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -54,6 +55,8 @@ export async function runCommand(args: string[]): Promise<number> {
     ...(values.flow === 'planning' ? { flow: 'planning' as const } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
   });
+  // An exit without run.finished is never a success (issue 12 item 3).
+  const exitGuard = guardRunExit(runtime.runs, handle.runId);
   let interrupted = false;
   // The first Ctrl-C stops the run cleanly (it still ends with run.finished, the sandbox
   // is removed, the history is kept); the handler is `once`, so a second one quits at once.
@@ -67,12 +70,14 @@ export async function runCommand(args: string[]): Promise<number> {
   try {
     const result = await handle.done;
     await runtime.dispose();
+    if (exitGuard.hasStalled) return EXIT.error;
     if (interrupted) return EXIT.interrupted;
     if (result.outcome === 'finished') return EXIT.finished;
     if (result.outcome === 'max_steps') return EXIT.maxSteps;
     if (result.outcome === 'cancelled') return EXIT.interrupted;
     return EXIT.error;
   } finally {
+    exitGuard.dispose();
     detachPrompt();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -112,6 +112,11 @@ export async function exitCodeOf(engine: ContainerEngine, execId: string): Promi
   return null;
 }
 
+/**
+ * A wait the caller depends on, so its timer keeps the process alive: with unref() here,
+ * a CLI run polling for an exit code (or waiting out the kill grace) with nothing else
+ * pending was a process with nothing to do, and Node exited 0 mid-run (issue 12 item 3).
+ */
 export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref?.());
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

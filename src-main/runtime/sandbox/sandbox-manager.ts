@@ -166,7 +166,11 @@ export class SandboxManager {
     // Let a start-up sweep finish (a short CLI run may end before it does), but do not
     // wait on a hung engine for long.
     if (this.sweep) {
-      await Promise.race([this.sweep, new Promise((r) => setTimeout(r, SWEEP_GRACE_MS).unref())]);
+      // A ref'd timer: dispose is awaited, and an unref'd one alone would let the process
+      // exit before the command has set its exit code (issue 12 item 3).
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.sweep, new Promise((r) => (timer = setTimeout(r, SWEEP_GRACE_MS)))]);
+      clearTimeout(timer);
     }
     this.lifetime.abort(abortError());
     await Promise.allSettled([...this.live].map((s) => s.dispose()));
