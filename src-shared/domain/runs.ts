@@ -33,6 +33,11 @@ export interface RunSummary {
    * its history ends without `run.finished`
    */
   isInterrupted?: boolean;
+  /**
+   * the run's history on disk lacks events (the disk refused them, or the file lost data
+   * later), and why; `lastSeq` is then the last event that is there
+   */
+  historyIncomplete?: string;
 }
 
 export interface RunGetInput {

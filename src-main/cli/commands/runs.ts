@@ -94,6 +94,11 @@ function show(args: string[]): number {
   store.close();
   if (!summary || !log) throw new UsageError(`no run with id ${runId} (see: workbench runs list)`);
   for (const warning of log.warnings) process.stderr.write(`workbench: ${warning}\n`);
+  if (summary.historyIncomplete) {
+    process.stderr.write(
+      `workbench: this run's history is incomplete: ${terminalSafe(summary.historyIncomplete)}\n`,
+    );
+  }
   if (values.jsonl) {
     for (const line of log.lines) process.stdout.write(`${line}\n`);
     return EXIT.finished;

@@ -188,7 +188,13 @@ export class RunManager {
       summary: lastSeq !== undefined ? { ...summary, lastSeq } : summary,
       events,
       isLive: this.live.has(runId),
-      warnings: page?.warnings ?? [],
+      // A history the disk did not take in full says so where damage is reported.
+      warnings: [
+        ...(summary.historyIncomplete
+          ? [`This run's history is incomplete: ${summary.historyIncomplete}`]
+          : []),
+        ...(page?.warnings ?? []),
+      ],
       hasMore: page?.hasMore ?? false,
     };
   }

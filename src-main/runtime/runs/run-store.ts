@@ -10,17 +10,7 @@
  * running, not interrupted. A run whose log ends without `run.finished` and whose owner
  * is gone was interrupted (crash, kill, power loss).
  */
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRunId } from '@shared/domain/ids';
 import type { RunEvent } from '@shared/events';
@@ -29,7 +19,14 @@ import { applyToSummary, summarize } from '@shared/run-summary';
 import { writeFileAtomic } from '../config/atomic-write';
 import type { RunHistory } from './run-history';
 import { RunIndexFile, type IndexEntry } from './run-index-file';
-import { claimRun, isOwnedByLiveProcess, releaseRun } from './run-owner';
+import { RunLogWriter, type LogIo } from './run-log-writer';
+import {
+  claimRun,
+  isOwnedByLiveProcess,
+  readFinishRecord,
+  releaseRun,
+  writeFinishRecord,
+} from './run-owner';
 import {
   parseRunLog,
   parseRunLogPage,
@@ -40,12 +37,11 @@ import {
   type SplitLog,
 } from './run-log';
 
-
 interface Writer {
-  fd: number;
+  log: RunLogWriter;
   summary: RunSummary | undefined;
-  size: number;
-  hasFailed: boolean;
+  /** the owner mark (and its room for a finish record) exists */
+  isClaimed: boolean;
 }
 
 export interface RunStoreOptions {
@@ -53,6 +49,8 @@ export interface RunStoreOptions {
   onWarning?: (message: string) => void;
   /** how long index updates are held back to be written together */
   indexDelayMs?: number;
+  /** the log's file operations (tests fill the disk on purpose) */
+  logIo?: LogIo;
 }
 
 export interface StoreStartup {
@@ -109,19 +107,16 @@ export class RunStore implements RunHistory {
     }
     const summary = applyToSummary(writer.summary, event);
     if (summary) writer.summary = { ...summary, lastSeq: event.seq };
-    if (!writer.hasFailed) {
-      try {
-        const bytes = Buffer.from(`${line}\n`, 'utf8');
-        writeSync(writer.fd, bytes);
-        writer.size += bytes.length;
-      } catch (error) {
-        // Disk full or gone: the run goes on (the live view still works); say so once.
-        writer.hasFailed = true;
-        this.warn(
-          `Run ${event.runId}: writing its history failed (${(error as Error).message}); ` +
-            'the rest of this run is not saved',
-        );
-      }
+    // Disk full or gone: the run goes on (the live view still works); said once, and
+    // again when the disk takes the waiting events after all.
+    const written = writer.log.append(line, event.seq);
+    if (written === 'failed') {
+      this.warn(
+        `Run ${event.runId}: writing its history failed (${writer.log.error}); ` +
+          'its events are kept in memory and written when the disk takes them',
+      );
+    } else if (written === 'recovered') {
+      this.warn(`Run ${event.runId}: its history is being written again`);
     }
     if (event.type === 'run.started') this.updateIndex(event.runId, writer);
     if (event.type === 'run.finished') this.closeWriter(event.runId, writer);
@@ -219,45 +214,55 @@ export class RunStore implements RunHistory {
   }
 
   private openWriter(runId: string): Writer | undefined {
+    let log: RunLogWriter;
     try {
-      const path = this.logPath(runId);
-      claimRun(this.dir, runId);
-      const fd = openSync(path, 'a', 0o600);
-      const writer: Writer = {
-        fd,
-        summary: undefined,
-        size: statSync(path).size,
-        hasFailed: false,
-      };
-      this.writers.set(runId, writer);
-      return writer;
+      // Creating the (empty) log needs no free blocks; it comes first.
+      log = new RunLogWriter(this.logPath(runId), this.options.logIo);
     } catch (error) {
       this.unwritable.add(runId);
-      releaseRun(this.dir, runId);
       this.warn(`Run ${runId}: its history cannot be written (${(error as Error).message})`);
       return undefined;
     }
+    let isClaimed = true;
+    try {
+      claimRun(this.dir, runId);
+    } catch (error) {
+      isClaimed = false;
+      releaseRun(this.dir, runId);
+      this.warn(`Run ${runId}: its owner mark cannot be written (${(error as Error).message})`);
+    }
+    const writer: Writer = { log, summary: undefined, isClaimed };
+    this.writers.set(runId, writer);
+    return writer;
   }
 
   private closeWriter(runId: string, writer: Writer): void {
     this.writers.delete(runId);
-    try {
-      fsyncSync(writer.fd);
-    } catch {
-      // fsync is best effort (some file systems refuse it); the data was written.
+    const report = writer.log.close();
+    if (report.isComplete || !writer.summary) {
+      releaseRun(this.dir, runId);
+      this.updateIndex(runId, writer);
+      return;
     }
+    // The run ended but its log did not: the summary says so, here and after a restart.
+    writer.summary = withHistoryProblem(writer.summary, report.savedSeq, report.problem);
+    this.warn(`Run ${runId}: ${report.problem}`);
     try {
-      closeSync(writer.fd);
-    } catch {
-      // already closed
+      if (!writer.isClaimed) throw new Error('there is no owner mark to write it into');
+      writeFinishRecord(this.dir, runId, writer.summary);
+    } catch (error) {
+      releaseRun(this.dir, runId);
+      this.warn(
+        `Run ${runId}: how it ended could not be saved either (${(error as Error).message}); ` +
+          'after a restart it will show as interrupted',
+      );
     }
-    releaseRun(this.dir, runId);
     this.updateIndex(runId, writer);
   }
 
   private updateIndex(runId: string, writer: Writer): void {
     if (!writer.summary) return;
-    this.index.set(runId, { summary: writer.summary, size: writer.size });
+    this.index.set(runId, { summary: writer.summary, size: writer.log.size });
     this.indexFile.schedule();
   }
 
@@ -294,13 +299,22 @@ export class RunStore implements RunHistory {
       if (isSameSize && Boolean(entry.summary.isInterrupted) !== isOwnedElsewhere) continue;
       const parsed = this.read(runId);
       const summary = parsed ? summarize(parsed.events) : undefined;
+      const lastSeq = parsed?.events.at(-1)?.seq ?? 0;
+      // A log that ends early may still belong to a run that ended: the disk refused the
+      // rest (a finish record says how it ended), or the file lost data afterwards.
+      const known = readFinishRecord(this.dir, runId) ?? (entry && lostData(entry, size));
+      if (known && summary?.finishedAt === undefined) {
+        const problem = known.historyIncomplete ?? lostDataProblem(entry, size, lastSeq);
+        this.index.set(runId, { summary: withHistoryProblem(known, lastSeq, problem), size });
+        this.indexFile.markDirty();
+        continue;
+      }
       if (!parsed || !summary) {
         warnings.push(`${name} has no run.started event; it is not listed`);
         continue;
       }
       warnings.push(...parsed.warnings);
-      const last = parsed.events.at(-1);
-      const full: RunSummary = { ...summary, ...(last ? { lastSeq: last.seq } : {}) };
+      const full: RunSummary = { ...summary, ...(lastSeq > 0 ? { lastSeq } : {}) };
       if (full.finishedAt === undefined && !isOwnedElsewhere) {
         full.isInterrupted = true;
         if (!entry?.summary.isInterrupted) interrupted.push(runId);
@@ -322,4 +336,27 @@ export class RunStore implements RunHistory {
   private warn(message: string): void {
     (this.options.onWarning ?? ((m: string) => console.error(`[workbench] ${m}`)))(message);
   }
+}
+
+/** The summary of a run whose history on disk stops at `savedSeq`. */
+function withHistoryProblem(summary: RunSummary, savedSeq: number, problem?: string): RunSummary {
+  const { isInterrupted: _wasInterrupted, ...rest } = summary;
+  return {
+    ...rest,
+    lastSeq: savedSeq,
+    historyIncomplete: problem ?? `events after #${savedSeq} are missing from its history`,
+  };
+}
+
+/** The indexed summary of a finished run whose log is now shorter than when it was indexed. */
+function lostData(entry: IndexEntry, size: number): RunSummary | null {
+  return entry.summary.finishedAt !== undefined && size < entry.size ? entry.summary : null;
+}
+
+function lostDataProblem(entry: IndexEntry | undefined, size: number, lastSeq: number): string {
+  const was = entry ? ` from ${entry.size} to ${size} bytes` : '';
+  return (
+    `its history file shrank${was} after the run ended (a disk error, or edited outside ` +
+    `the app): ${lastSeq > 0 ? `events after #${lastSeq} are missing` : 'no event is left'}`
+  );
 }
