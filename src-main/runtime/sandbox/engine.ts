@@ -131,8 +131,10 @@ export interface ContainerEngine {
     labels: Record<string, string>,
     options?: CallOptions,
   ): Promise<ContainerSummary[]>;
-  /** current number of processes (pids cgroup), or null when the engine does not say */
+  /** current number of processes (a process listing: fast), or null when the engine does not say */
   containerPids(id: string, options?: CallOptions): Promise<number | null>;
+  /** the pids cgroup's count, what the limit applies to (exact, but slow: ~0.8 s) */
+  cgroupPids(id: string, options?: CallOptions): Promise<number | null>;
   startExec(containerId: string, spec: ExecSpec, options?: CallOptions): Promise<ExecStream>;
   inspectExec(execId: string, options?: CallOptions): Promise<ExecState>;
   /** a tar archive of `path` (file or folder) from the container */

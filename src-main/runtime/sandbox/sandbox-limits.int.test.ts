@@ -45,13 +45,18 @@ describe.skipIf(!engine.available)('sandbox resource limits', () => {
       }
     })();
     // The classic bomb returns at once and multiplies in the background.
+    const generation = sandbox.generation;
     const bomb = await sandbox.runInShell(shell, ':(){ :|:& };:', { timeoutMs: 4_000 });
     expect(bomb.timedOut).toBe(false);
     await new Promise((r) => setTimeout(r, 1_500));
-    // The next command notices the full process table and restores the sandbox.
+    // The full process table was noticed after the call and the sandbox restored, without
+    // waiting for the next command (which runs in a new shell and says what happened).
+    expect(sandbox.generation).toBe(generation + 1);
     const started = performance.now();
-    const next = await sandbox.runInShell(shell, 'echo next', { timeoutMs: 4_000 });
+    const again = await sandbox.openShell();
+    const next = await sandbox.runInShell(again, 'echo next', { timeoutMs: 4_000 });
     const elapsed = performance.now() - started;
+    await again.close();
     sampling = false;
     await sampler;
 
@@ -131,5 +136,81 @@ describe.skipIf(!engine.available)('sandbox resource limits', () => {
     });
     expect(fine).toMatchObject({ exitCode: 0, stdout: `${16 * 1024 * 1024}\n`, oomKilled: false });
     await shell.close();
+  });
+});
+
+// Issue 12 item 4: at the default limit a backgrounded bomb returned exit 0 with pids at
+// 256/256, the container was restarted in only 48 of 119 runs, and the next call stalled.
+describe.skipIf(!engine.available)('a fork bomb in the background (default pids limit 256)', () => {
+  const manager = new SandboxManager();
+  const settings = localSettings();
+  let session: Session;
+  let sandbox: Sandbox;
+  const restarted = /reached its process limit \(256 processes.*It was restarted/;
+
+  beforeAll(async () => {
+    session = tempSession();
+    sandbox = await manager.acquire(session, settings);
+  });
+
+  afterAll(async () => {
+    await session.close();
+    await manager.dispose();
+    expect(await containersOf(manager)).toEqual([]);
+  });
+
+  /** Waits until the sandbox was restarted (no further call needed); the time it took. */
+  async function restartedWithin(generation: number, limitMs: number): Promise<number> {
+    const started = performance.now();
+    while (sandbox.generation === generation && performance.now() - started < limitMs) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(sandbox.generation, 'the sandbox was restarted').toBe(generation + 1);
+    return performance.now() - started;
+  }
+
+  it('restarts the sandbox right after the call that started it, 5 of 5 times', async () => {
+    for (let trial = 0; trial < 5; trial++) {
+      const shell = await sandbox.openShell();
+      const generation = sandbox.generation;
+      const bomb = await sandbox.runInShell(shell, ':(){ :|:& };: &', { timeoutMs: 10_000 });
+      expect(bomb.exitCode, `trial ${trial}`).toBe(0);
+      expect(await restartedWithin(generation, 5_000), `trial ${trial}`).toBeLessThan(5_000);
+      expect(await manager.engine.containerPids(sandbox.id)).toBeLessThan(10);
+      // The next call is quick, works, and says what happened (unless the bomb call did).
+      const note = await sandbox.restoreIfSaturated();
+      const fresh = await sandbox.openShell();
+      const started = performance.now();
+      const next = await sandbox.runInShell(fresh, 'echo next', { timeoutMs: 10_000 });
+      expect(next.stdout).toBe('next\n');
+      expect(performance.now() - started).toBeLessThan(3_000);
+      expect([...bomb.notes, ...next.notes, note].join(' '), `trial ${trial}`).toMatch(restarted);
+      await fresh.close();
+    }
+  });
+
+  it('restarts it after a one-shot exec that started it', async () => {
+    const generation = sandbox.generation;
+    const bomb = await sandbox.exec(['bash', '-c', ':(){ :|:& };: &'], { timeoutMs: 10_000 });
+    await restartedWithin(generation, 5_000);
+    const next = await sandbox.exec(['echo', 'next'], { timeoutMs: 10_000 });
+    expect(next).toMatchObject({ exitCode: 0, stdout: 'next\n' });
+    expect([...bomb.notes, ...next.notes].join(' ')).toMatch(restarted);
+  });
+
+  it('finds one that went off later, before the next call', async () => {
+    await sandbox.restoreIfSaturated(); // what earlier tests left to say is said
+    const generation = sandbox.generation;
+    const late = await sandbox.exec(
+      ['bash', '-c', '(sleep 1.5; :(){ :|:& };:) >/dev/null 2>&1 &'],
+      { timeoutMs: 10_000 },
+    );
+    expect(late.notes).toEqual([]);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(sandbox.generation).toBe(generation); // nothing looked in the meantime
+    const started = performance.now();
+    expect(await sandbox.restoreIfSaturated()).toMatch(restarted);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(await manager.engine.containerPids(sandbox.id)).toBeLessThan(10);
   });
 });

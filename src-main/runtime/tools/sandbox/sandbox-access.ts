@@ -62,6 +62,9 @@ export class SandboxAccess {
     try {
       for (let attempt = 0; ; attempt++) {
         const sandbox = await this.get(signal);
+        // Something left in the background may have filled it since the last call; a
+        // restart bumps its generation, so the bash tool opens a fresh shell and says so.
+        await sandbox.restoreIfSaturated().catch(() => null);
         try {
           const result = await sandbox.hold(() => work(sandbox, watchdog.signal));
           await watchdog.finalCheck();
