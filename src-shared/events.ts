@@ -131,7 +131,16 @@ export interface StuckDetectedEvent {
   /** memory indexes of the earlier duplicates */
   duplicateOf: number[];
 }
-export const SANDBOX_STATUSES = ['creating', 'ready', 'busy', 'idle', 'removed', 'failed'] as const;
+/** `queued`: waiting for a free sandbox ([sandbox] max_containers); `progress` says where */
+export const SANDBOX_STATUSES = [
+  'creating',
+  'ready',
+  'busy',
+  'idle',
+  'removed',
+  'failed',
+  'queued',
+] as const;
 export type SandboxStatus = (typeof SANDBOX_STATUSES)[number];
 export interface SandboxChangedEvent {
   type: 'sandbox.changed';
@@ -139,7 +148,7 @@ export interface SandboxChangedEvent {
   containerId?: string;
   image: string;
   error?: string;
-  /** progress text while an image is pulled */
+  /** progress text while an image is pulled, or the place in the queue while `queued` */
   progress?: string;
 }
 export const PLAN_STEP_STATUSES = ['not_started', 'in_progress', 'completed', 'blocked'] as const;

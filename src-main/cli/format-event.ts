@@ -36,6 +36,7 @@ function describeEvent(event: RunEvent): string | null {
     case 'stuck.detected':
       return `  ⚠ stuck: ${event.kind === 'content' ? 'the same reply' : 'the same tool calls'} ${event.count}× (earlier: #${event.duplicateOf.join(', #')}); nudging the model to change strategy`;
     case 'sandbox.changed':
+      if (event.status === 'queued') return `  sandbox: ${oneLine(event.progress ?? 'queued')}`;
       return event.status === 'failed'
         ? `  sandbox failed: ${oneLine(event.error ?? 'unknown error')}`
         : null;

@@ -87,6 +87,8 @@ export const sandboxSchema = z
     /** per command, seconds */
     timeout: z.number().positive().max(86_400).default(300),
     network_enabled: z.boolean().default(false),
+    /** sandboxes of this app at once; more sessions wait for a free one (or take an idle one's) */
+    max_containers: z.number().int().min(1).max(1000).default(5),
   })
   .strict();
 

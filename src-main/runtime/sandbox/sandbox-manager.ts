@@ -12,9 +12,10 @@
  */
 import { chownSync, lstatSync, mkdirSync } from 'node:fs';
 import type { SandboxChangedEvent } from '@shared/events';
-import type { SandboxSettings } from '../config/schema';
+import { sandboxSchema, type SandboxSettings } from '../config/schema';
 import type { Session } from '../session/session';
 import { abortError, isCancellation, raceAbort } from '../util/abort';
+import type { QueuePosition } from '../util/slot-queue';
 import {
   LABELS,
   buildContainerSpec,
@@ -29,6 +30,7 @@ import { SandboxError } from './errors';
 import { ensureImage } from './image';
 import { currentOwner, ownerVerdict } from './owner';
 import { Sandbox } from './sandbox';
+import { SandboxSlots } from './sandbox-slots';
 
 /** How long `dispose` waits for a running orphan sweep before cutting it short. */
 const SWEEP_GRACE_MS = 5_000;
@@ -70,11 +72,33 @@ export class SandboxManager {
   private readonly lifetime = new AbortController();
   private sweep: Promise<SweepResult> | null = null;
   private isDisposed = false;
+  /** `[sandbox] max_containers`: the cap and the queue of sessions waiting for a slot */
+  private readonly slots: SandboxSlots;
 
   constructor(options: SandboxManagerOptions = {}) {
     this.engine = options.engine ?? new DockerodeEngine();
     this.owner = options.owner ?? currentOwner();
     this.user = options.user ?? sandboxUser();
+    this.slots = new SandboxSlots(
+      {
+        isBusy: (sessionId) => [...this.live].some((s) => s.sessionId === sessionId && s.isBusy),
+        evict: (session) => session.release(SANDBOX_RESOURCE),
+      },
+      sandboxSchema.parse({}).max_containers,
+    );
+  }
+
+  /** Sandboxes of this app now (created or being created). */
+  get containersInUse(): number {
+    return this.slots.inUse;
+  }
+
+  /**
+   * A run uses the session's sandbox until the returned function is called: its sandbox is
+   * not taken for another session waiting for a slot meanwhile.
+   */
+  lease(sessionId: string): () => void {
+    return this.slots.lease(sessionId);
   }
 
   /** Starts the orphan sweep in the background (at runtime start); errors are kept quiet. */
@@ -121,6 +145,17 @@ export class SandboxManager {
     const wanted = policyHash({ settings, user: this.user });
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.isDisposed) throw new SandboxError('internal', 'The app is shutting down');
+      if (!session.has(SANDBOX_RESOURCE)) {
+        // Beyond [sandbox] max_containers the session waits for a slot (cancellable).
+        await this.slots.reserve(session, settings.max_containers, options.signal, (place) =>
+          this.publish(session.id, {
+            type: 'sandbox.changed',
+            status: 'queued',
+            image: settings.image,
+            progress: queuedText(place),
+          }),
+        );
+      }
       const sandbox = await raceAbort(
         session.use(SANDBOX_RESOURCE, () => this.create(session, settings)),
         options.signal,
@@ -227,6 +262,7 @@ export class SandboxManager {
         notify,
         onDisposed: (s, isRemoved) => {
           this.live.delete(s);
+          this.slots.free(s.sessionId);
           if (!isRemoved) this.pendingRemovals.add(s.id);
         },
       });
@@ -240,6 +276,7 @@ export class SandboxManager {
         this.creating.delete(id);
         await this.engine.removeContainer(id).catch(() => this.pendingRemovals.add(id));
       }
+      this.slots.free(session.id);
       const message = error instanceof Error ? error.message : String(error);
       notify({ status: 'failed', error: message });
       throw error;
@@ -285,4 +322,12 @@ export class SandboxManager {
       }
     }
   }
+}
+
+function queuedText(place: QueuePosition): string {
+  const ahead = place.ahead === 0 ? 'next in line' : `${place.ahead} ahead`;
+  return (
+    `waiting for a free sandbox: ${place.inUse} of ${place.capacity} in use ` +
+    `([sandbox] max_containers); ${ahead}`
+  );
 }

@@ -22,6 +22,7 @@ export interface SandboxAccessInput {
 
 export class SandboxAccess {
   private unwatch: (() => void) | null = null;
+  private releaseLease: (() => void) | null = null;
   private isDisposed = false;
   private readonly lifetime = new AbortController();
 
@@ -39,6 +40,8 @@ export class SandboxAccess {
     }
     if (!this.unwatch && !this.isDisposed) {
       this.unwatch = manager.watch(this.input.session.id, (event) => this.input.emit(event));
+      // While this run lasts its sandbox is not handed to another session.
+      this.releaseLease = manager.lease(this.input.session.id);
     }
     return manager.acquire(this.input.session, this.input.settings, signal ? { signal } : {});
   }
@@ -98,5 +101,7 @@ export class SandboxAccess {
     this.lifetime.abort();
     this.unwatch?.();
     this.unwatch = null;
+    this.releaseLease?.();
+    this.releaseLease = null;
   }
 }
