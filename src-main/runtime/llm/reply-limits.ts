@@ -35,7 +35,7 @@ export function cappedFetch(streamLimitBytes = MAX_REPLY_BYTES, inner: Fetch = f
     if (!response.body) return response;
     const isEventStream = (response.headers.get('content-type') ?? '').includes('event-stream');
     // A JSON reply is ~1 byte per character of content; an event stream adds its framing.
-    const limitBytes = isEventStream ? streamLimitBytes : Math.ceil(streamLimitBytes / 4)
+    const limitBytes = isEventStream ? streamLimitBytes : Math.ceil(streamLimitBytes / 4);
     const declared = Number(response.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > limitBytes) {
       await response.body.cancel().catch(() => undefined);
