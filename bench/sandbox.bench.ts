@@ -4,6 +4,8 @@
  * - round trip of a trivial command (`echo ok`) through the persistent shell, against a
  *   plain `docker exec` of the same command (the docker CLI, as a user would run it) and
  *   a one-shot exec through the engine API (what a shell-less design pays per command);
+ * - what the sandbox's checks after each command cost (OOM and process-table look, the
+ *   fork-bomb guard of issue 12): the same shell command without them;
  * - time from "no container" to "ready" (image present, container created and started).
  */
 import { execFile } from 'node:child_process';
@@ -72,6 +74,11 @@ export async function sandboxBench(): Promise<BenchResult> {
       if (r.stdout !== 'ok\n')
         throw new Error(`unexpected shell output ${JSON.stringify(r.stdout)}`);
     };
+    // The same shell, straight: no review, no process-table look (the checks' baseline).
+    const viaRawShell = async () => {
+      const r = await shell.run('echo ok', { timeoutMs: 10_000 });
+      if (r.stdout !== 'ok\n') throw new Error(`unexpected raw output ${JSON.stringify(r.stdout)}`);
+    };
     const viaApiExec = async () => {
       const r = await sandbox.exec(['echo', 'ok'], { timeoutMs: 10_000 });
       if (r.stdout !== 'ok\n')
@@ -84,9 +91,11 @@ export async function sandboxBench(): Promise<BenchResult> {
     };
     // Warm up each path once (connection pools, page cache), then measure.
     await viaShell();
+    await viaRawShell();
     await viaApiExec();
     await viaDockerCli();
     const shellSamples = await timeEach(300, viaShell);
+    const rawSamples = await timeEach(300, viaRawShell);
     const apiSamples = await timeEach(40, viaApiExec);
     const cliSamples = await timeEach(20, viaDockerCli);
     await shell.close();
@@ -95,9 +104,22 @@ export async function sandboxBench(): Promise<BenchResult> {
     const shellMedian = percentile(shellSamples, 50);
     const cliMedian = percentile(cliSamples, 50);
     const apiMedian = percentile(apiSamples, 50);
+    const rawMedian = percentile(rawSamples, 50);
     return report(name, [
       { label: 'persistent shell, median', value: shellMedian, unit: 'ms', note: '300 runs' },
       { label: 'persistent shell, p95', value: percentile(shellSamples, 95), unit: 'ms' },
+      {
+        label: 'same shell without the checks, median',
+        value: rawMedian,
+        unit: 'ms',
+        note: '300 runs, baseline',
+      },
+      {
+        label: 'same shell without the checks, p95',
+        value: percentile(rawSamples, 95),
+        unit: 'ms',
+      },
+      { label: 'with checks / without, median', value: shellMedian / rawMedian, unit: '×' },
       {
         label: 'docker exec (CLI), median',
         value: cliMedian,
