@@ -15,6 +15,9 @@ export default defineConfig({
         test: {
           name: 'unit-node',
           environment: 'node',
+          // The first model call of a file loads the tokenizer: 2-6 s on a loaded 2-core
+          // machine, past the 5 s default.
+          testTimeout: 20_000,
           include: ['src-shared/**/*.test.ts', 'src-main/runtime/**/*.test.ts'],
           exclude: ['**/*.int.test.ts'],
         },
@@ -27,6 +30,7 @@ export default defineConfig({
         test: {
           name: 'host',
           environment: 'node',
+          testTimeout: 20_000,
           include: ['src-main/{host,electron,preload,cli}/**/*.test.ts'],
           exclude: ['**/*.int.test.ts'],
         },
