@@ -60,7 +60,9 @@ describe.skipIf(!engine.available)('sandbox resource limits', () => {
     sampling = false;
     await sampler;
 
-    expect(peak).toBeGreaterThan(32);
+    // The limit held. How close the sampler got to it is luck: the guard restarts the
+    // sandbox within ~0.2 s of the table filling (CI once sampled a peak of 21); that
+    // the table did fill is proven by the note below, which comes only at 90 % of it.
     expect(peak).toBeLessThanOrEqual(64);
     expect(worstHostSpawnMs).toBeLessThan(1_000);
     // Within its timeout + 5 s, recovery included.
