@@ -37,10 +37,13 @@ export const LAYERS = {
   // ---- the renderer, top to bottom
   'src-renderer': 'src-renderer/*',
   'src-renderer/app':
-    'src-renderer/features/* src-renderer/store src-renderer/api src-renderer/lib src-renderer/test-ids.ts',
+    'src-renderer/features/* src-renderer/components src-renderer/store src-renderer/api src-renderer/lib src-renderer/test-ids.ts',
   'src-renderer/features/run-view':
-    'src-renderer/features/* src-renderer/store src-renderer/lib src-renderer/test-ids.ts',
-  'src-renderer/features': 'src-renderer/store src-renderer/lib src-renderer/test-ids.ts',
+    'src-renderer/features/* src-renderer/components src-renderer/store src-renderer/lib src-renderer/test-ids.ts',
+  'src-renderer/features':
+    'src-renderer/components src-renderer/store src-renderer/lib src-renderer/test-ids.ts',
+  // small presentational pieces several features show the same way (the run's badge)
+  'src-renderer/components': 'src-renderer/lib src-renderer/test-ids.ts',
   'src-renderer/store': 'src-renderer/api src-renderer/lib',
   'src-renderer/api': '',
   'src-renderer/lib': '',

@@ -27,6 +27,8 @@ export interface RunStartedEvent {
   model: string;
   flow?: FlowName;
   sessionId: string;
+  /** the host folder the sandbox sees at its work_dir, when the user chose one */
+  workspace?: { path: string; mode: 'mount' | 'copy'; copyPath?: string };
 }
 export interface StateChangedEvent {
   type: 'state.changed';
@@ -45,6 +47,11 @@ export interface StepFinishedEvent {
   agent: string;
   step: number;
   durationMs: number;
+  /**
+   * the step's response repeated an earlier one the model could still see (by content,
+   * by tool calls, or both); absent when it did not
+   */
+  duplicate?: 'content' | 'tool_calls' | 'both';
 }
 export interface MemoryAppendedEvent {
   type: 'memory.appended';
@@ -139,9 +146,25 @@ export interface SandboxChangedEvent {
   containerId?: string;
   image: string;
   error?: string;
+  /**
+   * for `failed`: what kind of failure, so a UI can offer the fix (start Docker, build or
+   * choose an image); absent for failures of unknown kind
+   */
+  reason?: SandboxFailureReason;
   /** progress text while an image is pulled */
   progress?: string;
 }
+export const SANDBOX_FAILURE_REASONS = [
+  'engine_unavailable',
+  'engine_timeout',
+  'engine_disconnected',
+  'image_unavailable',
+  'container_gone',
+  'sandbox_disabled',
+  'workspace_full',
+  'internal',
+] as const;
+export type SandboxFailureReason = (typeof SANDBOX_FAILURE_REASONS)[number];
 export const PLAN_STEP_STATUSES = ['not_started', 'in_progress', 'completed', 'blocked'] as const;
 export type PlanStepStatus = (typeof PLAN_STEP_STATUSES)[number];
 export interface PlanStep {

@@ -237,7 +237,11 @@ export class SandboxManager {
         await this.engine.removeContainer(id).catch(() => this.pendingRemovals.add(id));
       }
       const message = error instanceof Error ? error.message : String(error);
-      notify({ status: 'failed', error: message });
+      notify({
+        status: 'failed',
+        error: message,
+        ...(error instanceof SandboxError ? { reason: error.kind } : {}),
+      });
       throw error;
     }
   }
