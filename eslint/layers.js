@@ -12,7 +12,7 @@ const rt = (name) => `src-main/runtime/${name}`;
 export const LAYERS = {
   // ---- the runtime (plain Node), top to bottom
   'src-main/runtime': 'launch flow agents loop tools runs demo sandbox llm session config util',
-  [rt('launch')]: 'flow agents loop tools runs demo sandbox llm session config util',
+  [rt('launch')]: 'flow agents loop tools tools/browser runs demo sandbox llm session config util',
   [rt('flow')]: 'loop tools tools/planning llm config util',
   [rt('agents')]:
     'loop tools tools/browser tools/mcp tools/sandbox tools/planning demo sandbox llm session config util',

@@ -19,6 +19,7 @@ import {
 import { profileNameFor } from './resolve';
 import { AGENT_DEFAULTS, LLM_DEFAULTS, type LlmProfileInput, type WorkbenchConfig } from './schema';
 import { SECRET_REF_PREFIX, type SecretStatus } from './secrets';
+import { buildSectionsView } from './sections-view';
 
 export interface ViewContext {
   file: string;
@@ -27,6 +28,8 @@ export interface ViewContext {
   secretStatus(name: string): SecretStatus;
   env: NodeJS.ProcessEnv;
   error?: ConfigView['error'];
+  /** config.toml as parsed (before defaults), to tell set values from defaults */
+  raw?: Record<string, unknown>;
 }
 
 interface Layer {
@@ -128,6 +131,7 @@ export function buildConfigView(config: WorkbenchConfig, context: ViewContext): 
     defaults: { llm: llmFields(defaultLayers), apiKey: apiKeyStatus(defaultLayers, context) },
     agents,
     profiles: Object.keys(config.llm.profiles).sort(),
+    sections: buildSectionsView(config, context.raw),
     secretStorage: context.secretStorage,
     ...(context.error ? { error: context.error } : {}),
   };

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AgentName, FlowName } from '@shared/domain/agent';
+import type { RunWorkspace, WorkspaceChoice } from '@shared/domain/runs';
 import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
 import type { RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
@@ -21,6 +22,9 @@ export interface PreparedRun {
   maxSteps: number;
   execute(task: string, signal: AbortSignal): Promise<RunResult>;
   dispose?(): Promise<void>;
+  /** the session the run really works in, when the factory chose it (a chosen workspace) */
+  sessionId?: string;
+  workspace?: RunWorkspace;
 }
 
 export interface RunContext {
@@ -36,6 +40,7 @@ export interface ResolvedRunInput {
   agent: AgentName;
   flow?: FlowName;
   maxSteps?: number;
+  workspace?: WorkspaceChoice;
 }
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -122,6 +127,7 @@ export class RunManager {
       agent: input.agent ?? this.options.defaultAgent ?? 'manus',
       ...(input.flow ? { flow: input.flow } : {}),
       ...(input.maxSteps !== undefined ? { maxSteps: input.maxSteps } : {}),
+      ...(input.workspace ? { workspace: input.workspace } : {}),
     };
     const sessionId = input.sessionId ?? this.defaultSessionId;
     // Listed from the first moment; replaced by the real summary at run.started.
@@ -218,7 +224,8 @@ export class RunManager {
         maxSteps: prepared.maxSteps,
         model: prepared.model,
         ...(input.flow ? { flow: input.flow } : {}),
-        sessionId: context.sessionId,
+        sessionId: prepared.sessionId ?? context.sessionId,
+        ...(prepared.workspace ? { workspace: prepared.workspace } : {}),
       });
       result = await prepared.execute(input.task, signal);
     } catch (error) {

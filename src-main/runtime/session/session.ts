@@ -18,6 +18,11 @@ export class Session {
   constructor(
     readonly id: string,
     readonly workspaceDir: string,
+    /**
+     * the folder is the user's own (`--workspace DIR`), not one the app made: it is never
+     * chowned, and the sandbox writes there as the folder's owner
+     */
+    readonly isUserFolder = false,
   ) {}
 
   /** Creates the named resource once per session; concurrent callers share the creation. */
@@ -81,6 +86,20 @@ export class SessionRegistry {
       const dir = join(this.workspacesDir, id);
       mkdirSync(dir, { recursive: true });
       session = new Session(id, dir);
+      this.sessions.set(id, session);
+    }
+    return session;
+  }
+
+  /**
+   * The session of a folder the user chose (`--workspace DIR`, or its isolated copy).
+   * The folder must exist; the same id always means the same folder.
+   */
+  openAt(id: string, dir: string, options: { isUserFolder: boolean }): Session {
+    if (!/^[A-Za-z0-9._-]{1,100}$/.test(id)) throw new Error(`Invalid session id: ${id}`);
+    let session = this.sessions.get(id);
+    if (!session || session.closed || session.workspaceDir !== dir) {
+      session = new Session(id, dir, options.isUserFolder);
       this.sessions.set(id, session);
     }
     return session;
