@@ -45,7 +45,7 @@
  *                              history-model, history-date, history-errors, history-stuck
  *                              (checkboxes), run-history-item (`data-run-id`, `data-status`
  *                              = the outcome, `data-verdict`), history-health, history-empty
- * New run (pre-flight)         preflight (`data-state` = checking | ok | warn | error),
+ * New run (pre-flight)         new-run-model (`data-demo`), preflight (`data-state` = checking | ok | warn | error),
  *                              preflight-check (`data-check`, `data-status`),
  *                              workspace-input, workspace-isolated, workspace-browse
  * Other surfaces               human-question, human-answer-input, human-answer-send,
@@ -60,6 +60,13 @@
  *                              config-discard, config-save-status, config-test,
  *                              config-test-status, config-import-file, config-import-confirm,
  *                              config-import-report
+ * Settings sections            settings-tab-sandbox | browser | mcp, settings-field-SECTION-KEY
+ *                              (`data-source` = file | default), settings-reset-SECTION-KEY,
+ *                              settings-save, settings-status, sandbox-images,
+ *                              sandbox-image-option (`data-tag`), sandbox-image-missing,
+ *                              mcp-server (`data-name`), mcp-empty, mcp-remove,
+ *                              mcp-field-KEY (name, type, command, args, url, env, timeout),
+ *                              mcp-save, mcp-test, mcp-test-result (`data-ok`), mcp-tools
  */
 export const TEST_IDS = {
   app: 'app',
@@ -86,6 +93,20 @@ export const TEST_IDS = {
   workspaceInput: 'workspace-input',
   workspaceIsolated: 'workspace-isolated',
   workspaceBrowse: 'workspace-browse',
+  newRunModel: 'new-run-model',
+  settingsSave: 'settings-save',
+  settingsStatus: 'settings-status',
+  sandboxImages: 'sandbox-images',
+  sandboxImageOption: 'sandbox-image-option',
+  sandboxImageMissing: 'sandbox-image-missing',
+  mcpServer: 'mcp-server',
+  mcpEmpty: 'mcp-empty',
+  mcpRemove: 'mcp-remove',
+  mcpField: 'mcp-field',
+  mcpSave: 'mcp-save',
+  mcpTest: 'mcp-test',
+  mcpTestResult: 'mcp-test-result',
+  mcpTools: 'mcp-tools',
   repeatLink: 'repeat-link',
   timeline: 'timeline',
   runEmpty: 'run-empty',
@@ -147,3 +168,6 @@ export const configTabId = (target: string) => `config-tab-${target}`;
 export const configFieldId = (target: string, key: string) => `config-field-${target}-${key}`;
 export const configResetId = (target: string, key: string) => `config-reset-${target}-${key}`;
 export const configErrorId = (target: string, key: string) => `config-error-${target}-${key}`;
+export const settingsTabId = (section: string) => `settings-tab-${section}`;
+export const settingsFieldId = (section: string, key: string) => `settings-field-${section}-${key}`;
+export const settingsResetId = (section: string, key: string) => `settings-reset-${section}-${key}`;

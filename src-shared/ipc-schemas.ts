@@ -91,9 +91,7 @@ const hostPath = z
   .max(4096)
   .refine((v) => !v.includes('\0'), 'must not contain NUL')
   .refine((v) => v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v), 'must be an absolute path');
-const workspaceChoice = z
-  .object({ path: hostPath, mode: z.enum(['mount', 'copy']) })
-  .strict();
+const workspaceChoice = z.object({ path: hostPath, mode: z.enum(['mount', 'copy']) }).strict();
 
 /** `[mcp.servers.NAME]`: a TOML bare key, so the name survives a round trip unquoted. */
 const mcpServerName = z
