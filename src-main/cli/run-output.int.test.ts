@@ -107,4 +107,14 @@ describe('workbench run output for scripts', () => {
     const list = await workbench(['runs', 'list', '--json'], home);
     expect(JSON.parse(list.stdout)).toEqual([]);
   });
+
+  it('`config show` says plainly that runs without an API key use the demo model', async () => {
+    const home = newHome();
+    const shown = await workbench(['config', 'show', '--agent', 'manus'], home);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/api_key: not set/);
+    expect(shown.stdout).toMatch(
+      /runs use: the built-in demo model \(no API key set\) \(set api_key to use a real model\)/,
+    );
+  });
 });
