@@ -50,7 +50,7 @@ test('the desktop window is isolated and reaches FINISHED for a demo run', async
     await expect(page.getByTestId('app')).toHaveAttribute('data-app-state', 'ready');
     await page.getByTestId('task-input').fill('desktop smoke test');
     await page.getByTestId('run-start').click();
-    await expect(page.getByTestId('agent-state')).toHaveText('FINISHED', { timeout: 15_000 });
+    await expect(page.getByTestId('run-outcome')).toHaveText('finished', { timeout: 15_000 });
   } finally {
     await app.close();
   }

@@ -47,11 +47,6 @@ export interface StepFinishedEvent {
   agent: string;
   step: number;
   durationMs: number;
-  /**
-   * the step's response repeated an earlier one the model could still see (by content,
-   * by tool calls, or both); absent when it did not
-   */
-  duplicate?: 'content' | 'tool_calls' | 'both';
 }
 export interface MemoryAppendedEvent {
   type: 'memory.appended';
@@ -59,6 +54,11 @@ export interface MemoryAppendedEvent {
   /** position in the agent's full history; never reused, also after truncation */
   index: number;
   message: EventMessage;
+  /**
+   * an assistant response that repeats an earlier response of the same agent in this run
+   * (by content, by tool calls, or both: src-shared/duplicate-keys.ts); set by the run
+   */
+  duplicate?: 'content' | 'tool_calls' | 'both';
 }
 export interface MemoryTruncatedEvent {
   type: 'memory.truncated';

@@ -78,8 +78,19 @@ describe('summarize', () => {
           count: 3,
           duplicateOf: [1, 3],
         },
-        { type: 'step.finished', agent: 'manus', step: 2, durationMs: 1, duplicate: 'both' },
-        { type: 'step.finished', agent: 'manus', step: 3, durationMs: 1 },
+        {
+          type: 'memory.appended',
+          agent: 'manus',
+          index: 5,
+          message: { role: 'assistant', content: 'again' },
+          duplicate: 'content',
+        },
+        {
+          type: 'memory.appended',
+          agent: 'manus',
+          index: 7,
+          message: { role: 'assistant', content: 'new' },
+        },
         {
           type: 'llm.retried',
           agent: 'manus',

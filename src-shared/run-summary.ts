@@ -52,7 +52,7 @@ export function applyToSummary(
       return event.agent === summary.agent ? { ...summary, state: event.to } : summary;
     case 'step.started':
       return { ...summary, steps: Math.max(summary.steps, event.step) };
-    case 'step.finished':
+    case 'memory.appended':
       return event.duplicate ? bump(summary, 'duplicates') : summary;
     case 'tool.finished': {
       const counted = bump(summary, 'toolCalls');

@@ -34,7 +34,7 @@ export interface RunHealth {
   toolErrors: number;
   /** `stuck.detected` events */
   stuck: number;
-  /** steps whose response repeated one the model could still see */
+  /** responses that repeat an earlier response of the same agent (content or tool calls) */
   duplicates: number;
   /** model calls retried (rate limits, 5xx, timeouts) */
   retries: number;

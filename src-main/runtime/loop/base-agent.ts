@@ -21,7 +21,7 @@ import type { RunEventPayload } from '@shared/events';
 import { isCancellation } from '../util/abort';
 import { Memory, DEFAULT_MAX_MESSAGES } from './memory';
 import { toEventMessage } from './event-message';
-import { duplicateKind, findRepeats, STUCK_NUDGE, stuckHits } from './stuck-detector';
+import { detectStuck, STUCK_NUDGE } from './stuck-detector';
 
 export interface AgentSettings {
   name: string;
@@ -74,8 +74,6 @@ export abstract class BaseAgent {
   private lastCheckedIndex = -1;
   /** the stuck nudge waiting for the next step (taken once, never stacked) */
   private pendingNudge: string | null = null;
-  /** whether this step's response repeated an earlier one (reported on step.finished) */
-  private stepDuplicate: 'content' | 'tool_calls' | 'both' | undefined;
 
   constructor(settings: AgentSettings, env: AgentEnvironment) {
     const maxSteps = settings.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -141,7 +139,6 @@ export abstract class BaseAgent {
         this.stepCounter += 1;
         const context: StepContext = { step: this.stepCounter, signal };
         const started = performance.now();
-        this.stepDuplicate = undefined;
         this.env.emit({
           type: 'step.started',
           agent: this.name,
@@ -158,7 +155,6 @@ export abstract class BaseAgent {
             agent: this.name,
             step: this.stepCounter,
             durationMs: Math.round(performance.now() - started),
-            ...(this.stepDuplicate ? { duplicate: this.stepDuplicate } : {}),
           });
         }
       }
@@ -226,9 +222,7 @@ export abstract class BaseAgent {
   private checkStuck(context: StepContext): void {
     if (this.lastAssistantIndex <= this.lastCheckedIndex) return;
     this.lastCheckedIndex = this.lastAssistantIndex;
-    const repeats = findRepeats(this.memory.entries, this.lastAssistantIndex);
-    this.stepDuplicate = duplicateKind(repeats);
-    const hits = stuckHits(repeats, this.duplicateThreshold);
+    const hits = detectStuck(this.memory.entries, this.lastAssistantIndex, this.duplicateThreshold);
     for (const hit of hits) {
       this.env.emit({
         type: 'stuck.detected',

@@ -29,44 +29,13 @@ export interface StuckHit {
 export const STUCK_NUDGE =
   'Observed duplicate responses. Consider new strategies and avoid repeating ineffective paths already attempted.';
 
-/** The earlier assistant messages (memory indexes) the latest one repeats. */
-export interface Repeats {
-  sameContent: number[];
-  sameCalls: number[];
-}
-
-/** What kind of duplicate the latest response is, if any (for the run's health line). */
-export function duplicateKind(repeats: Repeats): 'content' | 'tool_calls' | 'both' | undefined {
-  const byContent = repeats.sameContent.length > 0;
-  const byCalls = repeats.sameCalls.length > 0;
-  if (byContent && byCalls) return 'both';
-  if (byContent) return 'content';
-  return byCalls ? 'tool_calls' : undefined;
-}
-
 export function detectStuck(
   entries: readonly MemoryEntry[],
   latestIndex: number,
   duplicateThreshold: number,
 ): StuckHit[] {
-  return stuckHits(findRepeats(entries, latestIndex), duplicateThreshold);
-}
-
-export function stuckHits(repeats: Repeats, duplicateThreshold: number): StuckHit[] {
-  const { sameContent, sameCalls } = repeats;
-  const hits: StuckHit[] = [];
-  if (sameContent.length >= duplicateThreshold) {
-    hits.push({ kind: 'content', count: sameContent.length + 1, duplicateOf: sameContent });
-  }
-  if (sameCalls.length >= duplicateThreshold) {
-    hits.push({ kind: 'tool_calls', count: sameCalls.length + 1, duplicateOf: sameCalls });
-  }
-  return hits;
-}
-
-export function findRepeats(entries: readonly MemoryEntry[], latestIndex: number): Repeats {
   const latest = entries.find((e) => e.index === latestIndex);
-  if (!latest || latest.message.role !== 'assistant') return { sameContent: [], sameCalls: [] };
+  if (!latest || latest.message.role !== 'assistant') return [];
   const content = latest.message.content?.trim() ?? '';
   const calls = latest.message.tool_calls ?? [];
   const signature = calls.length > 0 ? callsSignature(calls) : null;
@@ -80,7 +49,14 @@ export function findRepeats(entries: readonly MemoryEntry[], latestIndex: number
       sameCalls.push(entry.index);
     }
   }
-  return { sameContent, sameCalls };
+  const hits: StuckHit[] = [];
+  if (sameContent.length >= duplicateThreshold) {
+    hits.push({ kind: 'content', count: sameContent.length + 1, duplicateOf: sameContent });
+  }
+  if (sameCalls.length >= duplicateThreshold) {
+    hits.push({ kind: 'tool_calls', count: sameCalls.length + 1, duplicateOf: sameCalls });
+  }
+  return hits;
 }
 
 const signatures = new WeakMap<ToolCall[], string>();

@@ -11,6 +11,7 @@ import type { RunWorkspace, WorkspaceChoice } from '@shared/domain/runs';
 import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
 import type { RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
+import { DuplicateLedger } from '@shared/duplicate-keys';
 import type { RunResult } from '@shared/domain/agent';
 import { CancelledError } from '../util/abort';
 import { MemoryRunHistory, type RunHistory } from './run-history';
@@ -102,8 +103,9 @@ export class RunManager {
     const controller = new AbortController();
     const secrets = (this.options.secrets?.() ?? []).filter((v) => v.length >= MIN_SECRET_LENGTH);
     const run: LiveRun = { controller, summary: undefined, lastSeq: 0 };
+    const duplicates = new DuplicateLedger();
     const publish = (payload: RunEventPayload) => {
-      let event = stamper.stamp(payload);
+      let event = stamper.stamp(markDuplicate(payload, duplicates));
       let line = JSON.stringify(event);
       if (secrets.some((secret) => line.includes(secret))) {
         for (const secret of secrets) line = line.split(secret).join(REDACTED);
@@ -269,6 +271,13 @@ export class RunManager {
     });
     return result;
   }
+}
+
+/** An assistant response that repeats an earlier one of the same agent says so (the health line counts it). */
+function markDuplicate(payload: RunEventPayload, ledger: DuplicateLedger): RunEventPayload {
+  if (payload.type !== 'memory.appended' || payload.message.role !== 'assistant') return payload;
+  const duplicate = ledger.classify(payload.agent, payload.message);
+  return duplicate ? { ...payload, duplicate } : payload;
 }
 
 /** Sortable by time, unique, safe as a file name. */
