@@ -20,23 +20,46 @@ test("item 4: a planning flow's header says RUNNING for its whole life, then its
   await page.getByTestId('run-start').click();
   await expect(page.getByTestId('run-model')).toBeVisible();
 
-  // Sample the header's badge over the run's whole life.
-  const badge = page.locator('.run-header .verdict-badge');
-  const seen: string[] = [];
+  // Every text the header's state badge takes over the run's whole life, caught by a
+  // MutationObserver (a state shown for one frame between plan steps counts too). The
+  // badge is agent-state while the run goes, run-outcome once it ended.
+  await page.evaluate(() => {
+    const g = globalThis as unknown as {
+      document: { querySelector(s: string): { textContent: string | null } | null };
+      MutationObserver: new (cb: () => void) => { observe(n: unknown, o: object): void };
+      __states: string[];
+    };
+    g.__states = [];
+    const header = g.document.querySelector('.run-header');
+    const record = () => {
+      // while the run goes: the state; once it ended: `outcome:` and the verdict
+      const outcome = g.document.querySelector('[data-testid="run-outcome"]');
+      const state = g.document.querySelector('[data-testid="agent-state"]');
+      const text = outcome ? `outcome:${outcome.textContent ?? ''}` : (state?.textContent ?? '');
+      if (g.__states.at(-1) !== text) g.__states.push(text);
+    };
+    record();
+    new g.MutationObserver(record).observe(header, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+    });
+  });
   let sawStepRunning = false;
   for (let i = 0; i < 600; i++) {
-    const text = (await badge.textContent()) ?? '';
-    if (seen.at(-1) !== text) seen.push(text);
     if ((await page.locator('[data-testid="plan-step"][data-status="in_progress"]').count()) > 0) {
       sawStepRunning = true;
     }
     if ((await page.getByTestId('run-outcome').count()) > 0) break;
     await page.waitForTimeout(100);
   }
-  const final = (await badge.textContent()) ?? '';
-  if (seen.at(-1) !== final) seen.push(final);
+  const seen = await page.evaluate(
+    () => (globalThis as unknown as { __states: string[] }).__states,
+  );
   expect(sawStepRunning).toBe(true);
-  expect(seen.filter((s) => s !== 'IDLE')).toEqual(['RUNNING', 'finished']);
+  // never FINISHED while the planner still works (between steps, or while it summarises)
+  expect(seen.filter((s) => s !== 'IDLE')).toEqual(['RUNNING', 'outcome:finished']);
   await expect(page.getByTestId('run-outcome')).toHaveAttribute('data-tone', 'good');
   await expect(page.locator('[data-testid="plan-step"]')).toHaveCount(2);
   await expect(page.locator('[data-testid="plan-step"][data-status="completed"]')).toHaveCount(2);
