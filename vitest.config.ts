@@ -15,6 +15,8 @@ export default defineConfig({
         test: {
           name: 'unit-node',
           environment: 'node',
+          // Some start a local model server: on 2 shared, saturated cores 5 s is not enough.
+          testTimeout: 20_000,
           include: ['src-shared/**/*.test.ts', 'src-main/runtime/**/*.test.ts'],
           exclude: ['**/*.int.test.ts'],
         },
@@ -27,6 +29,7 @@ export default defineConfig({
         test: {
           name: 'host',
           environment: 'node',
+          testTimeout: 20_000,
           include: ['src-main/{host,electron,preload,cli}/**/*.test.ts'],
           exclude: ['**/*.int.test.ts'],
         },

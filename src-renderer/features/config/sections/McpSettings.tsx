@@ -58,7 +58,7 @@ export function serverFromDraft(
   if (draft.type === 'stdio' && !draft.command.trim())
     return { error: 'A stdio server needs a command' };
   if (draft.type !== 'stdio' && !/^https?:\/\/\S+$/.test(draft.url.trim())) {
-    return { error: `A ${draft.type} server needs an http(s) URL` };
+    return { error: `The ${draft.type} server needs an http(s) URL` };
   }
   const args = draft.args
     .split('\n')
