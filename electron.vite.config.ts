@@ -1,9 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+
+// electron-vite targets the Electron it finds in node_modules; Electron lives in
+// packaging/ (scripts/desktop-tooling.mjs), so it is told the pinned major version.
+const electronPin = (
+  JSON.parse(readFileSync(resolve(root, 'packaging/package.json'), 'utf8')) as {
+    devDependencies: { electron: string };
+  }
+).devDependencies.electron;
+process.env['ELECTRON_MAJOR_VER'] ??= electronPin.split('.')[0];
 
 const alias = { '@shared': resolve(root, 'src-shared') };
 

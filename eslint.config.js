@@ -21,6 +21,8 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'bench/results/**',
+      // Electron's own declarations, copied unchanged (types/electron/README.md)
+      'types/electron/electron.d.ts',
     ],
   },
   js.configs.recommended,

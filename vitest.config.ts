@@ -16,7 +16,7 @@ export default defineConfig({
           name: 'unit-node',
           environment: 'node',
           // The first model call of a file loads the tokenizer: 2-6 s on a loaded 2-core
-          // machine, past the 5 s default.
+          // machine, past the 5 s default. Some start a local model server: on 2 shared, saturated cores 5 s is not enough.
           testTimeout: 20_000,
           include: ['src-shared/**/*.test.ts', 'src-main/runtime/**/*.test.ts'],
           exclude: ['**/*.int.test.ts'],

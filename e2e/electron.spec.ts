@@ -1,11 +1,11 @@
 /**
  * Desktop specs through Playwright's `_electron`. They need the Electron binary, which
- * `npm start` downloads on first start; where it is absent (machines without internet
- * access) they are skipped with the reason printed.
+ * `npm start` installs into packaging/ on first start (Node 22.12+, internet access);
+ * where it is absent they are skipped with the reason printed.
  */
 import { _electron as electron, expect, test } from '@playwright/test';
 import { API_METHODS, API_SUBSCRIPTIONS } from '../src-shared/ipc';
-import { electronUnavailableReason } from './support/electron-binary';
+import { electronExecutable, electronUnavailableReason } from './support/electron-binary';
 
 const unavailable = electronUnavailableReason();
 if (unavailable) console.log(`[e2e] Electron specs skipped: ${unavailable}`);
@@ -13,6 +13,7 @@ if (unavailable) console.log(`[e2e] Electron specs skipped: ${unavailable}`);
 test('the desktop window is isolated and reaches FINISHED for a demo run', async () => {
   test.skip(unavailable !== null, unavailable ?? '');
   const app = await electron.launch({
+    executablePath: electronExecutable()!,
     args: ['.'],
     env: { ...process.env, WORKBENCH_DEMO_DELAY_MS: '100' },
   });
@@ -50,7 +51,7 @@ test('the desktop window is isolated and reaches FINISHED for a demo run', async
     await expect(page.getByTestId('app')).toHaveAttribute('data-app-state', 'ready');
     await page.getByTestId('task-input').fill('desktop smoke test');
     await page.getByTestId('run-start').click();
-    await expect(page.getByTestId('agent-state')).toHaveText('FINISHED', { timeout: 15_000 });
+    await expect(page.getByTestId('run-outcome')).toHaveText('finished', { timeout: 15_000 });
   } finally {
     await app.close();
   }

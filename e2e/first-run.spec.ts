@@ -26,7 +26,9 @@ test('a run streams in live: text as it arrives, the step counter and the state 
 
   await expect(page.getByTestId('step-counter')).toHaveText('2 / 20', { timeout: 30_000 });
   await waitForOutcome(page);
-  await expect(page.getByTestId('agent-state')).toHaveText('FINISHED');
+  // one badge: the state while it ran, the outcome (green: nothing failed) once it ended
+  await expect(page.getByTestId('agent-state')).toHaveCount(0);
+  await expect(page.getByTestId('run-outcome')).toHaveAttribute('data-tone', 'good');
   await expect(page.getByTestId('run-stop')).toHaveCount(0);
   await expect(page.getByTestId('timeline-step')).toHaveCount(2);
   await expect(page.locator('[data-testid="tool-call"][data-tool="python_execute"]')).toHaveCount(

@@ -12,7 +12,7 @@ const rt = (name) => `src-main/runtime/${name}`;
 export const LAYERS = {
   // ---- the runtime (plain Node), top to bottom
   'src-main/runtime': 'launch flow agents loop tools runs demo sandbox llm session config util',
-  [rt('launch')]: 'flow agents loop tools runs demo sandbox llm session config util',
+  [rt('launch')]: 'flow agents loop tools tools/browser runs demo sandbox llm session config util',
   [rt('flow')]: 'loop tools tools/planning llm config util',
   [rt('agents')]:
     'loop tools tools/browser tools/mcp tools/sandbox tools/planning demo sandbox llm session config util',
@@ -37,10 +37,13 @@ export const LAYERS = {
   // ---- the renderer, top to bottom
   'src-renderer': 'src-renderer/*',
   'src-renderer/app':
-    'src-renderer/features/* src-renderer/store src-renderer/api src-renderer/lib src-renderer/test-ids.ts',
+    'src-renderer/features/* src-renderer/components src-renderer/store src-renderer/api src-renderer/lib src-renderer/test-ids.ts',
   'src-renderer/features/run-view':
-    'src-renderer/features/* src-renderer/store src-renderer/lib src-renderer/test-ids.ts',
-  'src-renderer/features': 'src-renderer/store src-renderer/lib src-renderer/test-ids.ts',
+    'src-renderer/features/* src-renderer/components src-renderer/store src-renderer/lib src-renderer/test-ids.ts',
+  'src-renderer/features':
+    'src-renderer/components src-renderer/store src-renderer/lib src-renderer/test-ids.ts',
+  // small presentational pieces several features show the same way (the run's badge)
+  'src-renderer/components': 'src-renderer/lib src-renderer/test-ids.ts',
   'src-renderer/store': 'src-renderer/api src-renderer/lib',
   'src-renderer/api': '',
   'src-renderer/lib': '',

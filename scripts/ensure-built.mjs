@@ -20,6 +20,7 @@ const sources = [
   'src-renderer',
   'electron.vite.config.ts',
   'package.json',
+  'packaging/package.json',
 ];
 
 function newest(path) {

@@ -7,9 +7,15 @@
  *   history has been asked for; `loading` before.
  *
  * New run                      task-input, agent-select, flow-select, run-start, run-start-error
- * Run header                   agent-state (text: IDLE | RUNNING | FINISHED | ERROR),
- *                              step-counter (text `N / MAX`), run-outcome (text: the outcome,
- *                              once finished), run-stop, run-tokens, run-duration, run-model
+ * Run header                   the run's one badge: agent-state while it runs (text: IDLE |
+ *                              RUNNING), run-outcome once it ended (text: the verdict label,
+ *                              e.g. `finished`, `finished with 2 tool errors`, `cancelled`;
+ *                              `data-verdict` = the verdict kind, `data-tone` = good | warn |
+ *                              bad | neutral | live, `data-state` = the agent state);
+ *                              step-counter (text `N / MAX`, after the word "steps"),
+ *                              run-health (parts with `data-health` = toolErrors | stuck |
+ *                              duplicates | retries and `data-count`), run-stop, run-tokens,
+ *                              run-duration, run-model, run-workspace, sandbox-banner
  * Timeline                     timeline (the scrolling list; `data-count` = rows), run-empty
  *                              (no run shown yet), timeline-empty (filters hide every row).
  *                              Every row, whatever its test id, has `data-item-id` (the seq
@@ -23,7 +29,9 @@
  *   duplicate-link             inside a duplicate: jumps to an earlier occurrence
  *                              (`data-target-index` = its memory index)
  *   tool-call                  a tool-call card (a tool's memory message is part of it);
- *                              `data-tool`, `data-status` (running | ok | error)
+ *                              `data-tool`, `data-status` (running | ok | error: an error
+ *                              or a non-zero exit), `data-repeat-of` (item id of the first
+ *                              call with the same error); repeat-link jumps to an occurrence
  *   stuck-marker               a `stuck.detected` marker; `data-kind`, `data-count`
  *   nudge-link                 inside a stuck marker: jumps to where the nudge was injected
  *   timeline-marker            state changes, retries, truncation, sandbox, plan; `data-marker`
@@ -34,8 +42,12 @@
  *                              context-message (`data-index`, `data-role`), context-total,
  *                              context-system (the system prompt), context-nudge
  * History                      new-run, history-search, history-status, history-agent,
- *                              history-model, history-date, run-history-item (`data-run-id`,
- *                              `data-status`), history-empty
+ *                              history-model, history-date, history-errors, history-stuck
+ *                              (checkboxes), run-history-item (`data-run-id`, `data-status`
+ *                              = the outcome, `data-verdict`), history-health, history-empty
+ * New run (pre-flight)         new-run-model (`data-demo`), preflight (`data-state` = checking | ok | warn | error),
+ *                              preflight-check (`data-check`, `data-status`),
+ *                              workspace-input, workspace-isolated, workspace-browse
  * Other surfaces               human-question, human-answer-input, human-answer-send,
  *                              plan-view, plan-step (`data-status`), sandbox-status
  *                              (`data-status`), sandbox-details, connection-lost, error-banner
@@ -48,6 +60,13 @@
  *                              config-discard, config-save-status, config-test,
  *                              config-test-status, config-import-file, config-import-confirm,
  *                              config-import-report
+ * Settings sections            settings-tab-sandbox | browser | mcp, settings-field-SECTION-KEY
+ *                              (`data-source` = file | default), settings-reset-SECTION-KEY,
+ *                              settings-save, settings-status, sandbox-images,
+ *                              sandbox-image-option (`data-tag`), sandbox-image-missing,
+ *                              mcp-server (`data-name`), mcp-empty, mcp-remove,
+ *                              mcp-field-KEY (name, type, command, args, url, env, timeout),
+ *                              mcp-save, mcp-test, mcp-test-result (`data-ok`), mcp-tools
  */
 export const TEST_IDS = {
   app: 'app',
@@ -63,6 +82,32 @@ export const TEST_IDS = {
   runTokens: 'run-tokens',
   runDuration: 'run-duration',
   runModel: 'run-model',
+  runHealth: 'run-health',
+  runWorkspace: 'run-workspace',
+  sandboxBanner: 'sandbox-banner',
+  historyErrors: 'history-errors',
+  historyStuck: 'history-stuck',
+  historyHealth: 'history-health',
+  preflight: 'preflight',
+  preflightCheck: 'preflight-check',
+  workspaceInput: 'workspace-input',
+  workspaceIsolated: 'workspace-isolated',
+  workspaceBrowse: 'workspace-browse',
+  newRunModel: 'new-run-model',
+  settingsSave: 'settings-save',
+  settingsStatus: 'settings-status',
+  sandboxImages: 'sandbox-images',
+  sandboxImageOption: 'sandbox-image-option',
+  sandboxImageMissing: 'sandbox-image-missing',
+  mcpServer: 'mcp-server',
+  mcpEmpty: 'mcp-empty',
+  mcpRemove: 'mcp-remove',
+  mcpField: 'mcp-field',
+  mcpSave: 'mcp-save',
+  mcpTest: 'mcp-test',
+  mcpTestResult: 'mcp-test-result',
+  mcpTools: 'mcp-tools',
+  repeatLink: 'repeat-link',
   timeline: 'timeline',
   runEmpty: 'run-empty',
   timelineEmpty: 'timeline-empty',
@@ -123,3 +168,6 @@ export const configTabId = (target: string) => `config-tab-${target}`;
 export const configFieldId = (target: string, key: string) => `config-field-${target}-${key}`;
 export const configResetId = (target: string, key: string) => `config-reset-${target}-${key}`;
 export const configErrorId = (target: string, key: string) => `config-error-${target}-${key}`;
+export const settingsTabId = (section: string) => `settings-tab-${section}`;
+export const settingsFieldId = (section: string, key: string) => `settings-field-${section}-${key}`;
+export const settingsResetId = (section: string, key: string) => `settings-reset-${section}-${key}`;

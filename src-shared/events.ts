@@ -27,6 +27,8 @@ export interface RunStartedEvent {
   model: string;
   flow?: FlowName;
   sessionId: string;
+  /** the host folder the sandbox sees at its work_dir, when the user chose one */
+  workspace?: { path: string; mode: 'mount' | 'copy'; copyPath?: string };
 }
 export interface StateChangedEvent {
   type: 'state.changed';
@@ -52,6 +54,11 @@ export interface MemoryAppendedEvent {
   /** position in the agent's full history; never reused, also after truncation */
   index: number;
   message: EventMessage;
+  /**
+   * an assistant response that repeats an earlier response of the same agent in this run
+   * (by content, by tool calls, or both: src-shared/duplicate-keys.ts); set by the run
+   */
+  duplicate?: 'content' | 'tool_calls' | 'both';
 }
 export interface MemoryTruncatedEvent {
   type: 'memory.truncated';
@@ -148,9 +155,25 @@ export interface SandboxChangedEvent {
   containerId?: string;
   image: string;
   error?: string;
+  /**
+   * for `failed`: what kind of failure, so a UI can offer the fix (start Docker, build or
+   * choose an image); absent for failures of unknown kind
+   */
+  reason?: SandboxFailureReason;
   /** progress text while an image is pulled, or the place in the queue while `queued` */
   progress?: string;
 }
+export const SANDBOX_FAILURE_REASONS = [
+  'engine_unavailable',
+  'engine_timeout',
+  'engine_disconnected',
+  'image_unavailable',
+  'container_gone',
+  'sandbox_disabled',
+  'workspace_full',
+  'internal',
+] as const;
+export type SandboxFailureReason = (typeof SANDBOX_FAILURE_REASONS)[number];
 export const PLAN_STEP_STATUSES = ['not_started', 'in_progress', 'completed', 'blocked'] as const;
 export type PlanStepStatus = (typeof PLAN_STEP_STATUSES)[number];
 export interface PlanStep {

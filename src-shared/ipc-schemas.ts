@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { AGENT_NAMES, FLOW_NAMES } from './domain/agent';
 import { isRunId, isSessionId } from './domain/ids';
+import { MCP_SERVER_TYPES } from './domain/settings-sections';
 import {
   CONFIG_AGENT_NAMES,
   CONFIG_API_TYPES,
@@ -82,6 +83,51 @@ const apiKeyEdit = z.discriminatedUnion('action', [
 
 const configTarget = z.enum(['default', ...CONFIG_AGENT_NAMES]);
 
+/** A host folder: absolute (POSIX or Windows), no NUL, sane length. */
+const hostPath = z
+  .string()
+  .min(1, 'Choose a folder')
+  .max(4096)
+  .refine((v) => !v.includes('\0'), 'must not contain NUL')
+  .refine((v) => v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v), 'must be an absolute path');
+const workspaceChoice = z.object({ path: hostPath, mode: z.enum(['mount', 'copy']) }).strict();
+
+/** `[mcp.servers.NAME]`: a TOML bare key, so the name survives a round trip unquoted. */
+const mcpServerName = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -');
+const mcpServer = z
+  .object({
+    type: z.enum(MCP_SERVER_TYPES),
+    command: z.string().max(4096).optional(),
+    args: z.array(z.string().max(4096)).max(100).optional(),
+    url: z.string().max(2000).optional(),
+    env: z.record(z.string().max(200), z.string().max(10_000)).optional(),
+    timeout: z.number().positive().max(3600).optional(),
+  })
+  .strict();
+
+const sandboxEdits = z
+  .object({
+    use_sandbox: nullable(z.boolean()),
+    image: nullable(z.string().max(500)),
+    memory_limit: nullable(z.string().max(50)),
+    workspace_limit: nullable(z.string().max(50)),
+    cpu_limit: nullable(z.number()),
+    pids_limit: nullable(z.number().int()),
+    timeout: nullable(z.number()),
+    network_enabled: nullable(z.boolean()),
+  })
+  .strict();
+const browserEdits = z
+  .object({
+    headless: nullable(z.boolean()),
+    executable_path: nullable(z.string().max(4096)),
+    max_content_length: nullable(z.number().int()),
+    keep_screenshots: nullable(z.number().int()),
+  })
+  .strict();
+
 export const requestSchemas = {
   'app:info': empty,
   'run:start': z
@@ -91,6 +137,7 @@ export const requestSchemas = {
       flow: z.enum(FLOW_NAMES).optional(),
       maxSteps: z.number().int().min(1).max(100_000).optional(),
       sessionId: sessionId.optional(),
+      workspace: workspaceChoice.optional(),
     })
     .strict(),
   'run:stop': z.object({ runId }).strict(),
@@ -140,6 +187,29 @@ export const requestSchemas = {
     })
     .strict(),
   'sandbox:status': z.object({ sessionId: sessionId.optional() }).strict(),
+  'run:preflight': z
+    .object({
+      agent: z.enum(AGENT_NAMES).optional(),
+      flow: z.enum(FLOW_NAMES).optional(),
+      workspace: workspaceChoice.optional(),
+    })
+    .strict(),
+  'sandbox:images': empty,
+  'config:save-sections': z
+    .object({
+      sandbox: sandboxEdits.optional(),
+      browser: browserEdits.optional(),
+      mcp: z
+        .object({
+          servers: z.record(mcpServerName, mcpServer.nullable()).optional(),
+          agentServer: mcpServerName.nullable().optional(),
+        })
+        .strict()
+        .optional(),
+    })
+    .strict(),
+  'mcp:test': z.object({ name: mcpServerName, server: mcpServer }).strict(),
+  'dialog:pick-folder': empty,
 } satisfies { [C in RequestChannel]: z.ZodType<RequestInput<C>> };
 
 export type ParseResult<C extends RequestChannel> =

@@ -25,12 +25,21 @@ import type {
   ConnectionTestResult,
 } from './domain/config-view';
 import type { SandboxStatusView, HumanAnswerInput, AppInfo } from './domain/host-views';
+import type { PreflightInput, PreflightReport } from './domain/preflight';
+import type {
+  McpTestInput,
+  McpTestResult,
+  SandboxImagesView,
+  SectionsSaveInput,
+} from './domain/settings-sections';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
 export * from './domain/runs';
 export * from './domain/config-view';
 export * from './domain/host-views';
+export * from './domain/preflight';
+export * from './domain/settings-sections';
 
 export type EmptyInput = Record<string, never>;
 
@@ -49,6 +58,16 @@ export interface RequestMap {
   'config:test-connection': { input: ConnectionTestInput; output: ConnectionTestResult };
   'human:answer': { input: HumanAnswerInput; output: { accepted: true } };
   'sandbox:status': { input: { sessionId?: string }; output: SandboxStatusView };
+  /** what a run of this agent would meet: Docker, image, model, MCP server, workspace */
+  'run:preflight': { input: PreflightInput; output: PreflightReport };
+  /** the images on the Docker engine, for choosing `[sandbox] image` */
+  'sandbox:images': { input: EmptyInput; output: SandboxImagesView };
+  /** saves `[sandbox]`, `[browser]` and `[mcp]` edits (comments kept) */
+  'config:save-sections': { input: SectionsSaveInput; output: ConfigView };
+  /** connects to an MCP server (saved or not) and lists its tools */
+  'mcp:test': { input: McpTestInput; output: McpTestResult };
+  /** the desktop app's folder picker; browser mode answers `unavailable` (type the path) */
+  'dialog:pick-folder': { input: EmptyInput; output: { path: string | null } };
 }
 export type RequestChannel = keyof RequestMap;
 export type RequestInput<C extends RequestChannel> = RequestMap[C]['input'];
@@ -82,6 +101,11 @@ export const REQUEST_CHANNELS = [
   'config:test-connection',
   'human:answer',
   'sandbox:status',
+  'run:preflight',
+  'sandbox:images',
+  'config:save-sections',
+  'mcp:test',
+  'dialog:pick-folder',
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
@@ -104,6 +128,11 @@ export const API_METHODS = {
   testConnection: 'config:test-connection',
   answerHuman: 'human:answer',
   getSandboxStatus: 'sandbox:status',
+  preflightRun: 'run:preflight',
+  listSandboxImages: 'sandbox:images',
+  saveConfigSections: 'config:save-sections',
+  testMcpServer: 'mcp:test',
+  pickFolder: 'dialog:pick-folder',
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',

@@ -1,9 +1,28 @@
 /**
  * Folds a run's events into its summary. Pure, so the run manager, the run history
  * index and the UI all derive the same summary from the same stream.
+ *
+ * - The run's state is the state of the agent the run started with (the planner of a
+ *   flow): executors of plan steps have their own IDLE → RUNNING → FINISHED cycles, which
+ *   must not make the whole run look finished between steps.
+ * - `health` counts what went wrong along the way (docs/run-outcome.md).
  */
 import type { RunEvent } from './events';
-import type { RunSummary } from './ipc';
+import type { RunHealth, RunSummary } from './ipc';
+import { isToolFailure } from './run-outcome';
+
+export const EMPTY_HEALTH: RunHealth = {
+  toolCalls: 0,
+  toolErrors: 0,
+  stuck: 0,
+  duplicates: 0,
+  retries: 0,
+};
+
+function bump(summary: RunSummary, key: keyof RunHealth, by = 1): RunSummary {
+  const health = summary.health ?? EMPTY_HEALTH;
+  return { ...summary, health: { ...health, [key]: health[key] + by } };
+}
 
 export function applyToSummary(
   summary: RunSummary | undefined,
@@ -22,15 +41,27 @@ export function applyToSummary(
       steps: 0,
       maxSteps: event.maxSteps,
       usage: { prompt: 0, completion: 0 },
+      health: EMPTY_HEALTH,
+      ...(event.workspace ? { workspace: event.workspace } : {}),
     };
   }
   if (!summary) return summary;
   switch (event.type) {
     case 'state.changed':
-      // A flow has several agents; the run's state is the last transition seen.
-      return { ...summary, state: event.to };
+      // Only the run's own agent: a flow's executors start and finish once per plan step.
+      return event.agent === summary.agent ? { ...summary, state: event.to } : summary;
     case 'step.started':
       return { ...summary, steps: Math.max(summary.steps, event.step) };
+    case 'memory.appended':
+      return event.duplicate ? bump(summary, 'duplicates') : summary;
+    case 'tool.finished': {
+      const counted = bump(summary, 'toolCalls');
+      return isToolFailure(event) ? bump(counted, 'toolErrors') : counted;
+    }
+    case 'stuck.detected':
+      return bump(summary, 'stuck');
+    case 'llm.retried':
+      return bump(summary, 'retries');
     case 'llm.responded':
       return {
         ...summary,
@@ -48,6 +79,7 @@ export function applyToSummary(
         usage: event.usage,
         finishedAt: event.ts,
         ...(event.error !== undefined ? { error: event.error } : {}),
+        ...(event.terminateStatus !== undefined ? { terminateStatus: event.terminateStatus } : {}),
       };
     default:
       return summary;

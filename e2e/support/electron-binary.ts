@@ -1,22 +1,23 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+
+const ELECTRON_DIR = join(process.cwd(), 'packaging', 'node_modules', 'electron');
+
+/** The Electron binary `npm start` installed (packaging/, scripts/desktop-tooling.mjs), if any. */
+export function electronExecutable(): string | null {
+  const pathFile = join(ELECTRON_DIR, 'path.txt');
+  if (!existsSync(pathFile)) return null;
+  const binary = join(ELECTRON_DIR, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? binary : null;
+}
 
 /** Null when an Electron binary is installed; otherwise why the desktop specs cannot run. */
 export function electronUnavailableReason(): string | null {
-  const require = createRequire(import.meta.url);
-  let dir: string;
-  try {
-    dir = dirname(require.resolve('electron/package.json'));
-  } catch {
-    return 'the electron package is not installed';
+  if (!existsSync(join(ELECTRON_DIR, 'package.json'))) {
+    return 'the desktop tooling is not installed in packaging/ (`npm start` installs it on Node 22.12+)';
   }
-  const pathFile = join(dir, 'path.txt');
-  const binary = existsSync(pathFile)
-    ? join(dir, 'dist', readFileSync(pathFile, 'utf8').trim())
-    : null;
-  if (!binary || !existsSync(binary)) {
-    return 'no Electron binary in node_modules/electron/dist (it is downloaded on the first `npm start`; this machine cannot download it)';
+  if (!electronExecutable()) {
+    return 'no Electron binary in packaging/node_modules/electron/dist (it is downloaded on the first `npm start`; this machine cannot download it)';
   }
   if (process.platform === 'linux' && !process.env['DISPLAY'] && !process.env['WAYLAND_DISPLAY']) {
     return 'no display (run under xvfb-run)';

@@ -48,9 +48,11 @@ describe('workbench CLI', () => {
   });
 
   it('exits 3 when the step limit is reached', async () => {
-    const { code, stderr } = await workbench(['run', '--max-steps', '1', 'never done']);
+    const { code, stderr, stdout } = await workbench(['run', '--max-steps', '1', 'never done']);
     expect(code).toBe(3);
-    expect(stderr).toContain('max_steps');
+    expect(stderr).toContain('■ max steps reached after 1 steps');
+    // stdout keeps the run's last words, not the progress
+    expect(stdout).toMatch(/^Terminated: Reached max steps \(1\)\n$/);
   });
 
   it('exits 2 with a one-line reason for bad usage', async () => {

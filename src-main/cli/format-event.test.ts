@@ -97,6 +97,25 @@ describe('formatEvent', () => {
     expect(line.includes('\n')).toBe(false);
     expect(line.length).toBeLessThan(200);
   });
+
+  it('never marks a command that exited non-zero with a check mark', () => {
+    const finished = (exitCode: number) =>
+      formatEvent(
+        at({
+          type: 'tool.finished',
+          agent: 'swe',
+          step: 1,
+          toolCallId: 'c',
+          name: 'bash',
+          ok: true,
+          output: 'no such file',
+          exitCode,
+          durationMs: 3,
+        }),
+      );
+    expect(finished(1)).toBe('  ✗ bash (exit 1): no such file');
+    expect(finished(0)).toBe('  ✓ bash (exit 0): no such file');
+  });
 });
 
 // Issue 12 item 7: escape sequences in model or tool text reached the terminal raw.

@@ -1,5 +1,6 @@
 import type { RunEvent } from '@shared/events';
 import { terminalSafe } from './terminal-text';
+import { isToolFailure } from '@shared/run-outcome';
 
 /**
  * One human-readable line per interesting event (stderr), or null to stay quiet. Model
@@ -27,10 +28,12 @@ function describeEvent(event: RunEvent): string | null {
       return `  memory: ${event.dropped.length} old message(s) left the window of ${event.window}`;
     case 'tool.started':
       return `  ⚙ ${event.name} ${oneLine(typeof event.args === 'string' ? event.args : JSON.stringify(event.args))}`;
-    case 'tool.finished':
-      return event.ok
-        ? `  ✓ ${event.name}${event.exitCode !== undefined ? ` (exit ${event.exitCode})` : ''}: ${oneLine(event.output)}`
-        : `  ✗ ${event.name}: ${oneLine(event.error ?? '')}`;
+    case 'tool.finished': {
+      // A command that exited non-zero failed, whatever else it printed (never a ✓).
+      const exit = event.exitCode !== undefined ? ` (exit ${event.exitCode})` : '';
+      if (!isToolFailure(event)) return `  ✓ ${event.name}${exit}: ${oneLine(event.output)}`;
+      return `  ✗ ${event.name}${exit}: ${oneLine(event.error ?? event.output)}`;
+    }
     case 'llm.retried':
       return `  ↻ model call failed${event.status !== null ? ` (${event.status})` : ''}; retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(event.error)}`;
     case 'stuck.detected':
@@ -49,7 +52,7 @@ function describeEvent(event: RunEvent): string | null {
   }
 }
 
-function oneLine(text: string, max = 160): string {
+export function oneLine(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }

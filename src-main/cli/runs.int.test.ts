@@ -112,6 +112,8 @@ describe('workbench runs', () => {
     const home = mkdtempSync(join(tmpdir(), 'wb-runs-cli-'));
     const result = await workbench(['runs', 'show', 'nope'], home);
     expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe('workbench: no run with id nope (see: workbench runs list)');
+    expect(result.stderr.trim()).toBe(
+      'workbench: no run with id nope (see: workbench runs list, or use "last")',
+    );
   });
 });

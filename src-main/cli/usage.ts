@@ -1,12 +1,15 @@
 export const USAGE = `Usage: workbench <command> [options]
 
 Commands:
-  run [--agent NAME] [--flow planning] [--config FILE] [--max-steps N] [--jsonl] TASK
-                      run an agent on TASK and print its steps
+  run [--agent NAME] [--flow planning] [--config FILE] [--max-steps N] [--jsonl]
+      [--workspace DIR [--isolated]] TASK | --prompt TASK | -
+                      run an agent on TASK: progress on stderr, the answer on stdout
+                      (- reads the task from stdin); --workspace mounts DIR at
+                      /workspace (--isolated: works on a copy of it)
   runs list           list the runs in the history
-  runs show RUN_ID [--jsonl]
+  runs show RUN|PREFIX|last [--jsonl]
                       show a run from the history (--jsonl replays its events)
-  runs export RUN_ID [-o FILE] | runs import FILE
+  runs export RUN [-o FILE] | runs import FILE
                       move one run between machines as a single .jsonl file
   config show [--agent NAME] [--json]
                       the effective settings of each agent and where each comes from
@@ -21,6 +24,7 @@ Options:
   -h, --help          show this help
 
 Agents: manus (default), swe, browser, mcp, toolcall.
-Exit codes: 0 finished, 3 max steps reached, 1 error, 2 bad usage or config, 130 interrupted.
+Exit codes: 0 finished (also with failed tool calls), 1 error or the agent reported
+failure, 2 bad usage or config (pre-flight errors too), 3 max steps reached, 130 stopped.
 Environment: WORKBENCH_HOME (default ~/.agent-workbench) holds config.toml and runs/.
 `;

@@ -10,6 +10,7 @@ import { CONTENT_SECURITY_POLICY } from '../host/csp';
 import {
   app,
   BrowserWindow,
+  dialog,
   ipcMain,
   Menu,
   protocol,
@@ -119,6 +120,20 @@ describe('desktop app', () => {
     const stored = readFileSync(join(home, 'secrets.json'), 'utf8');
     expect(stored).toContain('"llm.manus": "safe:');
     expect(stored).not.toContain(key);
+  });
+
+  it("offers the native folder dialog for a run's workspace", async () => {
+    await boot();
+    dialog.showOpenDialog.mockResolvedValueOnce({ canceled: false, filePaths: ['/home/me/app'] });
+    expect(await invoke('dialog:pick-folder', {})).toEqual({
+      ok: true,
+      value: { path: '/home/me/app' },
+    });
+    expect(dialog.showOpenDialog.mock.calls[0]?.at(-1)).toMatchObject({
+      properties: expect.arrayContaining(['openDirectory']),
+    });
+    // cancelled: no folder, not an error
+    expect(await invoke('dialog:pick-folder', {})).toEqual({ ok: true, value: { path: null } });
   });
 
   it('quitting stops the runs and releases the runtime before the app exits', async () => {

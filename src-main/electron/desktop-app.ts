@@ -4,7 +4,7 @@
  * removed before the process exits). main.ts only calls `startDesktopApp`; tests call
  * it with `electron` mocked.
  */
-import { app, BrowserWindow, ipcMain, Menu, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell } from 'electron';
 import { join } from 'node:path';
 import { startElectronHost, type ElectronHost } from '../host/electron/electron-host';
 import { FileSecretStore } from '../runtime/config/secrets';
@@ -75,7 +75,12 @@ async function boot(options: DesktopOptions): Promise<DesktopApp> {
     home,
     secrets: new FileSecretStore(join(home, 'secrets.json'), codec),
   });
-  const host = startElectronHost({ runtime, ipcMain, allowedOrigins });
+  const host = startElectronHost({
+    runtime,
+    ipcMain,
+    allowedOrigins,
+    context: { pickFolder: () => pickFolder(BrowserWindow.getFocusedWindow()) },
+  });
 
   let window: BrowserWindow | null = null;
   const openWindow = () => {
@@ -125,4 +130,16 @@ async function boot(options: DesktopOptions): Promise<DesktopApp> {
   }
 
   return { runtime, host, window: () => window };
+}
+
+/** The native "choose a folder" dialog for the new-run form's workspace. */
+async function pickFolder(parent: BrowserWindow | null): Promise<string | null> {
+  const options = {
+    title: 'Workspace folder for the run',
+    properties: ['openDirectory' as const, 'createDirectory' as const],
+  };
+  const result = parent
+    ? await dialog.showOpenDialog(parent, options)
+    : await dialog.showOpenDialog(options);
+  return result.canceled ? null : (result.filePaths[0] ?? null);
 }

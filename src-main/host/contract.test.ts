@@ -197,6 +197,20 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark('sandbox:status');
   });
 
+  it('run:preflight, sandbox:images, config:save-sections, mcp:test, dialog:pick-folder', () => {
+    // their round trips are in settings-contract.test.ts (this file would pass 400 lines)
+    const other = readFileSync(join(import.meta.dirname, 'settings-contract.test.ts'), 'utf8');
+    const channels = [
+      'run:preflight',
+      'sandbox:images',
+      'config:save-sections',
+      'mcp:test',
+      'dialog:pick-folder',
+    ] as const;
+    for (const channel of channels) expect(other).toContain(`mark('${channel}')`);
+    mark(...channels);
+  });
+
   it('covers every request channel of the contract', () => {
     expect([...covered].sort()).toEqual([...REQUEST_CHANNELS].sort());
   });
@@ -246,6 +260,23 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runId: 'r', toolCallId: 't' }, path: 'answer' },
     ],
     'sandbox:status': [{ input: { sessionId: 'a b' }, path: 'sessionId' }],
+    'run:preflight': [
+      { input: { agent: 'root' }, path: 'agent' },
+      { input: { workspace: { path: 'relative/dir', mode: 'mount' } }, path: 'workspace.path' },
+      { input: { workspace: { path: '/tmp', mode: 'steal' } }, path: 'workspace.mode' },
+    ],
+    'sandbox:images': [{ input: { all: true }, path: '(input)' }],
+    'config:save-sections': [
+      { input: { sandbox: { image: 5 } }, path: 'sandbox.image' },
+      { input: { sandbox: { privileged: true } }, path: 'sandbox' },
+      { input: { mcp: { servers: { 'bad name': null } } }, path: 'mcp.servers.bad name' },
+      { input: { mcp: { servers: { a: { type: 'ftp' } } } }, path: 'mcp.servers.a.type' },
+    ],
+    'mcp:test': [
+      { input: { name: 'x' }, path: 'server' },
+      { input: { name: '', server: { type: 'stdio' } }, path: 'name' },
+    ],
+    'dialog:pick-folder': [{ input: { path: '/' }, path: '(input)' }],
   };
   /** wrong shapes every entry must refuse */
   const GENERIC: unknown[] = [undefined, null, 42, 'text', [], [{}]];

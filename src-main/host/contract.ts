@@ -5,7 +5,6 @@
  */
 import {
   REQUEST_CHANNELS,
-  type IpcError,
   type IpcResult,
   type RequestChannel,
   type RequestInput,
@@ -18,22 +17,15 @@ import { ConfigError } from '../runtime/config/load';
 import { exportRun, importRun, RunTransferError } from '../runtime/runs/run-transfer';
 import type { Runtime } from '../runtime/runtime';
 import type { DockerProbe, SandboxTracker } from './sandbox-status';
+import { createSettingsHandlers } from './settings-handlers';
+import { HandlerError } from './handler-error';
+
+export { HandlerError } from './handler-error';
+import { preflight } from '../runtime/launch/preflight';
 
 export type Handlers = {
   [C in RequestChannel]: (input: RequestInput<C>) => Promise<RequestOutput<C>>;
 };
-
-/** An error a handler throws on purpose, with a code the UI can act on. */
-export class HandlerError extends Error {
-  constructor(
-    readonly code: IpcError['code'],
-    message: string,
-    readonly issues?: IpcError['issues'],
-  ) {
-    super(message);
-    this.name = 'HandlerError';
-  }
-}
 
 export interface HandlerDeps {
   mode: 'desktop' | 'browser';
@@ -42,6 +34,8 @@ export interface HandlerDeps {
   dockerProbe: DockerProbe;
   /** pushes `runs:changed` (an import added a run) */
   onRunsChanged(summaries: RunSummary[]): void;
+  /** the desktop app's folder dialog (absent in browser mode) */
+  pickFolder?: () => Promise<string | null>;
 }
 
 /** Config problems are the user's to fix: invalid input, with the key path and line. */
@@ -75,6 +69,15 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
           );
         }
         throw error;
+      }
+      // Pre-flight errors refuse the run with their fix (warnings were shown before).
+      const checked = await preflight(services, input, { probeModel: false });
+      const errors = checked.checks.filter((c) => c.status === 'error');
+      if (errors.length > 0) {
+        throw new HandlerError(
+          'conflict',
+          `The run cannot start: ${errors.map((e) => `${e.message}${e.fix ? `. ${e.fix}` : ''}`).join(' ')}`,
+        );
       }
       return { runId: runs.start(input).runId };
     },
@@ -133,6 +136,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     },
     'sandbox:status': async ({ sessionId }) =>
       deps.sandbox.status(sessionId ?? runtime.sessionId, deps.dockerProbe),
+    ...createSettingsHandlers(runtime, deps.pickFolder ? { pickFolder: deps.pickFolder } : {}),
   };
 }
 

@@ -20,6 +20,8 @@ export interface HostContextOptions {
   batchIntervalMs?: number;
   /** replaces the contract's handlers (tests) */
   handlers?: Handlers;
+  /** the desktop app's native folder dialog (`dialog:pick-folder`) */
+  pickFolder?: () => Promise<string | null>;
 }
 
 export interface HostContext {
@@ -50,6 +52,7 @@ export function createHostContext(
       sandbox,
       dockerProbe: options.dockerProbe ?? createDockerProbe(),
       onRunsChanged: (summaries) => sink('runs:changed', summaries),
+      ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
     });
   return {
     handlers,

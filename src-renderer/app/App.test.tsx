@@ -43,8 +43,10 @@ describe('App', () => {
     all.endStep();
     all.finish();
     act(() => api.push(all.events.slice(4)));
-    expect(screen.getByTestId('agent-state').textContent).toBe('FINISHED');
+    // one badge: the state while it runs, the outcome once it ended
+    expect(screen.queryByTestId('agent-state')).toBeNull();
     expect(screen.getByTestId('run-outcome').textContent).toBe('finished');
+    expect(screen.getByTestId('run-outcome').getAttribute('data-tone')).toBe('good');
     expect(screen.queryByTestId('run-stop')).toBeNull();
     expect(screen.getAllByTestId('timeline-step').map((s) => s.getAttribute('data-step'))).toEqual([
       '1',

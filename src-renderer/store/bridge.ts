@@ -19,6 +19,7 @@ import {
 } from '@shared/ipc';
 import type { RunEvent } from '@shared/events';
 import { issuesToFieldErrors, validateDraft } from './config/config-draft';
+import { createSettingsCommands, type SettingsCommands } from './settings-commands';
 import type { WorkbenchStore } from './store';
 
 export type BridgeApi = AppApi & { onConnectionChange?: (l: (c: boolean) => void) => () => void };
@@ -39,6 +40,8 @@ export interface Bridge {
   answerHuman(runId: string, toolCallId: string, answer: string): Promise<void>;
   exportRun(runId: string): Promise<RunExport>;
   importRun(content: string, fileName: string): Promise<string>;
+  /** pre-flight, folder picker, sandbox images, [sandbox]/[browser]/[mcp] saves */
+  settings: SettingsCommands;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -239,6 +242,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
   }
 
   return {
+    settings: createSettingsCommands(api, store),
     dispose() {
       for (const stop of stops) stop();
       if (sandboxTimer) clearTimeout(sandboxTimer);

@@ -27,13 +27,21 @@ const data = mergeSummaries(emptyRunsData, [
   s('b', { outcome: 'error', state: 'ERROR', model: 'gpt-4o-mini', startedAt: NOW - 3 * DAY }),
   s('c', { outcome: undefined, state: 'RUNNING', startedAt: NOW - 10 * DAY }),
   s('d', { outcome: undefined, state: 'RUNNING', isInterrupted: true, startedAt: NOW - 40 * DAY }),
+  s('e', {
+    startedAt: NOW - 2000,
+    health: { toolCalls: 4, toolErrors: 2, stuck: 0, duplicates: 0, retries: 0 },
+  }),
+  s('f', {
+    startedAt: NOW - 3000,
+    health: { toolCalls: 4, toolErrors: 0, stuck: 1, duplicates: 2, retries: 0 },
+  }),
 ]);
 const ids = (filters: Partial<typeof ALL_HISTORY>) =>
   filterHistory(data.runs, data.order, { ...ALL_HISTORY, ...filters }, NOW).map((r) => r.runId);
 
 describe('filterHistory', () => {
   it('lists every run newest first without filters', () => {
-    expect(ids({})).toEqual(['a', 'b', 'c', 'd']);
+    expect(ids({})).toEqual(['a', 'e', 'f', 'b', 'c', 'd']);
   });
   it('searches task, run id, model and agent', () => {
     expect(ids({ text: 'FLAKY' })).toEqual(['a']);
@@ -44,10 +52,15 @@ describe('filterHistory', () => {
     expect(ids({ status: 'running' })).toEqual(['c']);
     expect(ids({ status: 'interrupted' })).toEqual(['d']);
     expect(ids({ agent: 'swe' })).toEqual(['a']);
-    expect(ids({ model: 'gpt-4o' })).toEqual(['a', 'c', 'd']);
-    expect(ids({ date: 'today' })).toEqual(['a']);
-    expect(ids({ date: '7d' })).toEqual(['a', 'b']);
-    expect(ids({ date: '30d' })).toEqual(['a', 'b', 'c']);
+    expect(ids({ model: 'gpt-4o' })).toEqual(['a', 'e', 'f', 'c', 'd']);
+    expect(ids({ date: 'today' })).toEqual(['a', 'e', 'f']);
+    expect(ids({ date: '7d' })).toEqual(['a', 'e', 'f', 'b']);
+    expect(ids({ date: '30d' })).toEqual(['a', 'e', 'f', 'b', 'c']);
+  });
+  it('filters runs that had errors (failed runs, failed tool calls) and runs that got stuck', () => {
+    expect(ids({ isErrorsOnly: true })).toEqual(['e', 'b', 'd']);
+    expect(ids({ isStuckOnly: true })).toEqual(['f']);
+    expect(ids({ isErrorsOnly: true, isStuckOnly: true })).toEqual([]);
   });
   it('offers the agents and models present', () => {
     expect(historyFacets(data.runs, data.order)).toEqual({

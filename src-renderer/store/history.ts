@@ -1,8 +1,10 @@
 /**
  * The run history list: filtering by free text (task, run id, model, agent), status,
- * agent, model and date, newest first. Pure, so it is tested without React.
+ * agent, model, date, "has errors" and "stuck", newest first. Pure, so it is tested
+ * without React.
  */
 import type { RunSummary } from '@shared/ipc';
+import { hasErrors, wasStuck } from '@shared/run-outcome';
 import { runStatus, type RunData, type RunStatus } from './run-events';
 
 export type DateRange = 'all' | 'today' | '7d' | '30d';
@@ -13,6 +15,10 @@ export interface HistoryFilters {
   agent: string;
   model: string;
   date: DateRange;
+  /** only runs that failed or had failed tool calls */
+  isErrorsOnly: boolean;
+  /** only runs in which stuck detection fired */
+  isStuckOnly: boolean;
 }
 
 export const ALL_HISTORY: HistoryFilters = {
@@ -21,6 +27,8 @@ export const ALL_HISTORY: HistoryFilters = {
   agent: 'all',
   model: 'all',
   date: 'all',
+  isErrorsOnly: false,
+  isStuckOnly: false,
 };
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -57,6 +65,8 @@ export function filterHistory(
     if (filters.agent !== 'all' && summary.agent !== filters.agent) continue;
     if (filters.model !== 'all' && summary.model !== filters.model) continue;
     if (summary.startedAt < floor) continue;
+    if (filters.isErrorsOnly && !hasErrors(summary)) continue;
+    if (filters.isStuckOnly && !wasStuck(summary)) continue;
     if (
       needle !== '' &&
       !`${summary.task}\n${summary.runId}\n${summary.model}\n${summary.agent}`

@@ -16,6 +16,10 @@ import type { WorkbenchState } from './store';
 
 export type View = 'run' | 'new' | 'config';
 
+/** Settings pages beside the per-agent model pages: the sections every run uses. */
+export const SETTINGS_SECTIONS = ['sandbox', 'browser', 'mcp'] as const;
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
+
 export interface UiSlice {
   view: View;
   filters: TimelineFilters;
@@ -26,10 +30,13 @@ export interface UiSlice {
   isFollowingTail: boolean;
   historyFilters: HistoryFilters;
   configTarget: ConfigTarget;
+  /** a section page of Settings ([sandbox], [browser], [mcp]); null shows `configTarget` */
+  settingsSection: SettingsSection | null;
   /** a request to scroll an item into view; the nonce makes repeated jumps fire */
   jump: { itemId: number; nonce: number } | null;
   showView(view: View): void;
   showConfig(target: ConfigTarget): void;
+  showSettingsSection(section: SettingsSection): void;
   setFilters(patch: Partial<TimelineFilters>): void;
   clearFilters(): void;
   toggleStep(stepId: number): void;
@@ -50,9 +57,11 @@ export const createUiSlice: StateCreator<WorkbenchState, [], [], UiSlice> = (set
   isFollowingTail: true,
   historyFilters: ALL_HISTORY,
   configTarget: 'manus',
+  settingsSection: null,
   jump: null,
   showView: (view) => set({ view }),
-  showConfig: (configTarget) => set({ view: 'config', configTarget }),
+  showConfig: (configTarget) => set({ view: 'config', configTarget, settingsSection: null }),
+  showSettingsSection: (settingsSection) => set({ view: 'config', settingsSection }),
   setFilters: (patch) => set((s) => ({ filters: { ...s.filters, ...patch } })),
   clearFilters: () => set({ filters: NO_FILTERS }),
   toggleStep: (stepId) =>

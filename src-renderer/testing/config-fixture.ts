@@ -6,6 +6,8 @@ import {
   type ConfigSource,
   type ConfigView,
   type LlmFields,
+  type McpServerView,
+  type SectionsView,
 } from '@shared/ipc';
 
 const def: ConfigSource = { kind: 'default' };
@@ -69,6 +71,31 @@ export function configView(models: Partial<Record<ConfigAgentName, string>> = {}
     },
     agents,
     profiles: Object.keys(models),
+    sections: sectionsView(),
     secretStorage: 'user-file',
+  };
+}
+
+/** `[sandbox]`, `[browser]` and `[mcp]` of a config that sets only the sandbox image. */
+export function sectionsView(servers: McpServerView[] = []): SectionsView {
+  const d = <T>(value: T) => ({ value, source: 'default' as const });
+  return {
+    sandbox: {
+      image: { value: 'agent-workbench/sandbox:local', source: 'file' },
+      use_sandbox: d(true),
+      network_enabled: d(false),
+      memory_limit: d('512m'),
+      cpu_limit: d(1),
+      pids_limit: d(256),
+      timeout: d(300),
+      workspace_limit: d('2g'),
+    },
+    browser: {
+      headless: d(true),
+      executable_path: d(''),
+      max_content_length: d(2000),
+      keep_screenshots: d(3),
+    },
+    mcp: { servers, agentServer: null },
   };
 }

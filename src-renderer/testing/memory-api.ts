@@ -110,6 +110,17 @@ export function createMemoryApi(
         throw new AppApiError({ code: 'unavailable', message: 'Docker is not available' });
       return options.sandbox;
     },
+    preflightRun: async () => ({ checks: [], canStart: true }),
+    listSandboxImages: async () => ({ images: [] }),
+    saveConfigSections: async () => {
+      if (!options.config)
+        throw new AppApiError({ code: 'unavailable', message: 'no config in this test' });
+      return options.config;
+    },
+    testMcpServer: async () => ({ ok: true, tools: [], message: 'Connected', latencyMs: 5 }),
+    pickFolder: async () => {
+      throw new AppApiError({ code: 'unavailable', message: 'type the folder path instead' });
+    },
   };
 
   const api: Record<string, unknown> = {};

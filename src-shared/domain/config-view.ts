@@ -3,6 +3,8 @@
  * time; every value it sees says where it comes from. API keys never travel to the UI:
  * only whether one is set.
  */
+import type { SectionsView } from './settings-sections';
+
 /** Agents with a config page: the runnable agents and the planning flow. */
 export const CONFIG_AGENT_NAMES = [
   'manus',
@@ -133,6 +135,8 @@ export interface ConfigView {
   agents: Record<ConfigAgentName, AgentConfigView>;
   /** names of the `[llm.NAME]` profiles in the file */
   profiles: string[];
+  /** `[sandbox]`, `[browser]` and `[mcp]`, with where each value comes from */
+  sections: SectionsView;
   secretStorage: SecretStorageKind;
   /** config.toml does not parse or validate: values shown are defaults, saves refuse */
   error?: { message: string; issues: ConfigIssue[] };

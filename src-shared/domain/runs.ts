@@ -9,6 +9,35 @@ export interface RunStartInput {
   maxSteps?: number;
   /** the workspace (and its sandbox) the run works in; defaults to the app's session */
   sessionId?: string;
+  /**
+   * a host folder the sandbox sees at `/workspace`: mounted read-write, or copied into a
+   * fresh folder (`isolated`) so the run cannot change the original
+   */
+  workspace?: WorkspaceChoice;
+}
+
+export interface WorkspaceChoice {
+  /** absolute path of a host folder */
+  path: string;
+  mode: 'mount' | 'copy';
+}
+
+/** Where a run's workspace is: the folder chosen, and for `copy` where the copy lives. */
+export interface RunWorkspace extends WorkspaceChoice {
+  copyPath?: string;
+}
+
+/** Counts of what went wrong (or was repeated) during a run: the run's health line. */
+export interface RunHealth {
+  toolCalls: number;
+  /** tool calls that returned an error or whose command exited non-zero */
+  toolErrors: number;
+  /** `stuck.detected` events */
+  stuck: number;
+  /** responses that repeat an earlier response of the same agent (content or tool calls) */
+  duplicates: number;
+  /** model calls retried (rate limits, 5xx, timeouts) */
+  retries: number;
 }
 
 export interface RunSummary {
@@ -26,6 +55,12 @@ export interface RunSummary {
   maxSteps: number;
   usage: TokenUsage;
   error?: string;
+  /** terminate's status (`success`, `failure`) when the agent ended the run itself */
+  terminateStatus?: string;
+  /** absent in summaries written before it existed (an old index is rebuilt) */
+  health?: RunHealth;
+  /** the host folder the run worked in, when the user chose one */
+  workspace?: RunWorkspace;
   /** seq of the last event folded into this summary (the snapshot point of `runs:get`) */
   lastSeq?: number;
   /**

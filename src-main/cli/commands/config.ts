@@ -14,6 +14,7 @@ import {
   type ApiKeyStatus,
   type ConfigTarget,
 } from '@shared/ipc';
+import { runModelOf } from '@shared/run-model';
 import { ConfigService } from '../../runtime/config/config-service';
 import { ConfigError } from '../../runtime/config/load';
 import { FileSecretStore } from '../../runtime/config/secrets';
@@ -76,6 +77,11 @@ function printAgent(view: AgentConfigView): void {
     );
   }
   lines.push(`  api_key: ${keyText(view.apiKey)}`);
+  // What a run of this agent will really talk to (no key: the demo, whatever `model` says).
+  const model = runModelOf(view);
+  lines.push(
+    `  runs use: ${model.label}${model.isDemo ? ' (set api_key to use a real model)' : ''}`,
+  );
   for (const key of AGENT_SETTING_KEYS) {
     const field = view.settings[key];
     lines.push(

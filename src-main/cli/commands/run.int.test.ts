@@ -111,14 +111,16 @@ function workbench(
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
-        if (line.trim()) options.onEvent?.(JSON.parse(line) as RunEvent, (s) => child.kill(s));
+        if (line.startsWith('{'))
+          options.onEvent?.(JSON.parse(line) as RunEvent, (s) => child.kill(s));
       }
     });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('close', (code) => {
+      // without --jsonl stdout is the answer, not events
       const events = stdout
         .split('\n')
-        .filter((l) => l.trim())
+        .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as RunEvent);
       resolve({ code, events, stdout, stderr });
     });
@@ -213,7 +215,7 @@ describe('workbench run against the scripted model server', () => {
     });
   });
 
-  it('prints a readable log on stderr and nothing on stdout without --jsonl', async () => {
+  it('prints the progress on stderr and only the answer on stdout without --jsonl', async () => {
     const { code, stdout, stderr } = await workbench([
       'run',
       '--agent',
@@ -223,10 +225,12 @@ describe('workbench run against the scripted model server', () => {
       'say hello',
     ]);
     expect(code).toBe(0);
-    expect(stdout).toBe('');
+    // `workbench run TASK > out.txt` keeps the answer (create_chat_completion's response)
+    expect(stdout).toBe('Hello!\n');
     expect(stderr).toMatch(/▶ run .*toolcall on gpt-cli/);
     expect(stderr).toMatch(/✓ terminate/);
     expect(stderr).toMatch(/■ finished after 2 steps/);
+    expect(stderr).not.toContain('Hello!\n■');
   });
 
   it('applies the [llm.NAME] profile of the agent (the original never used them)', async () => {

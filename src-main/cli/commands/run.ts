@@ -1,13 +1,19 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { isAgentName } from '@shared/domain/agent';
+import { verdictExitCode } from '@shared/run-outcome';
 import { ConfigError } from '../../runtime/config/load';
 import type { RunEvent } from '@shared/events';
+import type { WorkspaceChoice } from '@shared/ipc';
 import { createRuntime } from '../../runtime/runtime';
 import { parseCommandArgs, parsePositiveInt } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
-import { formatEvent } from '../format-event';
 import { attachTerminalPrompt } from '../human-prompt';
 import { guardRunExit } from '../run-exit-guard';
+import { terminalSafe } from '../terminal-text';
+import { RunPrinter } from '../run-printer';
+import { readTask } from '../task-input';
+import { preflightOrExit } from '../preflight-report';
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -16,9 +22,10 @@ export async function runCommand(args: string[]): Promise<number> {
     config: { type: 'string' },
     'max-steps': { type: 'string' },
     jsonl: { type: 'boolean', default: false },
+    prompt: { type: 'string' },
+    workspace: { type: 'string' },
+    isolated: { type: 'boolean', default: false },
   });
-  const task = positionals.join(' ').trim();
-  if (!task) throw new UsageError('run needs a TASK (e.g. workbench run "list the files")');
   const agent = values.agent ?? 'manus';
   if (!isAgentName(agent))
     throw new UsageError(`unknown agent "${agent}" (manus, swe, browser, mcp, toolcall)`);
@@ -26,6 +33,19 @@ export async function runCommand(args: string[]): Promise<number> {
     throw new UsageError(`unknown flow "${values.flow}" (the only flow is "planning")`);
   }
   const maxSteps = parsePositiveInt(values['max-steps'], '--max-steps');
+  if (values.isolated && values.workspace === undefined) {
+    throw new UsageError('--isolated copies the --workspace DIR; give the folder too');
+  }
+  const workspace: WorkspaceChoice | undefined =
+    values.workspace !== undefined
+      ? { path: resolve(values.workspace), mode: values.isolated ? 'copy' : 'mount' }
+      : undefined;
+  const task = await readTask({
+    positionals,
+    prompt: values.prompt,
+    stdin: process.stdin,
+    hint: (message) => process.stderr.write(`workbench: ${message}\n`),
+  });
 
   const runtime = createRuntime(values.config !== undefined ? { configFile: values.config } : {});
   try {
@@ -35,26 +55,33 @@ export async function runCommand(args: string[]): Promise<number> {
     }
     runtime.services.loadConfig();
   } catch (error) {
+    await runtime.dispose();
     if (error instanceof ConfigError || error instanceof UsageError)
       throw new UsageError(error.message);
     throw error;
   }
-  const print = values.jsonl
-    ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
-    : (event: RunEvent) => {
-        const line = formatEvent(event);
-        if (line) process.stderr.write(`${line}\n`);
-      };
-  runtime.runs.onEvent(print);
-  // ask_human: answered at the terminal on a TTY; otherwise it fails with a clear reason.
-  const detachPrompt = attachTerminalPrompt(runtime.services.human);
-
-  const handle = runtime.runs.start({
+  const input = {
     task,
     agent,
     ...(values.flow === 'planning' ? { flow: 'planning' as const } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(workspace ? { workspace } : {}),
+  };
+  // Warnings are said before the run; errors refuse it (exit 2) with the fix.
+  await preflightOrExit(runtime, input);
+
+  // With --jsonl stdout is the event stream alone; the printer then only keeps the verdict.
+  const printer = new RunPrinter((line) => {
+    if (!values.jsonl) process.stderr.write(`${line}\n`);
   });
+  runtime.runs.onEvent((event: RunEvent) => {
+    if (values.jsonl) process.stdout.write(`${JSON.stringify(event)}\n`);
+    printer.onEvent(event);
+  });
+  // ask_human: answered at the terminal on a TTY; otherwise it fails with a clear reason.
+  const detachPrompt = attachTerminalPrompt(runtime.services.human);
+
+  const handle = runtime.runs.start(input);
   // An exit without run.finished is never a success (issue 12 item 3).
   const exitGuard = guardRunExit(runtime.runs, handle.runId);
   let interrupted = false;
@@ -68,14 +95,17 @@ export async function runCommand(args: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const result = await handle.done;
+    await handle.done;
     await runtime.dispose();
     if (exitGuard.hasStalled) return EXIT.error;
+    // stdout keeps what a script wants: the answer, else how the run ended.
+    if (!values.jsonl) {
+      const result = printer.finalAnswer ?? printer.outcomeLine();
+      // A redirected answer is kept byte for byte; on a terminal escapes are shown, not run.
+      if (result) process.stdout.write(`${process.stdout.isTTY ? terminalSafe(result) : result}\n`);
+    }
     if (interrupted) return EXIT.interrupted;
-    if (result.outcome === 'finished') return EXIT.finished;
-    if (result.outcome === 'max_steps') return EXIT.maxSteps;
-    if (result.outcome === 'cancelled') return EXIT.interrupted;
-    return EXIT.error;
+    return verdictExitCode(printer.verdict?.kind ?? 'error');
   } finally {
     exitGuard.dispose();
     detachPrompt();

@@ -10,9 +10,11 @@ import type { RunSummary } from '@shared/ipc';
 import { RunStore } from '../../runtime/runs/run-store';
 import { exportRun, importRun, RunTransferError } from '../../runtime/runs/run-transfer';
 import { defaultHome } from '../../runtime/config/home';
-import { formatEvent } from '../format-event';
 import { terminalSafe } from '../terminal-text';
+import { runVerdict, stepsText, healthParts } from '@shared/run-outcome';
 import { parseCommandArgs } from '../parse-args';
+import { RunPrinter } from '../run-printer';
+import { resolveRunRef } from '../run-ref';
 import { EXIT, UsageError } from '../usage-error';
 
 function openStore(): RunStore {
@@ -41,9 +43,9 @@ export async function runsCommand(args: string[]): Promise<number> {
   }
 }
 
+/** The run's one badge, as the UI shows it (docs/run-outcome.md). */
 export function statusOf(summary: RunSummary): string {
-  if (summary.outcome) return summary.outcome;
-  return summary.isInterrupted ? 'interrupted' : 'running';
+  return runVerdict(summary).label;
 }
 
 function list(args: string[]): number {
@@ -69,12 +71,15 @@ function list(args: string[]): number {
       statusOf(s),
       s.agent,
       s.model,
-      `${s.steps}/${s.maxSteps}`,
+      stepsText(s),
+      healthParts(s.health)
+        .map((p) => p.text)
+        .join(', ') || '-',
       new Date(s.startedAt).toISOString().replace('T', ' ').slice(0, 19),
       oneLine(s.task, 60),
     ].map(terminalSafe),
   );
-  const header = ['RUN ID', 'STATUS', 'AGENT', 'MODEL', 'STEPS', 'STARTED (UTC)', 'TASK'];
+  const header = ['RUN ID', 'STATUS', 'AGENT', 'MODEL', 'STEPS', 'HEALTH', 'STARTED (UTC)', 'TASK'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   for (const row of [header, ...rows]) {
     const cells = row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)));
@@ -87,8 +92,15 @@ function show(args: string[]): number {
   const { values, positionals } = parseCommandArgs(args, {
     jsonl: { type: 'boolean', default: false },
   });
-  const runId = onlyRunId(positionals, 'runs show RUN_ID [--jsonl]');
+  const ref = onlyRunId(positionals, 'runs show RUN_ID|PREFIX|last [--jsonl]');
   const store = openStore();
+  let runId: string;
+  try {
+    runId = resolveRunRef(ref, store.list());
+  } catch (error) {
+    store.close();
+    throw error;
+  }
   const summary = store.summary(runId);
   const log = store.read(runId);
   store.close();
@@ -109,10 +121,8 @@ function show(args: string[]): number {
         `${summary.isInterrupted ? ' (the app stopped before the run ended)' : ''}\nTask: ${summary.task}\n`,
     ),
   );
-  for (const event of log.events) {
-    const line = formatEvent(event);
-    if (line) process.stdout.write(`${line}\n`);
-  }
+  const printer = new RunPrinter((line) => process.stdout.write(`${line}\n`));
+  for (const event of log.events) printer.onEvent(event);
   return EXIT.finished;
 }
 
@@ -120,9 +130,10 @@ function exportCommand(args: string[]): number {
   const { values, positionals } = parseCommandArgs(args, {
     output: { type: 'string', short: 'o' },
   });
-  const runId = onlyRunId(positionals, 'runs export RUN_ID [-o FILE]');
+  const ref = onlyRunId(positionals, 'runs export RUN_ID|PREFIX|last [-o FILE]');
   const store = openStore();
   try {
+    const runId = resolveRunRef(ref, store.list());
     const exported = exportRun(store, runId);
     if (values.output) {
       writeFileSync(values.output, exported.content);

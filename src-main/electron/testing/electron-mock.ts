@@ -68,6 +68,9 @@ export class BrowserWindow extends FakeEmitter {
   static getAllWindows() {
     return BrowserWindow.instances;
   }
+  static getFocusedWindow() {
+    return BrowserWindow.instances[0] ?? null;
+  }
   webContents = new FakeWebContents();
   loadedUrl: string | null = null;
   constructor(readonly options: unknown) {
@@ -113,6 +116,14 @@ export const shell = { openExternal: vi.fn(), openPath: vi.fn(() => Promise.reso
 export const session = {
   defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() },
 };
+export const dialog = {
+  showOpenDialog: vi.fn(
+    async (..._args: unknown[]): Promise<{ canceled: boolean; filePaths: string[] }> => ({
+      canceled: true,
+      filePaths: [],
+    }),
+  ),
+};
 export const Menu = {
   buildFromTemplate: vi.fn((template: unknown[]) => ({ template })),
   setApplicationMenu: vi.fn(),
@@ -138,5 +149,6 @@ export default {
   shell,
   session,
   Menu,
+  dialog,
   safeStorage,
 };

@@ -14,6 +14,8 @@ import type {
   ConfigTarget,
   ConfigView,
   ConnectionTestInput,
+  McpServerInput,
+  SectionsSaveInput,
 } from '@shared/ipc';
 import { writeFileAtomic } from './atomic-write';
 import { buildConfigView } from './config-view';
@@ -29,7 +31,7 @@ import { convertOpenManusConfig } from './openmanus-import';
 import { resolveLlmProfile, resolveSecret } from './resolve';
 import { configSchema, type LlmProfile, type WorkbenchConfig } from './schema';
 import { SECRET_REF_PREFIX, type SecretStore } from './secrets';
-import { editToml, getPath, setPath, type TomlEdit } from './toml-document';
+import { editToml, getPath, setPath, type TomlEdit, type TomlValue } from './toml-document';
 
 export interface ConfigServiceOptions {
   file: string;
@@ -78,8 +80,10 @@ export class ConfigService {
   view(): ConfigView {
     let config: WorkbenchConfig;
     let error: ConfigView['error'];
+    let raw: RawTable | undefined;
     try {
       config = this.load();
+      raw = parseTomlText(this.readText(), this.file);
     } catch (e) {
       if (!(e instanceof ConfigError)) throw e;
       config = configSchema.parse({});
@@ -94,6 +98,7 @@ export class ConfigService {
       secretStatus: (name) => this.secrets.status(name),
       env: this.env,
       ...(error ? { error } : {}),
+      ...(raw ? { raw } : {}),
     });
   }
 
@@ -186,6 +191,42 @@ export class ConfigService {
     ) {
       this.secrets.delete(previousKey.slice(SECRET_REF_PREFIX.length));
     }
+    return this.changed();
+  }
+
+  /**
+   * Saves `[sandbox]`, `[browser]` and `[mcp]` edits like `save`: validated first, written
+   * atomically, comments kept. `null` removes a key (back to its default) or a server.
+   */
+  saveSections(input: SectionsSaveInput): ConfigView {
+    const text = this.readText();
+    const raw = parseTomlText(text, this.file);
+    const edits: Edit[] = [];
+    for (const [key, value] of Object.entries(input.sandbox ?? {})) {
+      edits.push({ table: ['sandbox'], key, value: value ?? undefined });
+    }
+    for (const [key, value] of Object.entries(input.browser ?? {})) {
+      // An empty path means "the default browser": the key is removed.
+      const cleared = key === 'executable_path' && value === '';
+      edits.push({ table: ['browser'], key, value: cleared ? undefined : (value ?? undefined) });
+    }
+    for (const [name, server] of Object.entries(input.mcp?.servers ?? {})) {
+      // Replaced whole (keys the edit left out must go), written as [mcp.servers.NAME].
+      edits.push({ table: ['mcp', 'servers'], key: name, value: undefined });
+      for (const [key, value] of Object.entries(server ? mcpTable(server) : {})) {
+        edits.push({ table: ['mcp', 'servers', name], key, value });
+      }
+    }
+    if (input.mcp?.agentServer !== undefined) {
+      edits.push({
+        table: ['mcp'],
+        key: 'agent_server',
+        value: input.mcp.agentServer ?? undefined,
+      });
+    }
+    const next = applyEdits(text, raw, edits, this.file);
+    validateConfigData(next.raw, next.text, this.file);
+    writeFileAtomic(this.file, next.text, 0o600);
     return this.changed();
   }
 
@@ -310,6 +351,17 @@ function applyEdits(
   const expected = structuredClone(raw);
   for (const edit of edits) setPath(expected, [...edit.table, edit.key], edit.value);
   return { text: stringifyToml(expected), raw: expected };
+}
+
+/** An MCP server as its TOML table: only the keys that say something. */
+function mcpTable(server: McpServerInput): Record<string, TomlValue> {
+  const table: Record<string, TomlValue> = { type: server.type };
+  if (server.command) table['command'] = server.command;
+  if (server.args && server.args.length > 0) table['args'] = server.args;
+  if (server.url) table['url'] = server.url;
+  if (server.timeout !== undefined) table['timeout'] = server.timeout;
+  if (server.env && Object.keys(server.env).length > 0) table['env'] = server.env;
+  return table;
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {

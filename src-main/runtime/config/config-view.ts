@@ -19,6 +19,7 @@ import {
 import { profileNameFor } from './resolve';
 import { AGENT_DEFAULTS, LLM_DEFAULTS, type LlmProfileInput, type WorkbenchConfig } from './schema';
 import { SECRET_REF_PREFIX, type SecretStatus } from './secrets';
+import { buildSectionsView } from './sections-view';
 
 export interface ViewContext {
   file: string;
@@ -28,6 +29,8 @@ export interface ViewContext {
   env: NodeJS.ProcessEnv;
   error?: ConfigView['error'];
   warnings?: string[];
+  /** config.toml as parsed (before defaults), to tell set values from defaults */
+  raw?: Record<string, unknown>;
 }
 
 interface Layer {
@@ -129,6 +132,7 @@ export function buildConfigView(config: WorkbenchConfig, context: ViewContext): 
     defaults: { llm: llmFields(defaultLayers), apiKey: apiKeyStatus(defaultLayers, context) },
     agents,
     profiles: Object.keys(config.llm.profiles).sort(),
+    sections: buildSectionsView(config, context.raw),
     secretStorage: context.secretStorage,
     ...(context.error ? { error: context.error } : {}),
     ...(context.warnings ? { warnings: context.warnings } : {}),

@@ -4,9 +4,16 @@
  * needs none) runs the agent's built-in demo scenario, whose tools are real.
  */
 import type { ConfigAgentName } from '../config/resolve';
-import type { WorkbenchConfig } from '../config/schema';
+import type { LlmProfile, WorkbenchConfig } from '../config/schema';
 import type { LlmClient } from '../llm/llm-client';
 import type { RuntimeServices } from '../agents/runtime-services';
+
+/** Which model a profile really runs: a scenario, the built-in demo, or the real one. */
+export function modelKind(profile: LlmProfile): 'scripted' | 'demo' | 'real' {
+  if (profile.apiType === 'scripted') return 'scripted';
+  if (!profile.apiKey && profile.apiType !== 'ollama') return 'demo';
+  return 'real';
+}
 
 export function modelClientFor(
   services: RuntimeServices,
@@ -14,8 +21,12 @@ export function modelClientFor(
   target: ConfigAgentName,
 ): LlmClient {
   const profile = services.config.resolveProfile(target, config);
-  if (profile.apiType === 'scripted') return services.scripted.client(profile, target);
-  if (!profile.apiKey && profile.apiType !== 'ollama')
-    return services.scripted.demo(profile, target);
-  return services.createLlm(profile);
+  switch (modelKind(profile)) {
+    case 'scripted':
+      return services.scripted.client(profile, target);
+    case 'demo':
+      return services.scripted.demo(profile, target);
+    case 'real':
+      return services.createLlm(profile);
+  }
 }

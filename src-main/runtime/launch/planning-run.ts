@@ -11,6 +11,7 @@ import type { WorkbenchConfig } from '../config/schema';
 import { modelClientFor } from './model-client';
 import type { PreparedRun, ResolvedRunInput, RunContext } from '../runs/run-manager';
 import type { RuntimeServices } from '../agents/runtime-services';
+import type { Session } from '../session/session';
 import { PlanningFlow, type ExecutorSpec } from '../flow/planning-flow';
 import { PLANNER_AGENT } from '../flow/planner';
 
@@ -27,11 +28,11 @@ export function preparePlanningRun(
   config: WorkbenchConfig,
   input: ResolvedRunInput,
   context: RunContext,
+  session: Session,
 ): PreparedRun {
   const flowSettings = config.flow.planning;
   const maxSteps = input.maxSteps ?? resolveAgentSettings(config, 'planning').maxSteps;
   const planner = modelClientFor(services, config, 'planning');
-  const session = services.sessions.open(context.sessionId);
   const keys = [...new Set<AgentName>([...flowSettings.executors])];
   const executors: ExecutorSpec[] = keys.map((key) => executorSpec(key));
 

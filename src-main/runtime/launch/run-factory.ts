@@ -1,38 +1,65 @@
 /**
  * Builds a run from the config read at start time: the agent's resolved settings and
- * model profile, the session's shared resources, and a model client (the built-in demo
- * model when the profile has no API key). A `--flow planning` run becomes a PlanningFlow.
+ * model profile, the session it works in (the app's, or a folder the user chose), and a
+ * model client (the built-in demo model when the profile has no API key). A
+ * `--flow planning` run becomes a PlanningFlow.
  */
 import { buildAgent } from '../agents/catalog';
 import { resolveAgentSettings } from '../config/resolve';
 import { preparePlanningRun } from './planning-run';
 import { modelClientFor } from './model-client';
+import { openRunSession } from './run-session';
 import type { RuntimeServices } from '../agents/runtime-services';
-import type { RunFactory } from '../runs/run-manager';
+import type { PreparedRun, RunFactory } from '../runs/run-manager';
 
 export function createRunFactory(services: RuntimeServices): RunFactory {
   return async (input, context) => {
     const config = services.loadConfig();
-    if (input.flow === 'planning') return preparePlanningRun(services, config, input, context);
-    const settings = resolveAgentSettings(config, input.agent);
-    if (input.maxSteps !== undefined) settings.maxSteps = input.maxSteps;
-    const llm = modelClientFor(services, config, input.agent);
-    const session = services.sessions.open(context.sessionId);
-    const built = await buildAgent(input.agent, {
-      name: input.agent,
-      llm,
-      settings,
-      config,
-      session,
-      services,
-      env: { emit: context.emit, runId: context.runId },
-    });
+    const opened = openRunSession(services, input, context);
+    const where = {
+      sessionId: opened.session.id,
+      ...(opened.workspace ? { workspace: opened.workspace } : {}),
+    };
+    let prepared: PreparedRun;
+    try {
+      if (input.flow === 'planning') {
+        prepared = preparePlanningRun(services, config, input, context, opened.session);
+      } else {
+        const settings = resolveAgentSettings(config, input.agent);
+        if (input.maxSteps !== undefined) settings.maxSteps = input.maxSteps;
+        const llm = modelClientFor(services, config, input.agent);
+        const built = await buildAgent(input.agent, {
+          name: input.agent,
+          llm,
+          settings,
+          config,
+          session: opened.session,
+          services,
+          env: { emit: context.emit, runId: context.runId },
+        });
+        prepared = {
+          agentName: input.agent,
+          model: llm.model,
+          maxSteps: settings.maxSteps,
+          execute: (task, signal) => built.agent.run(task, { signal }),
+          dispose: () => built.dispose(),
+        };
+      }
+    } catch (error) {
+      await opened.release();
+      throw error;
+    }
+    const run = prepared;
     return {
-      agentName: input.agent,
-      model: llm.model,
-      maxSteps: settings.maxSteps,
-      execute: (task, signal) => built.agent.run(task, { signal }),
-      dispose: () => built.dispose(),
+      ...run,
+      ...where,
+      dispose: async () => {
+        try {
+          await run.dispose?.();
+        } finally {
+          await opened.release();
+        }
+      },
     };
   };
 }

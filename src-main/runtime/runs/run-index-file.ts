@@ -9,7 +9,8 @@ import type { RunSummary } from '@shared/ipc';
 import { writeFileAtomic } from '../config/atomic-write';
 
 const INDEX_FILE = 'index.json';
-const INDEX_VERSION = 1;
+/** 2: summaries carry `health` and `terminateStatus` (an older index is rebuilt, quietly). */
+const INDEX_VERSION = 2;
 
 export interface IndexEntry {
   summary: RunSummary;
@@ -78,6 +79,8 @@ export class RunIndexFile {
         version?: unknown;
         runs?: unknown;
       };
+      // An index from an older version lacks newer summary fields: rebuild, nothing is wrong.
+      if (typeof parsed.version === 'number' && parsed.version < INDEX_VERSION) return false;
       if (parsed.version !== INDEX_VERSION || !Array.isArray(parsed.runs))
         throw new Error('unknown format');
       for (const entry of parsed.runs as IndexEntry[]) {

@@ -121,4 +121,30 @@ describe('RunManager', () => {
     expect(snapshot?.events.map((e) => e.type)).toEqual(['run.started', 'run.finished']);
     expect(snapshot?.summary.error).toMatch(/\[llm\.missing\]/);
   });
+
+  it('marks responses that repeat earlier ones, so the summary counts them (the health line)', async () => {
+    runtime = createRuntime({
+      home: home('[llm]\napi_key = "k-default-123"\n'),
+      // the same words and the same call three times: the second and third repeat the first
+      createLlm: () =>
+        new ScriptedLlm((_request, i) =>
+          i < 3
+            ? {
+                content: 'Looking at the same thing again',
+                toolCalls: [{ name: 'create_chat_completion', args: { response: 'same' } }],
+              }
+            : { content: 'done', toolCalls: [{ name: 'terminate', args: { status: 'success' } }] },
+        ),
+    });
+    const events: RunEvent[] = [];
+    runtime.runs.onEvent((e) => events.push(e));
+    const handle = runtime.runs.start({ task: 'repeat', agent: 'toolcall' });
+    await handle.done;
+    const marked = events.filter((e) => e.type === 'memory.appended' && e.duplicate);
+    expect(marked.map((e) => e.type === 'memory.appended' && e.duplicate)).toEqual([
+      'both',
+      'both',
+    ]);
+    expect(runtime.runs.get(handle.runId)?.health).toMatchObject({ duplicates: 2 });
+  });
 });

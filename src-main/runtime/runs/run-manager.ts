@@ -7,9 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AgentName, FlowName } from '@shared/domain/agent';
+import type { RunWorkspace, WorkspaceChoice } from '@shared/domain/runs';
 import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
 import type { RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
+import { DuplicateLedger } from '@shared/duplicate-keys';
 import type { RunResult } from '@shared/domain/agent';
 import { CancelledError } from '../util/abort';
 import { MemoryRunHistory, type RunHistory } from './run-history';
@@ -21,6 +23,9 @@ export interface PreparedRun {
   maxSteps: number;
   execute(task: string, signal: AbortSignal): Promise<RunResult>;
   dispose?(): Promise<void>;
+  /** the session the run really works in, when the factory chose it (a chosen workspace) */
+  sessionId?: string;
+  workspace?: RunWorkspace;
 }
 
 export interface RunContext {
@@ -36,6 +41,7 @@ export interface ResolvedRunInput {
   agent: AgentName;
   flow?: FlowName;
   maxSteps?: number;
+  workspace?: WorkspaceChoice;
 }
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -97,8 +103,9 @@ export class RunManager {
     const controller = new AbortController();
     const secrets = (this.options.secrets?.() ?? []).filter((v) => v.length >= MIN_SECRET_LENGTH);
     const run: LiveRun = { controller, summary: undefined, lastSeq: 0 };
+    const duplicates = new DuplicateLedger();
     const publish = (payload: RunEventPayload) => {
-      let event = stamper.stamp(payload);
+      let event = stamper.stamp(markDuplicate(payload, duplicates));
       let line = JSON.stringify(event);
       if (secrets.some((secret) => line.includes(secret))) {
         for (const secret of secrets) line = line.split(secret).join(REDACTED);
@@ -122,6 +129,7 @@ export class RunManager {
       agent: input.agent ?? this.options.defaultAgent ?? 'manus',
       ...(input.flow ? { flow: input.flow } : {}),
       ...(input.maxSteps !== undefined ? { maxSteps: input.maxSteps } : {}),
+      ...(input.workspace ? { workspace: input.workspace } : {}),
     };
     const sessionId = input.sessionId ?? this.defaultSessionId;
     // Listed from the first moment; replaced by the real summary at run.started.
@@ -224,7 +232,8 @@ export class RunManager {
         maxSteps: prepared.maxSteps,
         model: prepared.model,
         ...(input.flow ? { flow: input.flow } : {}),
-        sessionId: context.sessionId,
+        sessionId: prepared.sessionId ?? context.sessionId,
+        ...(prepared.workspace ? { workspace: prepared.workspace } : {}),
       });
       result = await prepared.execute(input.task, signal);
     } catch (error) {
@@ -268,6 +277,13 @@ export class RunManager {
     });
     return result;
   }
+}
+
+/** An assistant response that repeats an earlier one of the same agent says so (the health line counts it). */
+function markDuplicate(payload: RunEventPayload, ledger: DuplicateLedger): RunEventPayload {
+  if (payload.type !== 'memory.appended' || payload.message.role !== 'assistant') return payload;
+  const duplicate = ledger.classify(payload.agent, payload.message);
+  return duplicate ? { ...payload, duplicate } : payload;
 }
 
 /** Sortable by time, unique, safe as a file name. */

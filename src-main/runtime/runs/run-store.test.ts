@@ -63,7 +63,7 @@ describe('RunStore', () => {
     write(first, runEvents('r1'));
     write(first, runEvents('r2', true, 3));
     first.close();
-    for (const damage of ['{"version":1,"runs":[{"nope":1}]}', 'garbage{', '']) {
+    for (const damage of ['{"version":2,"runs":[{"nope":1}]}', 'garbage{', '']) {
       writeFileSync(join(dir, 'index.json'), damage);
       const warnings: string[] = [];
       const store = new RunStore(dir, { onWarning: (w) => warnings.push(w) });
@@ -80,6 +80,24 @@ describe('RunStore', () => {
       expect(warnings.join('\n')).toMatch(/index .* damaged/);
       store.close();
     }
+  });
+
+  it('rebuilds, without a warning, an index an older version wrote (its summaries lack health)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-runs-'));
+    const first = new RunStore(dir, quiet);
+    write(first, runEvents('r1'));
+    first.close();
+    const old = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as {
+      runs: { summary: { health?: unknown } }[];
+    };
+    for (const entry of old.runs) delete entry.summary.health;
+    writeFileSync(join(dir, 'index.json'), JSON.stringify({ version: 1, runs: old.runs }));
+    const warnings: string[] = [];
+    const store = new RunStore(dir, { onWarning: (w) => warnings.push(w) });
+    expect(store.startup.isIndexRebuilt).toBe(true);
+    expect(store.list()[0]?.health).toBeDefined();
+    expect(warnings).toEqual([]);
+    store.close();
   });
 
   it('shows a run that stopped without run.finished as interrupted, and skips a torn last line', () => {

@@ -19,6 +19,7 @@ import type {
   EngineInfo,
   ExecSpec,
   ExecState,
+  ImageSummary,
   ExecStream,
   PullProgress,
 } from './engine';
@@ -107,6 +108,19 @@ export class DockerodeEngine implements ContainerEngine {
       if (statusOf(error) === 404) return false;
       throw error;
     }
+  }
+
+  async listImages(options: CallOptions = {}): Promise<ImageSummary[]> {
+    const images = await this.call('list images', ENGINE_DEADLINES.quick, options, (abortSignal) =>
+      this.docker.listImages({ abortSignal } as object),
+    );
+    return images
+      .map((image) => ({
+        tags: (image.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>'),
+        sizeBytes: image.Size,
+        createdAt: image.Created * 1000,
+      }))
+      .filter((image) => image.tags.length > 0);
   }
 
   async pullImage(

@@ -111,10 +111,20 @@ export interface ExecState {
   exitCode: number | null;
 }
 
+export interface ImageSummary {
+  /** `repo:tag` names; an image can have several */
+  tags: string[];
+  sizeBytes: number;
+  /** milliseconds since the epoch */
+  createdAt: number;
+}
+
 export interface ContainerEngine {
   /** answers with the engine's version, or throws an EngineUnavailableError */
   ping(options?: CallOptions): Promise<EngineInfo>;
   hasImage(image: string, options?: CallOptions): Promise<boolean>;
+  /** the tagged images on the engine (untagged layers left out) */
+  listImages(options?: CallOptions): Promise<ImageSummary[]>;
   pullImage(
     image: string,
     onProgress: (progress: PullProgress) => void,

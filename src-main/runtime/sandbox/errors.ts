@@ -4,15 +4,10 @@
  * reads, so it names the engine endpoint, the image or the command to run.
  */
 
-export type SandboxErrorKind =
-  | 'engine_unavailable'
-  | 'engine_timeout'
-  | 'engine_disconnected'
-  | 'image_unavailable'
-  | 'container_gone'
-  | 'sandbox_disabled'
-  | 'workspace_full'
-  | 'internal';
+import type { SandboxFailureReason } from '@shared/events';
+
+/** The kinds travel as `sandbox.changed` `reason`, so a UI can offer the fix. */
+export type SandboxErrorKind = SandboxFailureReason;
 
 export class SandboxError extends Error {
   constructor(

@@ -10,7 +10,7 @@
  * - The image is ensured before use, with pull progress as `sandbox.changed` events.
  * - A sandbox whose container died, or whose settings changed, is recreated on next use.
  */
-import { chownSync, lstatSync, mkdirSync } from 'node:fs';
+import { chownSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import type { SandboxChangedEvent } from '@shared/events';
 import { sandboxSchema, type SandboxSettings } from '../config/schema';
 import type { Session } from '../session/session';
@@ -142,7 +142,7 @@ export class SandboxManager {
           'and shell tools never run on your machine directly. Set use_sandbox = true to use them.',
       );
     }
-    const wanted = policyHash({ settings, user: this.user });
+    const wanted = policyHash({ settings, user: this.userFor(session) });
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.isDisposed) throw new SandboxError('internal', 'The app is shutting down');
       if (!session.has(SANDBOX_RESOURCE)) {
@@ -240,12 +240,13 @@ export class SandboxManager {
         (progress) => notify({ status: 'creating', progress: progress.text }),
         { signal },
       );
-      this.prepareWorkspace(session.workspaceDir, engine);
+      if (!session.isUserFolder) this.prepareWorkspace(session.workspaceDir, engine);
+      const user = this.userFor(session);
       const spec = buildContainerSpec({
         settings,
         sessionId: session.id,
         workspaceDir: session.workspaceDir,
-        user: this.user,
+        user,
         owner: this.owner,
       });
       containerId = await this.engine.createContainer(spec, { signal });
@@ -257,7 +258,7 @@ export class SandboxManager {
         containerId,
         sessionId: session.id,
         settings,
-        user: this.user,
+        user,
         policy: spec.Labels[LABELS.policy] ?? '',
         notify,
         onDisposed: (s, isRemoved) => {
@@ -278,9 +279,34 @@ export class SandboxManager {
       }
       this.slots.free(session.id);
       const message = error instanceof Error ? error.message : String(error);
-      notify({ status: 'failed', error: message });
+      notify({
+        status: 'failed',
+        error: message,
+        ...(error instanceof SandboxError ? { reason: error.kind } : {}),
+      });
       throw error;
     }
+  }
+
+  /** The user the session's sandbox runs as (see `sandboxUser`). */
+  get defaultUser(): SandboxUser {
+    return this.user;
+  }
+
+  /**
+   * A folder of the user's own is never chowned. When the app runs as root, the sandbox
+   * runs as the folder's owner instead (never as root), so what the agent writes keeps
+   * the owner of the folder; as a normal user it is that user already.
+   */
+  private userFor(session: Session): SandboxUser {
+    if (!session.isUserFolder || process.getuid?.() !== 0) return this.user;
+    try {
+      const stat = statSync(session.workspaceDir);
+      if (stat.uid !== 0) return { uid: stat.uid, gid: stat.gid === 0 ? stat.uid : stat.gid };
+    } catch {
+      // a folder that vanished fails at container creation with its own message
+    }
+    return this.user;
   }
 
   /**

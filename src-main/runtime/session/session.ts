@@ -19,6 +19,11 @@ export class Session {
   constructor(
     readonly id: string,
     readonly workspaceDir: string,
+    /**
+     * the folder is the user's own (`--workspace DIR`), not one the app made: it is never
+     * chowned, and the sandbox writes there as the folder's owner
+     */
+    readonly isUserFolder = false,
   ) {}
 
   /** Creates the named resource once per session; concurrent callers share the creation. */
@@ -92,6 +97,20 @@ export class SessionRegistry {
       assertNotSymlink(dir, 'The session workspace');
       assertRealInside(this.workspacesDir, dir, 'The session workspace');
       session = new Session(id, dir);
+      this.sessions.set(id, session);
+    }
+    return session;
+  }
+
+  /**
+   * The session of a folder the user chose (`--workspace DIR`, or its isolated copy).
+   * The folder must exist; the same id always means the same folder.
+   */
+  openAt(id: string, dir: string, options: { isUserFolder: boolean }): Session {
+    if (!isSessionId(id)) throw new Error(`Invalid session id: ${id}`);
+    let session = this.sessions.get(id);
+    if (!session || session.closed || session.workspaceDir !== dir) {
+      session = new Session(id, dir, options.isUserFolder);
       this.sessions.set(id, session);
     }
     return session;

@@ -1,11 +1,18 @@
 import { CONFIG_AGENT_NAMES, type ConfigTarget } from '@shared/ipc';
-import { configTabId, TEST_IDS } from '../../test-ids';
+import { configTabId, settingsTabId, TEST_IDS } from '../../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import { isDraftEmpty } from '../../store/config/config-draft';
 import { ConfigPage } from './ConfigPage';
 import { ImportOpenManus } from './ImportOpenManus';
+import { SectionsPage } from './sections/SectionsPage';
+import { SETTINGS_SECTIONS, type SettingsSection } from '../../store/ui-slice';
 
 const TARGETS: ConfigTarget[] = ['default', ...CONFIG_AGENT_NAMES];
+const SECTION_LABELS: Record<SettingsSection, string> = {
+  sandbox: 'Sandbox',
+  browser: 'Browser',
+  mcp: 'MCP servers',
+};
 
 /** Settings: a page per agent, the [llm] defaults, and the OpenManus import. */
 export function ConfigEditor() {
@@ -14,6 +21,7 @@ export function ConfigEditor() {
   const configError = useWorkbench((s) => s.configError);
   const target = useWorkbench((s) => s.configTarget);
   const drafts = useWorkbench((s) => s.drafts);
+  const section = useWorkbench((s) => s.settingsSection);
 
   return (
     <section className="config-editor" data-testid={TEST_IDS.configEditor} aria-label="Settings">
@@ -54,17 +62,33 @@ export function ConfigEditor() {
             key={t}
             type="button"
             role="tab"
-            aria-selected={t === target}
+            aria-selected={section === null && t === target}
             data-testid={configTabId(t)}
-            className={`tab${t === target ? ' is-active' : ''}`}
+            className={`tab${section === null && t === target ? ' is-active' : ''}`}
             onClick={() => store.getState().showConfig(t)}
           >
             {t === 'default' ? 'Defaults [llm]' : t}
             {!isDraftEmpty(drafts[t]) && <span className="dirty-dot" title="Unsaved changes" />}
           </button>
         ))}
+        <span className="tab-separator" aria-hidden="true" />
+        {SETTINGS_SECTIONS.map((s) => (
+          <button
+            key={s}
+            type="button"
+            role="tab"
+            aria-selected={section === s}
+            data-testid={settingsTabId(s)}
+            className={`tab${section === s ? ' is-active' : ''}`}
+            onClick={() => store.getState().showSettingsSection(s)}
+          >
+            {SECTION_LABELS[s]}
+          </button>
+        ))}
       </div>
-      {config ? (
+      {config && section ? (
+        <SectionsPage key={section} config={config} section={section} />
+      ) : config ? (
         <ConfigPage key={target} config={config} target={target} />
       ) : (
         !configError && <p className="muted">Loading the settings…</p>

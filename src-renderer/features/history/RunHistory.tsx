@@ -4,6 +4,9 @@ import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import { filterHistory, historyFacets, type HistoryFilters } from '../../store/history';
 import { runStatus, type RunStatus } from '../../store/run-events';
+import { runVerdict } from '@shared/run-outcome';
+import { VerdictBadge } from '../../components/VerdictBadge';
+import { HealthLine } from '../../components/HealthLine';
 import { formatDate } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
 
@@ -116,6 +119,26 @@ export function RunHistory() {
             <option value="30d">last 30 days</option>
           </select>
         </div>
+        <div className="filter-checks">
+          <label title="Runs that failed, or whose tool calls failed">
+            <input
+              type="checkbox"
+              data-testid={TEST_IDS.historyErrors}
+              checked={filters.isErrorsOnly}
+              onChange={(e) => set({ isErrorsOnly: e.target.checked })}
+            />{' '}
+            has errors
+          </label>
+          <label title="Runs in which stuck detection fired">
+            <input
+              type="checkbox"
+              data-testid={TEST_IDS.historyStuck}
+              checked={filters.isStuckOnly}
+              onChange={(e) => set({ isStuckOnly: e.target.checked })}
+            />{' '}
+            stuck
+          </label>
+        </div>
       </div>
       {list.length === 0 ? (
         <p className="muted history-empty" data-testid={TEST_IDS.historyEmpty}>
@@ -172,19 +195,19 @@ const HistoryItem = memo(function HistoryItem(props: {
         data-testid={TEST_IDS.runHistoryItem}
         data-run-id={summary.runId}
         data-status={status}
+        data-verdict={runVerdict(summary).kind}
         aria-current={isSelected ? 'true' : undefined}
         onClick={() => store.getState().selectRun(summary.runId)}
       >
         <span className="history-task">{summary.task}</span>
         <span className="history-meta">
-          <span className={`dot status-${status}`} aria-hidden="true" />
-          <span>{status.replace('_', ' ')}</span>
+          <VerdictBadge summary={summary} variant="dot" />
           <span>· {summary.flow ? `${summary.flow} flow` : summary.agent}</span>
           <span className="mono">· {summary.model}</span>
-          <span>
-            · {summary.steps}/{summary.maxSteps}
-          </span>
           <span className="history-date">{formatDate(summary.startedAt, now)}</span>
+        </span>
+        <span className="history-meta">
+          <HealthLine summary={summary} now={now} isCompact testId={TEST_IDS.historyHealth} />
         </span>
       </button>
     </li>

@@ -1,7 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { AGENT_NAMES, type AgentName } from '@shared/domain/agent';
+import type { PreflightInput, WorkspaceChoice } from '@shared/ipc';
+import { runModelOf } from '@shared/run-model';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
+import { PreflightPanel } from './PreflightPanel';
+import { usePreflight } from './use-preflight';
+import { WorkspaceField, type WorkspaceValue } from './WorkspaceField';
 
 const AGENT_HELP: Record<AgentName, string> = {
   manus: 'general agent: Python, files, browser, shell',
@@ -11,16 +16,34 @@ const AGENT_HELP: Record<AgentName, string> = {
   toolcall: 'the bare tool-calling agent',
 };
 
-/** The task box: what to do, which agent (or the planning flow), and Start. */
+function workspaceChoice(value: WorkspaceValue): WorkspaceChoice | undefined {
+  const path = value.path.trim();
+  return path ? { path, mode: value.isIsolated ? 'copy' : 'mount' } : undefined;
+}
+
+/**
+ * The task box: what to do, which agent (or the planning flow), where (a workspace
+ * folder), what the run will meet (pre-flight), and Start.
+ */
 export function NewRunForm() {
   const bridge = useBridge();
   const config = useWorkbench((s) => s.config);
   const [task, setTask] = useState('');
   const [agent, setAgent] = useState<AgentName>('manus');
   const [isPlanning, setPlanning] = useState(false);
+  const [workspace, setWorkspace] = useState<WorkspaceValue>({ path: '', isIsolated: false });
   const [isStarting, setIsStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const model = config?.agents[isPlanning ? 'planning' : agent]?.llm.model.value;
+  const agentView = config?.agents[isPlanning ? 'planning' : agent];
+  const model = agentView ? runModelOf(agentView) : undefined;
+  const chosen = workspaceChoice(workspace);
+  const preflightInput: PreflightInput = {
+    agent,
+    ...(isPlanning ? { flow: 'planning' as const } : {}),
+    ...(chosen ? { workspace: chosen } : {}),
+  };
+  const preflight = usePreflight(preflightInput, config);
+  const isRefused = preflight.status === 'done' && !preflight.report.canStart;
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -28,14 +51,14 @@ export function NewRunForm() {
       setError('Describe the task for the agent');
       return;
     }
+    if (isRefused) {
+      setError('Fix the problems listed below first: the run cannot start with them');
+      return;
+    }
     setIsStarting(true);
     setError(null);
     try {
-      await bridge.startRun({
-        task: task.trim(),
-        agent,
-        ...(isPlanning ? { flow: 'planning' as const } : {}),
-      });
+      await bridge.startRun({ task: task.trim(), ...preflightInput });
       setTask('');
     } catch (e) {
       setError((e as Error).message);
@@ -59,6 +82,7 @@ export function NewRunForm() {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void submit();
         }}
       />
+      <WorkspaceField value={workspace} onChange={setWorkspace} />
       <div className="new-run-actions">
         <label>
           Agent{' '}
@@ -83,12 +107,26 @@ export function NewRunForm() {
           />{' '}
           plan first (PlanningFlow)
         </label>
-        {model && <span className="muted">model: {model}</span>}
+        {model && (
+          <span
+            className={model.isDemo ? 'warn-text' : 'muted'}
+            data-testid={TEST_IDS.newRunModel}
+            data-demo={model.isDemo}
+          >
+            model: {model.label}
+          </span>
+        )}
         <span className="spacer" />
-        <button type="submit" data-testid={TEST_IDS.runStart} disabled={isStarting}>
+        <button
+          type="submit"
+          data-testid={TEST_IDS.runStart}
+          disabled={isStarting || isRefused}
+          title={isRefused ? 'The problems below keep this run from starting' : undefined}
+        >
           {isStarting ? 'Starting…' : 'Start run'}
         </button>
       </div>
+      <PreflightPanel state={preflight} />
       {error && (
         <p className="field-error" role="alert" data-testid={TEST_IDS.runStartError}>
           {error}

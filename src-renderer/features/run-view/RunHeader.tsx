@@ -2,11 +2,17 @@ import { useState } from 'react';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
 import { runStatus } from '../../store/run-events';
+import { healthParts } from '@shared/run-outcome';
+import { VerdictBadge } from '../../components/VerdictBadge';
 import { downloadText } from '../../lib/download';
 import { formatCount, formatDuration, totalTokens } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
 
-/** Agent, model, state, step counter, tokens, duration, outcome; Stop while live. */
+/**
+ * Agent, model, the run's one badge (state and outcome together), the health line
+ * (steps, tool errors, stuck, duplicates, retries, tokens, wall time) and the workspace;
+ * Stop while live.
+ */
 export function RunHeader({ runId }: { runId: string }) {
   const bridge = useBridge();
   const summary = useWorkbench((s) => s.runs[runId]?.summary);
@@ -51,14 +57,29 @@ export function RunHeader({ runId }: { runId: string }) {
         <span className="run-model mono" data-testid={TEST_IDS.runModel}>
           {summary.model}
         </span>
-        <span
-          className={`badge state-${summary.state.toLowerCase()}`}
-          data-testid={TEST_IDS.agentState}
-        >
-          {summary.state}
+        <VerdictBadge
+          summary={summary}
+          testId={
+            summary.outcome || status === 'interrupted' ? TEST_IDS.runOutcome : TEST_IDS.agentState
+          }
+        />
+        <span className="step-label" title="Steps run / max steps">
+          steps{' '}
+          <span className="step-counter" data-testid={TEST_IDS.stepCounter}>
+            {summary.steps} / {summary.maxSteps}
+          </span>
         </span>
-        <span className="step-counter" data-testid={TEST_IDS.stepCounter} title="Step / max steps">
-          {summary.steps} / {summary.maxSteps}
+        <span className="health-line" data-testid={TEST_IDS.runHealth}>
+          {healthParts(summary.health).map((part) => (
+            <span
+              key={part.key}
+              className={`health-part health-${part.key}`}
+              data-health={part.key}
+              data-count={part.count}
+            >
+              {part.text}
+            </span>
+          ))}
         </span>
         <span
           className="muted"
@@ -70,16 +91,6 @@ export function RunHeader({ runId }: { runId: string }) {
         <span className="muted" data-testid={TEST_IDS.runDuration}>
           {formatDuration(duration)}
         </span>
-        {summary.outcome && (
-          <span className={`badge outcome-${summary.outcome}`} data-testid={TEST_IDS.runOutcome}>
-            {summary.outcome}
-          </span>
-        )}
-        {status === 'interrupted' && (
-          <span className="badge outcome-error" title="The app stopped while this run was going">
-            interrupted
-          </span>
-        )}
         <span className="spacer" />
         {isLive && (
           <button
@@ -103,6 +114,14 @@ export function RunHeader({ runId }: { runId: string }) {
           </button>
         )}
       </div>
+      {summary.workspace && (
+        <p className="muted run-workspace" data-testid={TEST_IDS.runWorkspace}>
+          Workspace: <span className="mono">{summary.workspace.path}</span>
+          {summary.workspace.mode === 'copy'
+            ? ` (copied; the run works on ${summary.workspace.copyPath ?? 'a copy'})`
+            : ' (mounted read-write at /workspace)'}
+        </p>
+      )}
       {summary.error && (
         <p className="field-error" role="alert">
           {summary.error}

@@ -5,6 +5,7 @@ import { PlanView } from '../plan/PlanView';
 import { Timeline } from '../timeline/Timeline';
 import { TimelineToolbar } from '../timeline/TimelineToolbar';
 import { RunHeader } from './RunHeader';
+import { SandboxBanner } from './SandboxBanner';
 
 /** The selected run: header, open question, plan, filters and the timeline. */
 export function RunView() {
@@ -38,6 +39,7 @@ export function RunView() {
           Parts of this run’s history were damaged and skipped: {load.warnings.join('; ')}
         </div>
       )}
+      <SandboxBanner runId={runId} />
       <HumanAnswerBox runId={runId} />
       <PlanView runId={runId} />
       <TimelineToolbar runId={runId} />

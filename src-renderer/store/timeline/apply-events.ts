@@ -7,7 +7,8 @@
  */
 import type { RunEvent, RunEventOf } from '@shared/events';
 import { matchDuplicate } from './duplicate-index';
-import { TimelineDraft, key } from './timeline-draft';
+import { OutcomeDraft } from './outcome-draft';
+import { key } from './timeline-draft';
 import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
 
 export function applyTimelineEvents(
@@ -23,14 +24,18 @@ export function applyTimelineEvents(
   return draft ? draft.m : model;
 }
 
-/** The event handlers; the copy-on-write mechanics are in TimelineDraft. */
-class Draft extends TimelineDraft {
+/**
+ * The event handlers; the copy-on-write mechanics are in TimelineDraft, what must agree
+ * with the run's outcome (states, tool verdicts, repeats) in OutcomeDraft.
+ */
+class Draft extends OutcomeDraft {
   apply(e: RunEvent): void {
     this.m.lastSeq = e.seq;
     this.m.eventCount += 1;
     switch (e.type) {
       case 'run.started':
         this.m.lastAgent = e.agent;
+        this.runStarted(e);
         this.push({
           kind: 'run',
           id: e.seq,
@@ -45,15 +50,7 @@ class Draft extends TimelineDraft {
         });
         return;
       case 'state.changed':
-        this.m.lastAgent = e.agent;
-        this.marker(
-          e,
-          e.agent,
-          'state',
-          `${e.from} → ${e.to}`,
-          e.to === 'ERROR' ? 'error' : 'info',
-        );
-        return;
+        return this.stateChanged(e);
       case 'step.started':
         return this.stepStarted(e);
       case 'step.finished':
@@ -133,25 +130,7 @@ class Draft extends TimelineDraft {
       case 'stuck.detected':
         return this.stuck(e);
       case 'sandbox.changed':
-        this.m.sandbox = {
-          status: e.status,
-          image: e.image,
-          ...(e.containerId ? { containerId: e.containerId } : {}),
-          ...(e.error ? { error: e.error } : {}),
-          ...(e.progress ? { progress: e.progress } : {}),
-        };
-        // busy/idle flip on every command: they update the status, not the timeline.
-        if (e.status !== 'busy' && e.status !== 'idle') {
-          const text = `Sandbox ${e.status} (${e.image}${e.containerId ? `, ${e.containerId.slice(0, 12)}` : ''})${e.error ? `: ${e.error}` : ''}`;
-          this.marker(
-            e,
-            this.m.lastAgent,
-            'sandbox',
-            text,
-            e.status === 'failed' ? 'error' : 'info',
-          );
-        }
-        return;
+        return this.sandboxChanged(e);
       case 'plan.updated': {
         this.m.plan = { planId: e.planId, title: e.title, steps: e.steps, updatedSeq: e.seq };
         const done = e.steps.filter((s) => s.status === 'completed').length;
@@ -185,9 +164,10 @@ class Draft extends TimelineDraft {
         this.m.openQuestions = this.m.openQuestions.filter((id) => id !== e.toolCallId);
         return;
       }
-      case 'run.finished':
+      case 'run.finished': {
         this.m.streams = {};
         this.m.openQuestions = [];
+        const verdict = this.runFinished(e);
         this.push({
           kind: 'finished',
           id: e.seq,
@@ -199,8 +179,10 @@ class Draft extends TimelineDraft {
           usage: e.usage,
           ...(e.error !== undefined ? { error: e.error } : {}),
           ...(e.terminateStatus !== undefined ? { terminateStatus: e.terminateStatus } : {}),
+          verdict,
         });
         return;
+      }
     }
   }
 
@@ -353,14 +335,10 @@ class Draft extends TimelineDraft {
     const position = this.m.index.tools.get(e.toolCallId);
     const tool = position === undefined ? undefined : this.items[position];
     if (position === undefined || tool?.kind !== 'tool') return;
-    this.patch(position, tool, {
-      status: e.ok ? 'ok' : 'error',
-      output: e.output,
-      durationMs: e.durationMs,
-      ...(e.error !== undefined ? { error: e.error } : {}),
-      ...(e.exitCode !== undefined ? { exitCode: e.exitCode } : {}),
-    });
-    if (!e.ok) this.updateStep(e.agent, e.step, (s) => (s.hasError ? null : { hasError: true }));
+    const changes = this.toolOutcome(e, tool);
+    this.patch(position, tool, changes);
+    if (changes.status === 'error')
+      this.updateStep(e.agent, e.step, (s) => (s.hasError ? null : { hasError: true }));
   }
 
   private stuck(e: RunEventOf<'stuck.detected'>): void {

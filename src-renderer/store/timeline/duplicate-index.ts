@@ -5,7 +5,7 @@
  * occurrence and the latest few (its count is exact), and only the first occurrence of
  * each key is marked as repeated. The lists live in the timeline's grow-only index.
  */
-import { contentKey, toolSignature } from './duplicate-keys';
+import { contentKey, EMPTY_RESPONSE_KEY, toolSignature } from '@shared/duplicate-keys';
 import type { DuplicateInfo, MessageItem, TimelineIndex } from './types';
 
 interface Seen {
@@ -34,8 +34,6 @@ function countBelow(list: readonly Seen[], index: number): number {
   }
   return lo;
 }
-/** a response with neither text nor tool calls: repeats of it count too */
-const EMPTY_RESPONSE_KEY = '\u0000(empty response)';
 
 /** One batch's working copy: the item array and the small records are copied once. */
 const key = (agent: string, k: string) => `${agent}\u0000${k}`;

@@ -7,7 +7,8 @@
  */
 import type { AgentState, FlowName, RunOutcome, TokenUsage } from '@shared/domain/agent';
 import type { Role, ToolCall } from '@shared/domain/message';
-import type { PlanStep, SandboxStatus } from '@shared/events';
+import type { PlanStep, SandboxFailureReason, SandboxStatus } from '@shared/events';
+import type { RunVerdict } from '@shared/run-outcome';
 
 interface ItemBase {
   /** seq of the event that created the item */
@@ -112,6 +113,12 @@ export interface ToolItem extends ItemBase {
   memoryIndex?: number;
   observation?: string;
   droppedAtSeq?: number;
+  /** the call failed because the sandbox could not start (the banner says why) */
+  isSandboxFailure?: boolean;
+  /** the same error came earlier in the run: the id of the first call that had it */
+  repeatOf?: number;
+  /** on the first call with an error: the ids of later calls with the same error */
+  repeats?: number[];
 }
 
 export type MarkerKind = 'state' | 'retry' | 'truncated' | 'sandbox' | 'plan';
@@ -124,6 +131,8 @@ export interface MarkerItem extends ItemBase {
   /** for `truncated`: the memory indexes dropped, and their item ids */
   dropped?: number[];
   droppedItems?: number[];
+  /** for a sandbox failure: the tool calls it failed, in order (one row for all of them) */
+  occurrences?: number[];
 }
 
 export interface StuckItem extends ItemBase {
@@ -154,6 +163,8 @@ export interface FinishedItem extends ItemBase {
   usage: TokenUsage;
   error?: string;
   terminateStatus?: string;
+  /** the run's one badge (docs/run-outcome.md) */
+  verdict: RunVerdict;
 }
 
 export type TimelineItem =
@@ -181,7 +192,21 @@ export interface SandboxState {
   image: string;
   containerId?: string;
   error?: string;
+  reason?: SandboxFailureReason;
   progress?: string;
+}
+
+/** The sandbox could not start: one banner and one timeline row, however often it failed. */
+export interface SandboxFailure {
+  error: string;
+  reason?: SandboxFailureReason;
+  image: string;
+  /** id of the timeline row of the failure */
+  markerId: number;
+  /** tool calls that failed because of it */
+  toolIds: number[];
+  /** the sandbox started after all (a later `ready`) */
+  isResolved: boolean;
 }
 
 /**
@@ -203,6 +228,8 @@ export interface TimelineIndex {
   /** toolCallId -> item position of the human question */
   human: Map<string, number>;
   toolNames: Set<string>;
+  /** normalised tool error text -> item position of the first call that had it */
+  errors: Map<string, number>;
 }
 
 export interface TimelineModel {
@@ -222,6 +249,15 @@ export interface TimelineModel {
   systemPrompts: Record<string, string>;
   plan?: PlanState;
   sandbox?: SandboxState;
+  /** the agent the run started with (a flow's planner); its state is the run's state */
+  runAgent: string;
+  /** tool calls that failed so far (errors and non-zero exits) */
+  toolErrors: number;
+  /** position of the run agent's latest state marker (its terminal one names the outcome) */
+  runStateMarker?: number;
+  /** position of the latest sandbox row (a repeated status updates it) */
+  sandboxMarker?: number;
+  sandboxFailure?: SandboxFailure;
   /** tool call ids of questions still waiting for an answer */
   openQuestions: string[];
   /** number of events applied (for tests and the bench) */

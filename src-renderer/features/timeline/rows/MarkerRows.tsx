@@ -42,6 +42,18 @@ export function MarkerRow({ item, isSelected, actions }: RowProps<MarkerItem>) {
           <RowLink onClick={() => actions.jumpTo(item.droppedItems![0]!)}>show the first</RowLink>)
         </span>
       )}
+      {item.occurrences && item.occurrences.length > 0 && (
+        <span className="muted">
+          {' '}
+          (failed calls:{' '}
+          {item.occurrences.map((id, i) => (
+            <RowLink key={id} testId={TEST_IDS.repeatLink} onClick={() => actions.jumpTo(id)}>
+              {i === 0 ? '' : ' '}#{i + 1}
+            </RowLink>
+          ))}
+          )
+        </span>
+      )}
     </RowShell>
   );
 }
@@ -146,18 +158,24 @@ const OUTCOME_TEXT: Record<FinishedItem['outcome'], string> = {
   cancelled: 'Run cancelled',
 };
 
+/** The final row says what the badge says (a finished run with failed calls is not plain "finished"). */
+function finishedText(item: FinishedItem): string {
+  if (item.outcome !== 'finished') return OUTCOME_TEXT[item.outcome];
+  return `Run ${item.verdict.label}`;
+}
+
 export function FinishedRow({ item, isSelected, isExpanded, actions }: RowProps<FinishedItem>) {
   return (
     <RowShell
       item={item}
       testId={TEST_IDS.runFinished}
-      className={`row-finished outcome-${item.outcome}`}
+      className={`row-finished outcome-${item.outcome} verdict-${item.verdict.tone}`}
       isSelected={isSelected}
       onSelect={actions.select}
-      data={{ outcome: item.outcome }}
+      data={{ outcome: item.outcome, verdict: item.verdict.kind }}
     >
       <div>
-        <strong>{OUTCOME_TEXT[item.outcome]}</strong> after {item.steps} step
+        <strong>{finishedText(item)}</strong> after {item.steps} step
         {item.steps === 1 ? '' : 's'} · {formatUsage(item.usage)}
         {item.terminateStatus && (
           <span className="muted"> · terminate: {item.terminateStatus}</span>

@@ -2,7 +2,7 @@ import { TEST_IDS } from '../../../test-ids';
 import { argsSummary, formatArgs, formatDuration } from '../../../lib/format';
 import type { ToolItem } from '../../../store/timeline/types';
 import { ClampedText } from './ClampedText';
-import { RowShell } from './RowShell';
+import { RowLink, RowShell } from './RowShell';
 import type { RowProps } from './row-props';
 
 /**
@@ -23,7 +23,7 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
       className={`row-tool status-${item.status}${item.droppedAtSeq !== undefined ? ' is-dropped' : ''}`}
       isSelected={isSelected}
       onSelect={actions.select}
-      data={{ tool: item.name, status: item.status, role: 'tool' }}
+      data={{ tool: item.name, status: item.status, role: 'tool', 'repeat-of': item.repeatOf }}
     >
       <div className="tool-head">
         <button
@@ -40,8 +40,13 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
         </button>
         <span className="tool-name mono">{item.name}</span>
         <span className={`chip chip-status-${item.status}`}>
-          {item.status === 'running' ? 'running…' : item.status}
+          {item.status === 'running' ? 'running…' : item.status === 'error' ? 'failed' : 'ok'}
         </span>
+        {item.repeats && item.repeats.length > 0 && (
+          <span className="chip chip-error" title="The same error came again later in the run">
+            ×{item.repeats.length + 1}
+          </span>
+        )}
         {item.exitCode !== undefined && (
           <span className={`chip ${item.exitCode === 0 ? '' : 'chip-error'}`}>
             exit {item.exitCode}
@@ -64,17 +69,7 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
           <pre className="code">{args}</pre>
         </div>
       )}
-      {item.error && (
-        <div className="tool-section tool-error" role="note">
-          <div className="section-label">Error</div>
-          <ClampedText
-            className="code"
-            text={item.error}
-            isExpanded={isExpanded}
-            onToggle={() => actions.toggleExpanded(item.id)}
-          />
-        </div>
-      )}
+      {item.error && <ToolError item={item} isExpanded={isExpanded} actions={actions} />}
       {item.output !== undefined && item.output !== '' && (
         <div className="tool-section">
           <div className="section-label">Result</div>
@@ -98,5 +93,56 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
         </div>
       )}
     </RowShell>
+  );
+}
+
+/**
+ * The error of a call. Said in full once: a sandbox that cannot start is explained by the
+ * banner above the timeline, and a repeated error points at its first occurrence.
+ */
+function ToolError({ item, isExpanded, actions }: Omit<RowProps<ToolItem>, 'isSelected'>) {
+  if (item.isSandboxFailure) {
+    return (
+      <div className="tool-section tool-error" role="note">
+        Not run: the sandbox could not start (the cause and the fix are in the banner above the
+        timeline).
+      </div>
+    );
+  }
+  if (item.repeatOf !== undefined) {
+    return (
+      <div className="tool-section tool-error" role="note">
+        Failed with the same error as{' '}
+        <RowLink testId={TEST_IDS.repeatLink} onClick={() => actions.jumpTo(item.repeatOf!)}>
+          an earlier call
+        </RowLink>
+        .
+      </div>
+    );
+  }
+  return (
+    <div className="tool-section tool-error" role="note">
+      <div className="section-label">
+        Error
+        {item.repeats && item.repeats.length > 0 && (
+          <span className="muted">
+            {' '}
+            (again in{' '}
+            {item.repeats.map((id, i) => (
+              <RowLink key={id} testId={TEST_IDS.repeatLink} onClick={() => actions.jumpTo(id)}>
+                {i === 0 ? '' : ' '}call {i + 2}
+              </RowLink>
+            ))}
+            )
+          </span>
+        )}
+      </div>
+      <ClampedText
+        className="code"
+        text={item.error ?? ''}
+        isExpanded={isExpanded}
+        onToggle={() => actions.toggleExpanded(item.id)}
+      />
+    </div>
   );
 }

@@ -1,0 +1,72 @@
+/**
+ * A `workbench serve` of a spec's own, for what the shared server cannot show: Docker
+ * that is down (DOCKER_HOST pointing nowhere), no API key (the built-in demo model).
+ * It gets its own WORKBENCH_HOME and a free port, and stops with SIGTERM (so it removes
+ * whatever containers it made).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface PrivateServer {
+  url: string;
+  home: string;
+  stop(): Promise<void>;
+}
+
+const TOKEN = 'e2e-private-token-0123456789';
+
+export async function startPrivateServer(options: {
+  configToml: string;
+  env?: Record<string, string>;
+}): Promise<PrivateServer> {
+  const home = mkdtempSync(join(tmpdir(), 'workbench-e2e-private-'));
+  writeFileSync(join(home, 'config.toml'), options.configToml);
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['bin/workbench.js', 'serve', '--port', '0'],
+    {
+      env: {
+        ...process.env,
+        WORKBENCH_HOME: home,
+        WORKBENCH_SERVE_TOKEN: TOKEN,
+        WORKBENCH_DEMO_DELAY_MS: '150',
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 60_000);
+    child.stdout?.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${stderr}`));
+    });
+  });
+  return {
+    url,
+    home,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}

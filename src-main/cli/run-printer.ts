@@ -1,0 +1,100 @@
+/**
+ * What `workbench run` prints while a run goes (stderr) and what it leaves on stdout
+ * (the final answer, or the outcome line): `workbench run TASK > out.txt` keeps the
+ * answer, the terminal shows the progress. The state line follows the run's own agent
+ * only (a flow's executors start and finish once per plan step); plan steps get their
+ * own headers; the outcome line is the run's verdict (docs/run-outcome.md).
+ */
+import type { PlanStep, RunEvent } from '@shared/events';
+import type { RunSummary } from '@shared/ipc';
+import { applyToSummary } from '@shared/run-summary';
+import { healthParts, runVerdict, type RunVerdict } from '@shared/run-outcome';
+import { formatEvent, oneLine } from './format-event';
+
+/** Tools whose output is the agent's answer (the bare ToolCallAgent answers with it). */
+const ANSWER_TOOLS = new Set(['create_chat_completion']);
+
+export class RunPrinter {
+  private summary: RunSummary | undefined;
+  private planSteps: PlanStep[] = [];
+  private answer: string | undefined;
+
+  constructor(private readonly write: (line: string) => void) {}
+
+  onEvent(event: RunEvent): void {
+    this.summary = applyToSummary(this.summary, event) ?? this.summary;
+    const line = this.format(event);
+    if (line) this.write(line);
+  }
+
+  get verdict(): RunVerdict | undefined {
+    return this.summary?.outcome ? runVerdict(this.summary) : undefined;
+  }
+
+  /** The run's final answer: its last words, or the output of an answering tool. */
+  get finalAnswer(): string | undefined {
+    return this.answer;
+  }
+
+  /** The one line that says how the run ended (also the stdout fallback). */
+  outcomeLine(): string | undefined {
+    const s = this.summary;
+    if (!s?.outcome) return undefined;
+    const tokens = `${s.usage.prompt} prompt + ${s.usage.completion} completion tokens`;
+    const health = healthParts(s.health).map((p) => p.text);
+    const extra = health.length > 0 ? `; ${health.join(', ')}` : '';
+    return `■ ${runVerdict(s).label} after ${s.steps} steps (${tokens}${extra})${s.error ? `: ${s.error}` : ''}`;
+  }
+
+  private format(event: RunEvent): string | null {
+    switch (event.type) {
+      case 'state.changed':
+        // A flow's executors have their own cycles: the plan-step headers say what runs.
+        return event.agent === this.summary?.agent ? formatEvent(event) : null;
+      case 'plan.updated':
+        return this.planLines(event.title, event.steps);
+      case 'memory.appended':
+        if (event.message.role === 'assistant' && event.message.content?.trim()) {
+          this.answer = event.message.content.trim();
+        }
+        return formatEvent(event);
+      case 'tool.finished':
+        if (event.ok && ANSWER_TOOLS.has(event.name) && event.output.trim()) {
+          this.answer = event.output.trim();
+        }
+        return formatEvent(event);
+      case 'run.finished':
+        return this.outcomeLine() ?? null;
+      default:
+        return formatEvent(event);
+    }
+  }
+
+  /** The plan when it is first made, then one header per step that starts, ends or is blocked. */
+  private planLines(title: string, steps: PlanStep[]): string | null {
+    const previous = this.planSteps;
+    this.planSteps = steps;
+    const total = steps.length;
+    if (previous.length === 0) {
+      const list = steps.map((s, i) => `    ${i + 1}. ${oneLine(s.text, 120)}`);
+      return [`☰ plan "${oneLine(title, 80)}" (${total} steps)`, ...list].join('\n');
+    }
+    const lines: string[] = [];
+    steps.forEach((step, i) => {
+      const before = previous[i];
+      if (before?.text === step.text && before.status === step.status) return;
+      const who = step.agent ? ` (${step.agent})` : '';
+      const label = `plan step ${i + 1}/${total}${who}`;
+      if (step.status === 'in_progress' && before?.status !== 'in_progress') {
+        lines.push(`▶ ${label}: ${oneLine(step.text, 120)}`);
+      } else if (step.status === 'completed') {
+        lines.push(`  ✓ ${label} completed${step.notes ? `: ${oneLine(step.notes, 120)}` : ''}`);
+      } else if (step.status === 'blocked') {
+        lines.push(`  ⊘ ${label} blocked${step.notes ? `: ${oneLine(step.notes, 120)}` : ''}`);
+      } else if (before && before.text !== step.text) {
+        lines.push(`  ☰ ${label} revised: ${oneLine(step.text, 120)}`);
+      }
+    });
+    return lines.length > 0 ? lines.join('\n') : null;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * `[sandbox]`, `[browser]` and `[mcp]` as Settings shows them: each value with whether
+ * config.toml sets it or it is the built-in default, and every MCP server.
+ */
+import {
+  BROWSER_SECTION_KEYS,
+  SANDBOX_SECTION_KEYS,
+  type McpServerView,
+  type SectionsView,
+} from '@shared/ipc';
+import type { WorkbenchConfig } from './schema';
+
+type Raw = Record<string, unknown>;
+
+function table(raw: Raw | undefined, key: string): Raw {
+  const value = raw?.[key];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Raw) : {};
+}
+
+export function buildSectionsView(config: WorkbenchConfig, raw: Raw | undefined): SectionsView {
+  const rawSandbox = table(raw, 'sandbox');
+  const rawBrowser = table(raw, 'browser');
+  const sandbox = Object.fromEntries(
+    SANDBOX_SECTION_KEYS.map((key) => [
+      key,
+      { value: config.sandbox[key], source: key in rawSandbox ? 'file' : 'default' },
+    ]),
+  ) as SectionsView['sandbox'];
+  const browserValues = {
+    ...config.browser,
+    executable_path: config.browser.executable_path ?? '',
+  };
+  const browser = Object.fromEntries(
+    BROWSER_SECTION_KEYS.map((key) => [
+      key,
+      { value: browserValues[key], source: key in rawBrowser ? 'file' : 'default' },
+    ]),
+  ) as SectionsView['browser'];
+  const servers: McpServerView[] = Object.entries(config.mcp.servers)
+    .map(([name, s]) => ({
+      name,
+      type: s.type,
+      ...(s.command !== undefined ? { command: s.command } : {}),
+      args: s.args,
+      ...(s.url !== undefined ? { url: s.url } : {}),
+      env: s.env,
+      timeout: s.timeout,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    sandbox,
+    browser,
+    mcp: { servers, agentServer: config.mcp.agent_server ?? null },
+  };
+}

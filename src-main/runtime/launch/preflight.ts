@@ -1,0 +1,289 @@
+/**
+ * Pre-flight: what a run of this agent would meet, checked before it starts (UI and
+ * CLI alike): the config, Docker and the sandbox image for agents with sandbox tools,
+ * the model (its endpoint, or "demo model, no API key" said plainly), the MCP server of
+ * the mcp agent, Chromium for the browser agent, and a chosen workspace folder.
+ *
+ * A problem that makes the run pointless is an error (the run is refused, with the
+ * fix); one it can live with is a warning (Manus without Docker still has its other
+ * tools).
+ */
+import { existsSync } from 'node:fs';
+import type { AgentName } from '@shared/domain/agent';
+import type { PreflightCheck, PreflightInput, PreflightReport } from '@shared/ipc';
+import { chooseMcpServer } from '../agents/mcp-agent';
+import type { RuntimeServices } from '../agents/runtime-services';
+import { ConfigError } from '../config/load';
+import type { ConfigAgentName } from '../config/resolve';
+import type { LlmProfile, WorkbenchConfig } from '../config/schema';
+import { DEMO_MODEL_NAME } from '../demo/scripted-provider';
+import { isLocalOnlyImage } from '../sandbox/image';
+import { locateChromium } from '../tools/browser/chromium';
+import { isCancellation } from '../util/abort';
+import { modelKind } from './model-client';
+import { probeModelEndpoint } from './model-probe';
+import { checkWorkspace } from './workspace';
+
+/** How much an agent needs the sandbox: swe has nothing else; Manus has other tools too. */
+const SANDBOX_NEED: Record<AgentName, 'required' | 'optional' | 'none'> = {
+  swe: 'required',
+  manus: 'optional',
+  browser: 'none',
+  mcp: 'none',
+  toolcall: 'none',
+};
+
+export interface PreflightOptions {
+  /** ask the model's endpoint whether it answers (the UI does; `run:start` does not wait) */
+  probeModel?: boolean;
+  signal?: AbortSignal;
+}
+
+export async function preflight(
+  services: RuntimeServices,
+  input: PreflightInput,
+  options: PreflightOptions = {},
+): Promise<PreflightReport> {
+  let config: WorkbenchConfig;
+  try {
+    config = services.loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return report([
+      {
+        id: 'config',
+        status: 'error',
+        message: error.message,
+        fix: 'Fix config.toml (Settings shows the key and the line).',
+      },
+    ]);
+  }
+  const agent = input.agent ?? 'manus';
+  const agents: AgentName[] =
+    input.flow === 'planning' ? [...new Set([...config.flow.planning.executors])] : [agent];
+  const targets: ConfigAgentName[] = input.flow === 'planning' ? ['planning', ...agents] : agents;
+  const checks: PreflightCheck[] = [];
+  const need = sandboxNeed(agents, input.flow !== undefined);
+  const [sandbox, models] = await Promise.all([
+    need === 'none' ? Promise.resolve([]) : sandboxChecks(services, config, need, options),
+    modelChecks(services, config, targets, options),
+  ]);
+  checks.push(...sandbox, ...models);
+  if (agents.includes('mcp')) checks.push(mcpCheck(config));
+  if (agents.includes('browser')) checks.push(browserCheck(config));
+  if (input.workspace) {
+    checks.push(
+      await checkWorkspace(input.workspace, { home: services.home, settings: config.sandbox }),
+    );
+  }
+  return report(checks);
+}
+
+function report(checks: PreflightCheck[]): PreflightReport {
+  return { checks, canStart: checks.every((c) => c.status !== 'error') };
+}
+
+function sandboxNeed(agents: AgentName[], isFlow: boolean): 'required' | 'optional' | 'none' {
+  const needs = agents.map((a) => SANDBOX_NEED[a]);
+  if (needs.every((n) => n === 'none')) return 'none';
+  // A flow can route around a missing sandbox (other executors, a replan).
+  if (!isFlow && needs.includes('required')) return 'required';
+  return 'optional';
+}
+
+async function sandboxChecks(
+  services: RuntimeServices,
+  config: WorkbenchConfig,
+  need: 'required' | 'optional',
+  options: PreflightOptions,
+): Promise<PreflightCheck[]> {
+  const severity = need === 'required' ? 'error' : 'warn';
+  const consequence =
+    need === 'required'
+      ? 'this agent has no tools without it'
+      : 'the code and shell tools will fail';
+  const image = config.sandbox.image;
+  if (!config.sandbox.use_sandbox) {
+    return [
+      {
+        id: 'docker',
+        status: severity,
+        message: `The sandbox is turned off ([sandbox] use_sandbox = false): ${consequence}`,
+        fix: 'Turn the sandbox on in Settings → Sandbox.',
+      },
+    ];
+  }
+  const probe = await services.sandboxes.probe({
+    timeoutMs: 3000,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (!probe.isAvailable) {
+    return [
+      {
+        id: 'docker',
+        status: severity,
+        message: `${probe.error ?? 'Docker does not answer'} (${consequence})`,
+        fix: 'Start Docker (Docker Desktop, or `sudo systemctl start docker`); `sudo ./scripts/setup-system.sh` installs and starts it on Debian/Ubuntu.',
+      },
+    ];
+  }
+  const docker: PreflightCheck = {
+    id: 'docker',
+    status: 'ok',
+    message: `Docker ${probe.version ?? ''} answers`.replace('  ', ' '),
+  };
+  let hasImage: boolean;
+  try {
+    hasImage = await services.sandboxes.engine.hasImage(image, {
+      timeoutMs: 5000,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    if (isCancellation(error, options.signal)) throw error;
+    return [
+      docker,
+      {
+        id: 'image',
+        status: 'warn',
+        message: `Could not check the sandbox image ${image}: ${(error as Error).message}`,
+      },
+    ];
+  }
+  if (hasImage) {
+    return [
+      docker,
+      { id: 'image', status: 'ok', message: `The sandbox image ${image} is present` },
+    ];
+  }
+  if (isLocalOnlyImage(image)) {
+    return [
+      docker,
+      {
+        id: 'image',
+        status: severity,
+        message: `The sandbox image ${image} is not on this Docker engine and cannot be pulled (${consequence})`,
+        fix: 'Build it with `sudo ./scripts/setup-system.sh`, or choose an image this machine has in Settings → Sandbox.',
+      },
+    ];
+  }
+  return [
+    docker,
+    {
+      id: 'image',
+      status: 'warn',
+      message: `The sandbox image ${image} is not on this machine: it is pulled on first use, which needs internet access`,
+      fix: 'Offline? Choose an image this machine has in Settings → Sandbox, or build the local one with `sudo ./scripts/setup-system.sh`.',
+    },
+  ];
+}
+
+async function modelChecks(
+  services: RuntimeServices,
+  config: WorkbenchConfig,
+  targets: ConfigAgentName[],
+  options: PreflightOptions,
+): Promise<PreflightCheck[]> {
+  const profiles = new Map<string, { profile: LlmProfile; agents: ConfigAgentName[] }>();
+  for (const target of targets) {
+    let profile: LlmProfile;
+    try {
+      profile = services.config.resolveProfile(target, config);
+    } catch (error) {
+      return [
+        {
+          id: 'model',
+          status: 'error',
+          message: (error as Error).message,
+          fix: 'Fix the profile in Settings.',
+        },
+      ];
+    }
+    const kind = modelKind(profile);
+    const key = kind === 'real' ? `${profile.baseUrl}\n${profile.model}\n${profile.apiKey}` : kind;
+    const entry = profiles.get(key);
+    if (entry) entry.agents.push(target);
+    else profiles.set(key, { profile, agents: [target] });
+  }
+  const checks = [...profiles.values()].map(
+    async ({ profile, agents }): Promise<PreflightCheck> => {
+      const who = targets.length > 1 ? `${agents.join(', ')}: ` : '';
+      switch (modelKind(profile)) {
+        case 'demo':
+          return {
+            id: 'model',
+            status: 'info',
+            message: `${who}the ${DEMO_MODEL_NAME.replace(/ \(.*/, '')} model will answer (no API key is set): its replies are scripted, its tools are real`,
+            fix: 'Set a model and an API key in Settings to use a real model.',
+          };
+        case 'scripted':
+          return {
+            id: 'model',
+            status: 'info',
+            message: `${who}scripted replies (api_type = "scripted"${profile.scenario ? `, ${profile.scenario}` : ''})`,
+          };
+        case 'real': {
+          if (!options.probeModel || profile.apiType === 'azure') {
+            return {
+              id: 'model',
+              status: 'ok',
+              message: `${who}${profile.model} at ${profile.baseUrl}`,
+            };
+          }
+          const probe = await probeModelEndpoint(profile, {
+            ...(options.signal ? { signal: options.signal } : {}),
+          });
+          return {
+            id: 'model',
+            status: probe.status,
+            message: `${who}${probe.message}`,
+            ...(probe.status === 'warn'
+              ? { fix: 'Check the base URL and key in Settings (Test connection says more).' }
+              : {}),
+          };
+        }
+      }
+    },
+  );
+  return Promise.all(checks);
+}
+
+function mcpCheck(config: WorkbenchConfig): PreflightCheck {
+  try {
+    const server = chooseMcpServer(config);
+    const settings = config.mcp.servers[server]!;
+    const where = settings.type === 'stdio' ? settings.command : settings.url;
+    return {
+      id: 'mcp',
+      status: 'ok',
+      message: `MCP server "${server}" (${settings.type}: ${where})`,
+    };
+  } catch (error) {
+    return {
+      id: 'mcp',
+      status: 'error',
+      message: (error as Error).message,
+      fix: 'Add a server in Settings → MCP servers (Test lists its tools).',
+    };
+  }
+}
+
+function browserCheck(config: WorkbenchConfig): PreflightCheck {
+  const found = locateChromium(config.browser);
+  if (found.path && existsSync(found.path)) {
+    return { id: 'browser', status: 'ok', message: `Chromium at ${found.path}` };
+  }
+  if (found.path) {
+    return {
+      id: 'browser',
+      status: 'error',
+      message: `The browser ${found.path} (from ${found.source === 'config' ? '[browser] executable_path' : 'WORKBENCH_CHROMIUM'}) does not exist`,
+      fix: 'Fix the path in Settings → Browser, or clear it to use the system Chromium.',
+    };
+  }
+  return {
+    id: 'browser',
+    status: 'error',
+    message: `No Chromium or Chrome found (tried ${found.tried.join(', ')}): the browser agent cannot open pages`,
+    fix: 'Install Chromium, or set its path in Settings → Browser (executable_path).',
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The session a run works in: the app's session (its own workspace folder), or the
+ * folder the user chose, mounted or copied (launch/workspace.ts).
+ */
+import { join } from 'node:path';
+import type { RunWorkspace } from '@shared/ipc';
+import type { RuntimeServices } from '../agents/runtime-services';
+import type { ResolvedRunInput, RunContext } from '../runs/run-manager';
+import type { Session } from '../session/session';
+import { openWorkspace } from './workspace';
+
+export interface RunSession {
+  session: Session;
+  workspace?: RunWorkspace;
+  /** after the run: a per-run copy's session is closed (its container removed) */
+  release(): Promise<void>;
+}
+
+export function openRunSession(
+  services: RuntimeServices,
+  input: ResolvedRunInput,
+  context: RunContext,
+): RunSession {
+  if (!input.workspace) {
+    return { session: services.sessions.open(context.sessionId), release: async () => undefined };
+  }
+  const opened = openWorkspace(input.workspace, {
+    runId: context.runId,
+    workspacesDir: join(services.home, 'workspaces'),
+    sessions: services.sessions,
+    sandboxUser: services.sandboxes.defaultUser,
+  });
+  return {
+    session: opened.session,
+    workspace: opened.workspace,
+    release: async () => {
+      if (opened.isPerRun) await services.sessions.close(opened.session.id);
+    },
+  };
+}

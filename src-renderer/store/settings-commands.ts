@@ -1,0 +1,37 @@
+/**
+ * Commands for what a run needs besides the model profiles: pre-flight, the folder
+ * picker, the sandbox images, saving [sandbox]/[browser]/[mcp] and testing an MCP
+ * server. A save lands in the store like every config change.
+ */
+import type {
+  AppApi,
+  McpServerInput,
+  McpTestResult,
+  PreflightInput,
+  PreflightReport,
+  SandboxImagesView,
+  SectionsSaveInput,
+} from '@shared/ipc';
+import type { WorkbenchStore } from './store';
+
+export interface SettingsCommands {
+  preflight(input: PreflightInput): Promise<PreflightReport>;
+  /** the desktop folder dialog; null when cancelled */
+  pickFolder(): Promise<string | null>;
+  listSandboxImages(): Promise<SandboxImagesView>;
+  /** saves and puts the new config in the store; throws AppApiError (with issues) */
+  saveSections(input: SectionsSaveInput): Promise<void>;
+  testMcpServer(name: string, server: McpServerInput): Promise<McpTestResult>;
+}
+
+export function createSettingsCommands(api: AppApi, store: WorkbenchStore): SettingsCommands {
+  return {
+    preflight: (input) => api.preflightRun(input),
+    pickFolder: async () => (await api.pickFolder({})).path,
+    listSandboxImages: () => api.listSandboxImages({}),
+    async saveSections(input) {
+      store.getState().setConfig(await api.saveConfigSections(input));
+    },
+    testMcpServer: (name, server) => api.testMcpServer({ name, server }),
+  };
+}

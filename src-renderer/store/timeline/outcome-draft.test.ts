@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { RunScript } from '../../testing/run-script';
+import { applyTimelineEvents } from './apply-events';
+import { createTimeline } from './model';
+import type { MarkerItem, TimelineItem, ToolItem } from './types';
+
+const DOCKER_DOWN =
+  'Docker is unavailable, so the sandbox tools cannot run. No Docker engine socket at unix:///var/run/docker.sock: Docker is not installed or not running. Install Docker (or Docker Desktop) and start it; on Debian/Ubuntu `sudo ./scripts/setup-system.sh` does both. Set DOCKER_HOST to use another engine.';
+
+/** A python_execute call that fails because the sandbox cannot start (as the runtime emits it). */
+function failingSandboxCall(script: RunScript, n: number) {
+  const step = script.currentStep + 1;
+  script.emit({ type: 'step.started', agent: 'manus', step, maxSteps: 20 });
+  script.emit({
+    type: 'tool.started',
+    agent: 'manus',
+    step,
+    toolCallId: `c${n}`,
+    name: 'python_execute',
+    args: { code: 'print(1)' },
+  });
+  const sandbox = { type: 'sandbox.changed', image: 'python:3.12-slim' } as const;
+  script.emit({ ...sandbox, status: 'creating' });
+  script.emit({ ...sandbox, status: 'creating' });
+  script.emit({ ...sandbox, status: 'failed', error: DOCKER_DOWN, reason: 'engine_unavailable' });
+  script.emit({
+    type: 'tool.finished',
+    agent: 'manus',
+    step,
+    toolCallId: `c${n}`,
+    name: 'python_execute',
+    ok: false,
+    output: '',
+    error: DOCKER_DOWN,
+    durationMs: 5,
+  });
+  script.emit({ type: 'step.finished', agent: 'manus', step, durationMs: 5 });
+  // (RunScript counts steps itself only through addStep)
+  (script as unknown as { step: number }).step = step;
+}
+
+const markers = (items: TimelineItem[], marker: MarkerItem['marker']) =>
+  items.filter((i): i is MarkerItem => i.kind === 'marker' && i.marker === marker);
+const tools = (items: TimelineItem[]) => items.filter((i): i is ToolItem => i.kind === 'tool');
+
+describe('the timeline never contradicts the outcome', () => {
+  it('shows a sandbox that cannot start once, ×N, linked to every call it failed', () => {
+    const script = new RunScript('r').start('compute');
+    for (let n = 1; n <= 3; n++) failingSandboxCall(script, n);
+    script.finish();
+    const model = applyTimelineEvents(createTimeline(), script.events);
+
+    const sandboxRows = markers(model.items, 'sandbox');
+    expect(sandboxRows).toHaveLength(1);
+    expect(sandboxRows[0]!.text).toContain('×3');
+    expect(sandboxRows[0]!.text.length).toBeLessThan(DOCKER_DOWN.length);
+    const calls = tools(model.items);
+    expect(sandboxRows[0]!.occurrences).toEqual(calls.map((c) => c.id));
+    expect(calls.every((c) => c.isSandboxFailure)).toBe(true);
+    expect(calls.slice(1).map((c) => c.repeatOf)).toEqual([calls[0]!.id, calls[0]!.id]);
+    expect(model.sandboxFailure).toMatchObject({
+      error: DOCKER_DOWN,
+      reason: 'engine_unavailable',
+      isResolved: false,
+    });
+    // a run whose calls all failed is not a plain "finished"
+    const finished = model.items.at(-1)!;
+    expect(finished.kind === 'finished' && finished.verdict.label).toBe(
+      'finished with 3 tool errors',
+    );
+  });
+
+  it('marks a command that exited non-zero as an error, never ok', () => {
+    const script = new RunScript('r').start('test');
+    script.addStep({ calls: [{ name: 'bash', args: { command: 'false' }, exitCode: 1 }] });
+    script.endStep();
+    const model = applyTimelineEvents(createTimeline(), script.events);
+    expect(tools(model.items)[0]).toMatchObject({ status: 'error', exitCode: 1 });
+    expect(model.items.find((i) => i.kind === 'step')).toMatchObject({ hasError: true });
+  });
+
+  it('links a repeated tool error to its first occurrence', () => {
+    const script = new RunScript('r').start('t');
+    for (let i = 0; i < 3; i++) {
+      script.addStep({ calls: [{ name: 'bash', args: { command: 'x' }, error: 'boom' }] });
+      script.endStep();
+    }
+    const calls = tools(applyTimelineEvents(createTimeline(), script.events).items);
+    expect(calls[0]!.repeats).toEqual([calls[1]!.id, calls[2]!.id]);
+    expect(calls[2]!.repeatOf).toBe(calls[0]!.id);
+  });
+
+  it("names the outcome on a stopped run's terminal state marker", () => {
+    const script = new RunScript('r').start('t');
+    script.finish('cancelled');
+    const state = markers(applyTimelineEvents(createTimeline(), script.events).items, 'state');
+    expect(state.at(-1)!.text).toBe('RUNNING → FINISHED (outcome: cancelled)');
+    expect(state.at(-1)!.tone).toBe('warn');
+  });
+
+  it("labels a flow's executors as such, apart from the run's own state", () => {
+    const script = new RunScript('r', 'planning').start('plan it', 'planning');
+    script.emit({ type: 'state.changed', agent: 'manus', from: 'IDLE', to: 'RUNNING' });
+    const state = markers(applyTimelineEvents(createTimeline(), script.events).items, 'state');
+    expect(state.map((m) => m.text)).toEqual([
+      'IDLE → RUNNING',
+      'manus (plan step executor): IDLE → RUNNING',
+    ]);
+  });
+});

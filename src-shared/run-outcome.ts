@@ -1,0 +1,147 @@
+/**
+ * The one outcome model (docs/run-outcome.md): how a run, and each tool call, is judged
+ * and labelled. The run header, the history, `workbench run` and `runs show`, and the
+ * CLI's exit code all derive from these functions, so they can never disagree.
+ *
+ * - A run has one badge: running, finished, finished with N tool errors, finished with
+ *   the agent reporting failure, max steps, cancelled, error or interrupted. Only a run
+ *   that finished with no failed tool call and no reported failure is `good` (green).
+ * - A tool call failed when it returned an error or its command exited non-zero; such a
+ *   call is never "ok".
+ */
+import type { ToolFinishedEvent } from './events';
+import type { RunHealth, RunSummary } from './domain/runs';
+
+export type VerdictKind =
+  | 'running'
+  | 'finished'
+  | 'finished_with_errors'
+  | 'agent_failed'
+  | 'max_steps'
+  | 'cancelled'
+  | 'error'
+  | 'interrupted';
+
+/** What the colour means: green only for `good`. */
+export type VerdictTone = 'good' | 'warn' | 'bad' | 'neutral' | 'live';
+
+export interface RunVerdict {
+  kind: VerdictKind;
+  /** the badge text, e.g. `finished with 2 tool errors` */
+  label: string;
+  tone: VerdictTone;
+}
+
+type VerdictInput = Pick<
+  RunSummary,
+  'outcome' | 'isInterrupted' | 'health' | 'terminateStatus' | 'error'
+>;
+
+/** A tool call failed: it returned an error, or its command exited non-zero. */
+export function isToolFailure(event: Pick<ToolFinishedEvent, 'ok' | 'exitCode'>): boolean {
+  return !event.ok || (event.exitCode !== undefined && event.exitCode !== 0);
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function runVerdict(summary: VerdictInput): RunVerdict {
+  const toolErrors = summary.health?.toolErrors ?? 0;
+  switch (summary.outcome) {
+    case undefined:
+      return summary.isInterrupted
+        ? { kind: 'interrupted', label: 'interrupted', tone: 'bad' }
+        : { kind: 'running', label: 'running', tone: 'live' };
+    case 'finished': {
+      const errors = toolErrors > 0 ? ` with ${plural(toolErrors, 'tool error')}` : '';
+      if (summary.terminateStatus === 'failure') {
+        return {
+          kind: 'agent_failed',
+          label: `finished${errors}: the agent reported failure`,
+          tone: 'bad',
+        };
+      }
+      if (toolErrors > 0)
+        return { kind: 'finished_with_errors', label: `finished${errors}`, tone: 'warn' };
+      return { kind: 'finished', label: 'finished', tone: 'good' };
+    }
+    case 'max_steps':
+      return { kind: 'max_steps', label: 'max steps reached', tone: 'warn' };
+    case 'cancelled':
+      return { kind: 'cancelled', label: 'cancelled', tone: 'neutral' };
+    case 'error':
+      return { kind: 'error', label: 'error', tone: 'bad' };
+  }
+}
+
+/**
+ * The CLI's exit code for a verdict (README, docs/run-outcome.md): 0 finished (tool
+ * errors along the way included: the agent recovered and finished), 1 error or the agent
+ * reported failure, 3 max steps, 130 cancelled or interrupted.
+ */
+export function verdictExitCode(kind: VerdictKind): number {
+  switch (kind) {
+    case 'finished':
+    case 'finished_with_errors':
+      return 0;
+    case 'max_steps':
+      return 3;
+    case 'cancelled':
+    case 'interrupted':
+      return 130;
+    case 'agent_failed':
+    case 'error':
+    case 'running':
+      return 1;
+  }
+}
+
+/** `steps 4/20`: never a bare `4/20`, which reads like a date. */
+export function stepsText(summary: Pick<RunSummary, 'steps' | 'maxSteps'>): string {
+  return summary.maxSteps > 0
+    ? `steps ${summary.steps}/${summary.maxSteps}`
+    : `steps ${summary.steps}`;
+}
+
+export type HealthKey = Exclude<keyof RunHealth, 'toolCalls'>;
+
+export interface HealthPart {
+  key: HealthKey;
+  count: number;
+  text: string;
+}
+
+/**
+ * The non-zero parts of a run's health line, worst first: tool errors, stuck detections,
+ * duplicate responses, model retries. Empty for a clean run.
+ */
+export function healthParts(health: RunHealth | undefined): HealthPart[] {
+  if (!health) return [];
+  const parts: HealthPart[] = [
+    {
+      key: 'toolErrors',
+      count: health.toolErrors,
+      text: `${plural(health.toolErrors, 'tool error')} of ${health.toolCalls}`,
+    },
+    { key: 'stuck', count: health.stuck, text: `stuck ${health.stuck}×` },
+    { key: 'duplicates', count: health.duplicates, text: plural(health.duplicates, 'duplicate') },
+    { key: 'retries', count: health.retries, text: plural(health.retries, 'retry', 'retries') },
+  ];
+  return parts.filter((p) => p.count > 0);
+}
+
+/** The run needs a look: it failed, or tool calls failed along the way. */
+export function hasErrors(summary: VerdictInput): boolean {
+  const kind = runVerdict(summary).kind;
+  return (
+    kind === 'error' ||
+    kind === 'agent_failed' ||
+    kind === 'interrupted' ||
+    (summary.health?.toolErrors ?? 0) > 0
+  );
+}
+
+export function wasStuck(summary: Pick<RunSummary, 'health'>): boolean {
+  return (summary.health?.stuck ?? 0) > 0;
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { createEventStamper, type RunEvent, type RunEventPayload } from './events';
+import { summarize } from './run-summary';
+import { runVerdict } from './run-outcome';
+
+function run(payloads: RunEventPayload[]): RunEvent[] {
+  const stamper = createEventStamper('r1', () => 1000);
+  return payloads.map((p) => stamper.stamp(p));
+}
+
+const started = (agent: string, flow?: 'planning'): RunEventPayload => ({
+  type: 'run.started',
+  agent,
+  task: 't',
+  maxSteps: 20,
+  model: 'm',
+  sessionId: 's',
+  ...(flow ? { flow } : {}),
+});
+
+describe('summarize', () => {
+  it("keeps a flow's state on the planner while executors start and finish plan steps", () => {
+    const states: string[] = [];
+    const events = run([
+      started('planning', 'planning'),
+      { type: 'state.changed', agent: 'planning', from: 'IDLE', to: 'RUNNING' },
+      { type: 'state.changed', agent: 'manus', from: 'IDLE', to: 'RUNNING' },
+      { type: 'state.changed', agent: 'manus', from: 'RUNNING', to: 'FINISHED' },
+      { type: 'state.changed', agent: 'swe', from: 'IDLE', to: 'RUNNING' },
+      { type: 'state.changed', agent: 'swe', from: 'RUNNING', to: 'FINISHED' },
+    ]);
+    for (let i = 1; i <= events.length; i++) states.push(summarize(events.slice(0, i))!.state);
+    expect(states).toEqual(['IDLE', 'RUNNING', 'RUNNING', 'RUNNING', 'RUNNING', 'RUNNING']);
+  });
+
+  it('counts tool errors (non-zero exits included), stuck detections, duplicates and retries', () => {
+    const summary = summarize(
+      run([
+        started('manus'),
+        {
+          type: 'tool.finished',
+          agent: 'manus',
+          step: 1,
+          toolCallId: 'a',
+          name: 'bash',
+          ok: true,
+          output: '',
+          exitCode: 1,
+          durationMs: 1,
+        },
+        {
+          type: 'tool.finished',
+          agent: 'manus',
+          step: 1,
+          toolCallId: 'b',
+          name: 'bash',
+          ok: true,
+          output: '',
+          exitCode: 0,
+          durationMs: 1,
+        },
+        {
+          type: 'tool.finished',
+          agent: 'manus',
+          step: 2,
+          toolCallId: 'c',
+          name: 'python_execute',
+          ok: false,
+          output: '',
+          error: 'x',
+          durationMs: 1,
+        },
+        {
+          type: 'stuck.detected',
+          agent: 'manus',
+          step: 2,
+          kind: 'content',
+          count: 3,
+          duplicateOf: [1, 3],
+        },
+        {
+          type: 'memory.appended',
+          agent: 'manus',
+          index: 5,
+          message: { role: 'assistant', content: 'again' },
+          duplicate: 'content',
+        },
+        {
+          type: 'memory.appended',
+          agent: 'manus',
+          index: 7,
+          message: { role: 'assistant', content: 'new' },
+        },
+        {
+          type: 'llm.retried',
+          agent: 'manus',
+          step: 3,
+          attempt: 1,
+          status: 429,
+          delayMs: 10,
+          error: 'rate',
+        },
+        {
+          type: 'run.finished',
+          outcome: 'finished',
+          state: 'FINISHED',
+          steps: 3,
+          usage: { prompt: 1, completion: 1 },
+          terminateStatus: 'success',
+        },
+      ]),
+    )!;
+    expect(summary.health).toEqual({
+      toolCalls: 3,
+      toolErrors: 2,
+      stuck: 1,
+      duplicates: 1,
+      retries: 1,
+    });
+    expect(summary.terminateStatus).toBe('success');
+    expect(runVerdict(summary).label).toBe('finished with 2 tool errors');
+  });
+});
