@@ -25,12 +25,21 @@ import type {
   ConnectionTestResult,
 } from './domain/config-view';
 import type { SandboxStatusView, HumanAnswerInput, AppInfo } from './domain/host-views';
+import type {
+  ApprovalRule,
+  Breakpoint,
+  DebugEdit,
+  DebugStatus,
+  EditResult,
+  StepScope,
+} from './domain/debugger';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
 export * from './domain/runs';
 export * from './domain/config-view';
 export * from './domain/host-views';
+export * from './domain/debugger';
 
 export type EmptyInput = Record<string, never>;
 
@@ -49,6 +58,17 @@ export interface RequestMap {
   'config:test-connection': { input: ConnectionTestInput; output: ConnectionTestResult };
   'human:answer': { input: HumanAnswerInput; output: { accepted: true } };
   'sandbox:status': { input: { sessionId?: string }; output: SandboxStatusView };
+  // the agent debugger (docs/debugger.md): requests about one live run
+  'debug:pause': { input: { runId: string }; output: DebugStatus };
+  'debug:resume': { input: { runId: string }; output: DebugStatus };
+  'debug:step': { input: { runId: string; scope: StepScope }; output: DebugStatus };
+  'debug:set-breakpoint': { input: { runId: string; spec: string }; output: Breakpoint };
+  'debug:clear-breakpoint': { input: { runId: string; id: string }; output: { cleared: true } };
+  'debug:set-approval': {
+    input: { runId: string; tools: string[] };
+    output: { approvals: ApprovalRule[] };
+  };
+  'debug:edit': { input: { runId: string; edit: DebugEdit }; output: EditResult };
 }
 export type RequestChannel = keyof RequestMap;
 export type RequestInput<C extends RequestChannel> = RequestMap[C]['input'];
@@ -82,6 +102,13 @@ export const REQUEST_CHANNELS = [
   'config:test-connection',
   'human:answer',
   'sandbox:status',
+  'debug:pause',
+  'debug:resume',
+  'debug:step',
+  'debug:set-breakpoint',
+  'debug:clear-breakpoint',
+  'debug:set-approval',
+  'debug:edit',
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
@@ -104,6 +131,13 @@ export const API_METHODS = {
   testConnection: 'config:test-connection',
   answerHuman: 'human:answer',
   getSandboxStatus: 'sandbox:status',
+  pauseRun: 'debug:pause',
+  resumeRun: 'debug:resume',
+  stepRun: 'debug:step',
+  setBreakpoint: 'debug:set-breakpoint',
+  clearBreakpoint: 'debug:clear-breakpoint',
+  setApproval: 'debug:set-approval',
+  editRun: 'debug:edit',
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',

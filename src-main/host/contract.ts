@@ -18,22 +18,14 @@ import { ConfigError } from '../runtime/config/load';
 import { exportRun, importRun, RunTransferError } from '../runtime/runs/run-transfer';
 import type { Runtime } from '../runtime/runtime';
 import type { DockerProbe, SandboxTracker } from './sandbox-status';
+import { createDebugHandlers } from './debug-handlers';
+import { HandlerError } from './handler-error';
 
 export type Handlers = {
   [C in RequestChannel]: (input: RequestInput<C>) => Promise<RequestOutput<C>>;
 };
 
-/** An error a handler throws on purpose, with a code the UI can act on. */
-export class HandlerError extends Error {
-  constructor(
-    readonly code: IpcError['code'],
-    message: string,
-    readonly issues?: IpcError['issues'],
-  ) {
-    super(message);
-    this.name = 'HandlerError';
-  }
-}
+export { HandlerError };
 
 export interface HandlerDeps {
   mode: 'desktop' | 'browser';
@@ -133,6 +125,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     },
     'sandbox:status': async ({ sessionId }) =>
       deps.sandbox.status(sessionId ?? runtime.sessionId, deps.dockerProbe),
+    ...createDebugHandlers(runtime),
   };
 }
 

@@ -9,6 +9,10 @@ export interface RunStartInput {
   maxSteps?: number;
   /** the workspace (and its sandbox) the run works in; defaults to the app's session */
   sessionId?: string;
+  /** the agent debugger: breakpoints in text form (`tool:bash`, `stuck`, `step:3`...) */
+  breakpoints?: string[];
+  /** approval mode for this run: calls of these tools wait for approve / edit / skip */
+  approveTools?: string[];
 }
 
 export interface RunSummary {

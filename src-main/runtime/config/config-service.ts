@@ -26,7 +26,7 @@ import { writeFileAtomic } from './atomic-write';
 import { buildConfigView } from './config-view';
 import { ConfigError, loadConfigFile, parseTomlText, validateConfigData } from './load';
 import { convertOpenManusConfig } from './openmanus-import';
-import { resolveLlmProfile, resolveSecret } from './resolve';
+import { resolveLlmProfile, resolveNamedProfile, resolveSecret } from './resolve';
 import { configSchema, type LlmProfile, type WorkbenchConfig } from './schema';
 import { SECRET_REF_PREFIX, type SecretStore } from './secrets';
 import { editToml, getPath, setPath, type TomlEdit } from './toml-document';
@@ -105,6 +105,15 @@ export class ConfigService {
       return resolveLlmProfile(llmOnly, 'toolcall', this.env, this.secrets);
     }
     return resolveLlmProfile(config, target, this.env, this.secrets);
+  }
+
+  /** The profile `[llm.NAME]` (`default`: `[llm]`), as the debugger's model change uses it. */
+  resolveNamedProfile(name: string, config = this.load()): LlmProfile {
+    if (name !== 'default' && !config.llm.profiles[name]) {
+      const known = ['default', ...Object.keys(config.llm.profiles)].join(', ');
+      throw new Error(`There is no profile [llm.${name}] in config.toml (profiles: ${known})`);
+    }
+    return resolveNamedProfile(config, name === 'default' ? null : name, this.env, this.secrets);
   }
 
   /**

@@ -4,7 +4,7 @@
  * needs none) runs the agent's built-in demo scenario, whose tools are real.
  */
 import type { ConfigAgentName } from '../config/resolve';
-import type { WorkbenchConfig } from '../config/schema';
+import type { LlmProfile, WorkbenchConfig } from '../config/schema';
 import type { LlmClient } from '../llm/llm-client';
 import type { RuntimeServices } from '../agents/runtime-services';
 
@@ -13,7 +13,14 @@ export function modelClientFor(
   config: WorkbenchConfig,
   target: ConfigAgentName,
 ): LlmClient {
-  const profile = services.config.resolveProfile(target, config);
+  return modelClientForProfile(services, services.config.resolveProfile(target, config), target);
+}
+
+export function modelClientForProfile(
+  services: RuntimeServices,
+  profile: LlmProfile,
+  target: ConfigAgentName,
+): LlmClient {
   if (profile.apiType === 'scripted') return services.scripted.client(profile, target);
   if (!profile.apiKey && profile.apiType !== 'ollama')
     return services.scripted.demo(profile, target);

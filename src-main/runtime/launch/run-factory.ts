@@ -2,21 +2,28 @@
  * Builds a run from the config read at start time: the agent's resolved settings and
  * model profile, the session's shared resources, and a model client (the built-in demo
  * model when the profile has no API key). A `--flow planning` run becomes a PlanningFlow.
+ * The run's debugger gets the agent's saved breakpoints and approval tools, the prices
+ * of its models and a way to switch them (run-models.ts).
  */
 import { buildAgent } from '../agents/catalog';
 import { resolveAgentSettings } from '../config/resolve';
 import { preparePlanningRun } from './planning-run';
-import { modelClientFor } from './model-client';
+import { RunModels } from './run-models';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { RunFactory } from '../runs/run-manager';
 
 export function createRunFactory(services: RuntimeServices): RunFactory {
   return async (input, context) => {
     const config = services.loadConfig();
-    if (input.flow === 'planning') return preparePlanningRun(services, config, input, context);
+    const models = new RunModels(services, config, context.debug);
+    if (input.flow === 'planning')
+      return preparePlanningRun(services, config, input, context, models);
     const settings = resolveAgentSettings(config, input.agent);
     if (input.maxSteps !== undefined) settings.maxSteps = input.maxSteps;
-    const llm = modelClientFor(services, config, input.agent);
+    const llm = models.clientFor(input.agent);
+    context.debug?.setPricing(models.pricing());
+    context.debug?.addBreakpoints(settings.breakpoints ?? [], 'config', input.agent);
+    context.debug?.addApprovals(settings.approveTools ?? [], 'config', input.agent);
     const session = services.sessions.open(context.sessionId);
     const built = await buildAgent(input.agent, {
       name: input.agent,
@@ -25,7 +32,11 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
       config,
       session,
       services,
-      env: { emit: context.emit, runId: context.runId },
+      env: {
+        emit: context.emit,
+        runId: context.runId,
+        ...(context.debug ? { debug: context.debug } : {}),
+      },
     });
     return {
       agentName: input.agent,

@@ -11,7 +11,9 @@ import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared
 import type { RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
 import type { RunResult } from '@shared/domain/agent';
+import type { DebugActor } from '@shared/domain/debugger';
 import { CancelledError } from '../util/abort';
+import { RunDebugger } from '../debug/run-debugger';
 import { MemoryRunHistory, type RunHistory } from './run-history';
 
 /** What a factory hands back: something to run, and what to release afterwards. */
@@ -27,6 +29,8 @@ export interface RunContext {
   runId: string;
   sessionId: string;
   emit: (event: RunEventPayload) => void;
+  /** the run's debugger: agents await it at their safe points; the factory adds config breakpoints */
+  debug?: RunDebugger;
 }
 
 export type RunFactory = (input: ResolvedRunInput, context: RunContext) => Promise<PreparedRun>;
@@ -36,6 +40,10 @@ export interface ResolvedRunInput {
   agent: AgentName;
   flow?: FlowName;
   maxSteps?: number;
+  /** the run's own breakpoints (text form) and approval-mode tools, and who set them */
+  breakpoints?: string[];
+  approveTools?: string[];
+  debugActor?: DebugActor;
 }
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -51,6 +59,7 @@ interface LiveRun {
   done?: Promise<RunResult>;
   summary: RunSummary | undefined;
   lastSeq: number;
+  debug: RunDebugger;
 }
 
 export interface RunManagerOptions {
@@ -91,13 +100,16 @@ export class RunManager {
     return () => this.listeners.delete(listener);
   }
 
-  start(input: RunStartInput): RunHandle {
+  /** `actor`: who set the request's breakpoints (the UI, or the CLI's terminal). */
+  start(input: RunStartInput, options: { actor?: DebugActor } = {}): RunHandle {
     const runId = newRunId();
     const stamper = createEventStamper(runId);
     const controller = new AbortController();
     const secrets = (this.options.secrets?.() ?? []).filter((v) => v.length >= MIN_SECRET_LENGTH);
-    const run: LiveRun = { controller, summary: undefined, lastSeq: 0 };
+    const debug = new RunDebugger((payload) => publish(payload));
+    const run: LiveRun = { controller, summary: undefined, lastSeq: 0, debug };
     const publish = (payload: RunEventPayload) => {
+      debug.observe(payload);
       let event = stamper.stamp(payload);
       let line = JSON.stringify(event);
       if (secrets.some((secret) => line.includes(secret))) {
@@ -122,6 +134,9 @@ export class RunManager {
       agent: input.agent ?? this.options.defaultAgent ?? 'manus',
       ...(input.flow ? { flow: input.flow } : {}),
       ...(input.maxSteps !== undefined ? { maxSteps: input.maxSteps } : {}),
+      ...(input.breakpoints?.length ? { breakpoints: input.breakpoints } : {}),
+      ...(input.approveTools?.length ? { approveTools: input.approveTools } : {}),
+      ...(options.actor ? { debugActor: options.actor } : {}),
     };
     const sessionId = input.sessionId ?? this.defaultSessionId;
     // Listed from the first moment; replaced by the real summary at run.started.
@@ -140,7 +155,11 @@ export class RunManager {
       lastSeq: 0,
     };
     this.live.set(runId, run);
-    const done = this.execute(resolved, { runId, sessionId, emit: publish }, controller.signal);
+    const done = this.execute(
+      resolved,
+      { runId, sessionId, emit: publish, debug },
+      controller.signal,
+    );
     run.done = done;
     void done.finally(() => this.live.delete(runId));
     return { runId, done };
@@ -152,6 +171,11 @@ export class RunManager {
     if (!run) return false;
     run.controller.abort(new CancelledError('Stopped by the user'));
     return true;
+  }
+
+  /** The debugger of a live run (pause, step, breakpoints, edits). */
+  debugger(runId: string): RunDebugger | undefined {
+    return this.live.get(runId)?.debug;
   }
 
   isRunning(runId: string): boolean {
@@ -220,6 +244,11 @@ export class RunManager {
         ...(input.flow ? { flow: input.flow } : {}),
         sessionId: context.sessionId,
       });
+      // The run's own breakpoints after the factory's: a cost budget needs the run's prices.
+      const actor = input.debugActor ?? 'ui';
+      context.debug?.addBreakpoints(input.breakpoints ?? [], actor);
+      context.debug?.addApprovals(input.approveTools ?? [], actor);
+      context.debug?.announce();
       result = await prepared.execute(input.task, signal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
