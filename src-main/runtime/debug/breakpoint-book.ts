@@ -203,10 +203,18 @@ export class BreakpointBook {
     );
   }
 
+  /** A met condition; a second hit of the same breakpoint before the pause adds its detail. */
   private hit(kind: 'tool_error' | 'stuck' | 'model_error', agent: string, detail: string): void {
     for (const entry of this.entries) {
-      if (entry.breakpoint.condition.kind === kind && inScope(entry, agent))
-        this.pending.push(reason(entry.breakpoint, detail));
+      if (entry.breakpoint.condition.kind !== kind || !inScope(entry, agent)) continue;
+      const id = entry.breakpoint.id;
+      const earlier = this.pending.findIndex(
+        (r) => r.kind === 'breakpoint' && r.breakpointId === id,
+      );
+      const found = this.pending[earlier];
+      if (found?.kind === 'breakpoint')
+        this.pending[earlier] = { ...found, detail: `${found.detail}; ${detail}` };
+      else this.pending.push(reason(entry.breakpoint, detail));
     }
   }
 }

@@ -15,6 +15,7 @@
  */
 import type { DebugEdit, EditRecord } from '@shared/domain/debugger';
 import type { Message, ToolCall } from '@shared/domain/message';
+import type { RunEventPayload } from '@shared/events';
 import type { DebugGate, PauseSession } from '../debug/gate';
 import { DebugError } from '../debug/debug-error';
 import type { ChatResponse } from '../llm/llm-client';
@@ -23,7 +24,14 @@ import { isCancellation } from '../util/abort';
 import type { StepContext } from './base-agent';
 import type { CallIds } from './call-ids';
 import type { Memory } from './memory';
-import type { ToolCallOutcome, ToolExecutionContext } from './tool-execution';
+import {
+  answerWithoutRunning,
+  CANCELLED_OBSERVATION,
+  type ToolCallOutcome,
+  type ToolExecutionContext,
+} from './tool-execution';
+import { fromToolCalls, toolMessage } from './messages';
+import { shrinkArguments } from './tool-arguments';
 
 /** What the hooks may touch in the agent. */
 export interface LoopAccess {
@@ -33,6 +41,7 @@ export interface LoopAccess {
   addMessage(message: Message): number;
   /** the run's call ids: an added call's id is reserved so later ones stay unique */
   readonly callIds: CallIds;
+  readonly emit: (event: RunEventPayload) => void;
 }
 
 export class LoopDebugHooks {
@@ -75,8 +84,16 @@ export class LoopDebugHooks {
     }
   }
 
-  /** The calls as they will run, after a pause for approval or edits if one is due. */
-  async beforeTools(context: StepContext, calls: ToolCall[]): Promise<ToolCall[]> {
+  /**
+   * The calls as they will run, after a pause for approval or edits if one is due. A run
+   * stopped during that pause keeps the proposal in memory, each call answered as
+   * cancelled, as a stop during the calls would.
+   */
+  async beforeTools(
+    context: StepContext,
+    calls: ToolCall[],
+    content: string | null,
+  ): Promise<ToolCall[]> {
     if (!this.gate) return calls;
     const batch = new ToolBatch(this.loop, context.step, calls);
     const wait = this.gate.gate({
@@ -87,7 +104,20 @@ export class LoopDebugHooks {
       session: batch,
     });
     if (!wait) return calls;
-    await wait;
+    try {
+      await wait;
+    } catch (error) {
+      this.loop.addMessage(fromToolCalls(batch.calls.map(shrinkArguments), content));
+      const ctx = { agent: this.loop.agent, step: context.step, emit: this.loop.emit };
+      for (const call of batch.calls) {
+        const outcome = answerWithoutRunning(call, CANCELLED_OBSERVATION, {
+          ...ctx,
+          maxObserve: undefined,
+        });
+        this.loop.addMessage(toolMessage(outcome.observation, call.id, call.function.name));
+      }
+      throw error;
+    }
     for (const [id, observation] of batch.skips) this.skips.set(id, observation);
     return batch.calls;
   }

@@ -123,6 +123,7 @@ export class ToolCallAgent extends ReActAgent {
       tools: this.tools,
       addMessage: (message) => this.addMessage(message),
       callIds: this.callIds,
+      emit: env.emit,
     });
   }
 
@@ -147,7 +148,7 @@ export class ToolCallAgent extends ReActAgent {
     // The user may approve, edit, skip or add calls before any runs (and memory keeps them).
     const isRunnable = this.toolChoice !== 'none' && response.finishReason !== 'length';
     if (calls.length > 0 && !isTyped && isRunnable)
-      calls = await this.debug.beforeTools(context, calls);
+      calls = await this.debug.beforeTools(context, calls, response.content);
     this.addMessage(fromToolCalls(calls.map(shrinkArguments), response.content));
     if (calls.length > 0 && this.toolChoice === 'none') {
       // Called anyway: each call is answered (pairing), none runs, and the reply counts
