@@ -3,6 +3,10 @@ export const USAGE = `Usage: workbench <command> [options]
 Commands:
   run [--agent NAME] [--flow planning] [--config FILE] [--max-steps N] [--jsonl] TASK
                       run an agent on TASK and print its steps
+      [--break SPEC]... [--approve TOOL]... [--no-breakpoints]
+                      debug it in this terminal: pause at breakpoints (tool:NAME[:PATTERN],
+                      stuck, tool_error, model_error, step:N, tokens:N, cost:USD), approve
+                      calls of TOOL before they run; Ctrl-\\ pauses; ? at the prompt for help
   runs list           list the runs in the history
   runs show RUN_ID [--jsonl]
                       show a run from the history (--jsonl replays its events)

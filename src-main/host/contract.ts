@@ -5,7 +5,6 @@
  */
 import {
   REQUEST_CHANNELS,
-  type IpcError,
   type IpcResult,
   type RequestChannel,
   type RequestInput,

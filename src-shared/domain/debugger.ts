@@ -231,3 +231,34 @@ export function describePauseReason(reason: PauseReason): string {
       return `approval needed before running ${reason.tools.join(', ')}`;
   }
 }
+
+/** An edit as one line for people (CLI, UI, replay). */
+export function describeEdit(edit: EditRecord): string {
+  const clip = (text: string | null, max = 120) => {
+    const flat = (text ?? '').replace(/\s+/g, ' ').trim();
+    return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+  };
+  switch (edit.kind) {
+    case 'approve_call':
+      return `approved ${edit.name} (${edit.toolCallId})`;
+    case 'edit_call':
+      return `edited the arguments of ${edit.name} (${edit.toolCallId}): ${clip(edit.before)} → ${clip(edit.after)}`;
+    case 'skip_call':
+      return `skipped ${edit.name} (${edit.toolCallId}), telling the model: ${clip(edit.observation)}`;
+    case 'add_call':
+      return `added a call to ${edit.name} (${edit.toolCallId}): ${clip(edit.arguments)}`;
+    case 'edit_message':
+      return `edited message #${edit.index} (${edit.role}): ${clip(edit.before)} → ${clip(edit.after)}`;
+    case 'add_message':
+      return `added message #${edit.index} (${edit.role}): ${clip(edit.content)}`;
+    case 'change_model': {
+      const show = (m: ModelChoice) =>
+        `${m.model} [llm${m.profile === 'default' ? '' : `.${m.profile}`}] temperature ${m.temperature}`;
+      return `changed the model: ${show(edit.before)} → ${show(edit.after)}`;
+    }
+    case 'provide_reply': {
+      const calls = edit.toolCalls.map((c) => c.function.name).join(', ');
+      return `typed the reply in place of the model: ${clip(edit.content)}${calls ? ` (calls: ${calls})` : ''}`;
+    }
+  }
+}

@@ -7,6 +7,8 @@ import { parseCommandArgs, parsePositiveInt } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
 import { formatEvent } from '../format-event';
 import { attachTerminalPrompt } from '../human-prompt';
+import { attachDebugTerminal } from '../debug-terminal';
+import { resolveDebugOptions } from '../debug-options';
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -15,6 +17,9 @@ export async function runCommand(args: string[]): Promise<number> {
     config: { type: 'string' },
     'max-steps': { type: 'string' },
     jsonl: { type: 'boolean', default: false },
+    break: { type: 'string', multiple: true },
+    approve: { type: 'string', multiple: true },
+    'no-breakpoints': { type: 'boolean', default: false },
   });
   const task = positionals.join(' ').trim();
   if (!task) throw new UsageError('run needs a TASK (e.g. workbench run "list the files")');
@@ -27,17 +32,28 @@ export async function runCommand(args: string[]): Promise<number> {
   const maxSteps = parsePositiveInt(values['max-steps'], '--max-steps');
 
   const runtime = createRuntime(values.config !== undefined ? { configFile: values.config } : {});
+  let config;
   try {
     // Bad config is bad usage: say which file and key, exit 2, before any run starts.
     if (values.config !== undefined && !existsSync(values.config)) {
       throw new UsageError(`config file not found: ${values.config}`);
     }
-    runtime.services.loadConfig();
+    config = runtime.services.loadConfig();
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError)
       throw new UsageError(error.message);
     throw error;
   }
+  const debugging = resolveDebugOptions({
+    breaks: values.break,
+    approves: values.approve,
+    noBreakpoints: values['no-breakpoints'],
+    isJsonl: values.jsonl,
+    config,
+    agent,
+    isFlow: values.flow === 'planning',
+    tty: { stdin: process.stdin.isTTY === true, stderr: process.stderr.isTTY === true },
+  });
   const print = values.jsonl
     ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
     : (event: RunEvent) => {
@@ -48,12 +64,26 @@ export async function runCommand(args: string[]): Promise<number> {
   // ask_human: answered at the terminal on a TTY; otherwise it fails with a clear reason.
   const detachPrompt = attachTerminalPrompt(runtime.services.human);
 
-  const handle = runtime.runs.start({
-    task,
-    agent,
-    ...(values.flow === 'planning' ? { flow: 'planning' as const } : {}),
-    ...(maxSteps !== undefined ? { maxSteps } : {}),
-  });
+  const handle = runtime.runs.start(
+    {
+      task,
+      agent,
+      ...(values.flow === 'planning' ? { flow: 'planning' as const } : {}),
+      ...(maxSteps !== undefined ? { maxSteps } : {}),
+      ...(debugging.breakpoints.length > 0 ? { breakpoints: debugging.breakpoints } : {}),
+      ...(debugging.approveTools.length > 0 ? { approveTools: debugging.approveTools } : {}),
+    },
+    { actor: 'terminal', ignoreSavedBreakpoints: debugging.ignoreSaved },
+  );
+  // Pauses are answered at the terminal; Ctrl-\ (SIGQUIT) pauses at the next safe point.
+  const detachDebug = debugging.isInteractive
+    ? attachDebugTerminal({ runs: runtime.runs, runId: handle.runId })
+    : () => {};
+  const onQuit = () => {
+    process.stderr.write('workbench: pausing at the next safe point (Ctrl-\\)\n');
+    runtime.runs.debugger(handle.runId)?.pause();
+  };
+  if (debugging.isInteractive) process.on('SIGQUIT', onQuit);
   let interrupted = false;
   // The first Ctrl-C stops the run cleanly (it still ends with run.finished, the sandbox
   // is removed, the history is kept); the handler is `once`, so a second one quits at once.
@@ -74,6 +104,8 @@ export async function runCommand(args: string[]): Promise<number> {
     return EXIT.error;
   } finally {
     detachPrompt();
+    detachDebug();
+    process.off('SIGQUIT', onQuit);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -230,18 +230,8 @@ export class RunDebugger implements DebugGate {
     this.stepTarget = null;
     const awaiting =
       request.point === 'before_tools' ? this.book.awaitingApproval(request).map((c) => c.id) : [];
-    this.emit({
-      type: 'run.paused',
-      agent: request.agent,
-      step: this.book.step,
-      point: request.point,
-      reasons,
-      ...(request.calls ? { calls: [...request.calls] } : {}),
-      ...(awaiting.length > 0 ? { awaitingApproval: awaiting } : {}),
-      ...(request.error !== undefined ? { error: request.error } : {}),
-    });
     const since = this.now();
-    return new Promise<void>((resolve, reject) => {
+    const held = new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         this.paused = null;
         reject(abortError(signal));
@@ -275,6 +265,18 @@ export class RunDebugger implements DebugGate {
       };
       this.paused = paused;
     });
+    // Reported once the run is paused, so a listener may act on it (resume, edit) at once.
+    this.emit({
+      type: 'run.paused',
+      agent: request.agent,
+      step: this.book.step,
+      point: request.point,
+      reasons,
+      ...(request.calls ? { calls: [...request.calls] } : {}),
+      ...(awaiting.length > 0 ? { awaitingApproval: awaiting } : {}),
+      ...(request.error !== undefined ? { error: request.error } : {}),
+    });
+    return held;
   }
 
   private addOne(spec: string, origin: Breakpoint['origin'], agent?: string): Breakpoint {

@@ -32,7 +32,9 @@ export function preparePlanningRun(
   const flowSettings = config.flow.planning;
   const maxSteps = input.maxSteps ?? resolveAgentSettings(config, 'planning').maxSteps;
   const planner = models.clientFor('planning');
-  const debug = context.debug;
+  // Saved breakpoints are left out when the run asks (CLI --no-breakpoints).
+  const debug = input.ignoreSavedBreakpoints ? undefined : context.debug;
+  const gate = context.debug;
   // [agent.planning] breakpoints watch the whole flow; an executor's only that executor.
   debug?.addBreakpoints(resolveAgentSettings(config, 'planning').breakpoints ?? [], 'config');
   debug?.addApprovals(resolveAgentSettings(config, 'planning').approveTools ?? [], 'config');
@@ -59,7 +61,7 @@ export function preparePlanningRun(
           config,
           session,
           services,
-          env: { emit: options.emit, runId: context.runId, ...(debug ? { debug } : {}) },
+          env: { emit: options.emit, runId: context.runId, ...(gate ? { debug: gate } : {}) },
           extras: { tools: options.extraTools, specialToolNames: options.specialToolNames },
         });
         return {
@@ -80,11 +82,11 @@ export function preparePlanningRun(
     maxReplans: flowSettings.max_replans,
     carryMemory: flowSettings.carry_memory,
     emit: context.emit,
-    ...(debug ? { debug } : {}),
+    ...(gate ? { debug: gate } : {}),
   });
   // Executors are built per plan step; their prices are known from the config already.
   for (const key of keys) models.include(key);
-  debug?.setPricing(models.pricing());
+  gate?.setPricing(models.pricing());
   return {
     agentName: PLANNER_AGENT,
     model: planner.model,

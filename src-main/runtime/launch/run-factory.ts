@@ -22,8 +22,10 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
     if (input.maxSteps !== undefined) settings.maxSteps = input.maxSteps;
     const llm = models.clientFor(input.agent);
     context.debug?.setPricing(models.pricing());
-    context.debug?.addBreakpoints(settings.breakpoints ?? [], 'config', input.agent);
-    context.debug?.addApprovals(settings.approveTools ?? [], 'config', input.agent);
+    if (!input.ignoreSavedBreakpoints) {
+      context.debug?.addBreakpoints(settings.breakpoints ?? [], 'config', input.agent);
+      context.debug?.addApprovals(settings.approveTools ?? [], 'config', input.agent);
+    }
     const session = services.sessions.open(context.sessionId);
     const built = await buildAgent(input.agent, {
       name: input.agent,

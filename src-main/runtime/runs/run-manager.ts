@@ -44,6 +44,8 @@ export interface ResolvedRunInput {
   breakpoints?: string[];
   approveTools?: string[];
   debugActor?: DebugActor;
+  /** leave out the breakpoints and approval tools saved in config.toml (CLI --no-breakpoints) */
+  ignoreSavedBreakpoints?: boolean;
 }
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -101,7 +103,10 @@ export class RunManager {
   }
 
   /** `actor`: who set the request's breakpoints (the UI, or the CLI's terminal). */
-  start(input: RunStartInput, options: { actor?: DebugActor } = {}): RunHandle {
+  start(
+    input: RunStartInput,
+    options: { actor?: DebugActor; ignoreSavedBreakpoints?: boolean } = {},
+  ): RunHandle {
     const runId = newRunId();
     const stamper = createEventStamper(runId);
     const controller = new AbortController();
@@ -137,6 +142,7 @@ export class RunManager {
       ...(input.breakpoints?.length ? { breakpoints: input.breakpoints } : {}),
       ...(input.approveTools?.length ? { approveTools: input.approveTools } : {}),
       ...(options.actor ? { debugActor: options.actor } : {}),
+      ...(options.ignoreSavedBreakpoints ? { ignoreSavedBreakpoints: true } : {}),
     };
     const sessionId = input.sessionId ?? this.defaultSessionId;
     // Listed from the first moment; replaced by the real summary at run.started.
