@@ -20,6 +20,7 @@ import {
 import type { RunEvent } from '@shared/events';
 import { issuesToFieldErrors, validateDraft } from './config/config-draft';
 import type { WorkbenchStore } from './store';
+import { createDebugCommands, type DebugCommands } from './debug-commands';
 
 export type BridgeApi = AppApi & { onConnectionChange?: (l: (c: boolean) => void) => () => void };
 
@@ -39,6 +40,8 @@ export interface Bridge {
   answerHuman(runId: string, toolCallId: string, answer: string): Promise<void>;
   exportRun(runId: string): Promise<RunExport>;
   importRun(content: string, fileName: string): Promise<string>;
+  /** the agent debugger: pause, step, resume, breakpoints, edits */
+  debug: DebugCommands;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -327,6 +330,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       await api.answerHuman({ runId, toolCallId, answer });
     },
     exportRun: (runId) => api.exportRun({ runId }),
+    debug: createDebugCommands(api),
     async importRun(content, fileName) {
       const result = await api.importRun({ content, fileName });
       state().setSummaries([result.summary]);

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { AGENT_NAMES, type AgentName } from '@shared/domain/agent';
+import { parseBreakpoint } from '@shared/domain/debugger';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
 
@@ -18,6 +19,8 @@ export function NewRunForm() {
   const [task, setTask] = useState('');
   const [agent, setAgent] = useState<AgentName>('manus');
   const [isPlanning, setPlanning] = useState(false);
+  const [breakpoints, setBreakpoints] = useState('');
+  const [approveTools, setApproveTools] = useState('');
   const [isStarting, setIsStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const model = config?.agents[isPlanning ? 'planning' : agent]?.llm.model.value;
@@ -28,6 +31,13 @@ export function NewRunForm() {
       setError('Describe the task for the agent');
       return;
     }
+    const specs = splitList(breakpoints, /,/);
+    const bad = specs.map(parseBreakpoint).find((p) => !p.ok);
+    if (bad && !bad.ok) {
+      setError(bad.error);
+      return;
+    }
+    const tools = splitList(approveTools, /[\s,]+/);
     setIsStarting(true);
     setError(null);
     try {
@@ -35,6 +45,8 @@ export function NewRunForm() {
         task: task.trim(),
         agent,
         ...(isPlanning ? { flow: 'planning' as const } : {}),
+        ...(specs.length > 0 ? { breakpoints: specs } : {}),
+        ...(tools.length > 0 ? { approveTools: tools } : {}),
       });
       setTask('');
     } catch (e) {
@@ -89,6 +101,26 @@ export function NewRunForm() {
           {isStarting ? 'Starting…' : 'Start run'}
         </button>
       </div>
+      <div className="new-run-debug">
+        <label>
+          Breakpoints{' '}
+          <input
+            data-testid={TEST_IDS.runBreakpointsInput}
+            value={breakpoints}
+            placeholder="tool:bash, stuck, tool_error, step:5, tokens:50k"
+            onChange={(e) => setBreakpoints(e.target.value)}
+          />
+        </label>
+        <label>
+          Approve before running{' '}
+          <input
+            data-testid={TEST_IDS.runApproveInput}
+            value={approveTools}
+            placeholder="bash, str_replace_editor"
+            onChange={(e) => setApproveTools(e.target.value)}
+          />
+        </label>
+      </div>
       {error && (
         <p className="field-error" role="alert" data-testid={TEST_IDS.runStartError}>
           {error}
@@ -96,4 +128,11 @@ export function NewRunForm() {
       )}
     </form>
   );
+}
+
+function splitList(text: string, separator: RegExp): string[] {
+  return text
+    .split(separator)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

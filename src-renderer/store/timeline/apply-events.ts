@@ -7,7 +7,8 @@
  */
 import type { RunEvent, RunEventOf } from '@shared/events';
 import { matchDuplicate } from './duplicate-index';
-import { TimelineDraft, key } from './timeline-draft';
+import { key } from './timeline-draft';
+import { DebugDraft } from './debug-draft';
 import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
 
 export function applyTimelineEvents(
@@ -24,10 +25,11 @@ export function applyTimelineEvents(
 }
 
 /** The event handlers; the copy-on-write mechanics are in TimelineDraft. */
-class Draft extends TimelineDraft {
+class Draft extends DebugDraft {
   apply(e: RunEvent): void {
     this.m.lastSeq = e.seq;
     this.m.eventCount += 1;
+    if (this.applyDebug(e)) return;
     switch (e.type) {
       case 'run.started':
         this.m.lastAgent = e.agent;
