@@ -93,6 +93,10 @@ export function DebuggerBar({ runId }: { runId: string }) {
             Pause
           </button>
         )}
+        <span className="muted debugger-keys">
+          keys: <kbd>p</kbd>/<kbd>F8</kbd> pause·resume · <kbd>n</kbd>/<kbd>F10</kbd> step ·{' '}
+          <kbd>m</kbd>/<kbd>F11</kbd> step the model call
+        </span>
         {paused && (
           <span className="debugger-reasons" data-testid={TEST_IDS.debugReasons}>
             {paused.agent} {POINT_TEXT[paused.point]}:{' '}

@@ -89,6 +89,11 @@ export class DebugDraft extends TimelineDraft {
       decisions: {},
       hasTypedReply: false,
     });
+    // The streamed reply is complete: it waits for the user's decisions, not for the model.
+    const streamPosition = this.m.streams[e.agent];
+    const stream = streamPosition === undefined ? undefined : this.items[streamPosition];
+    if (streamPosition !== undefined && stream?.kind === 'stream')
+      this.patch(streamPosition, stream, { isHeld: true });
     const why = e.reasons.map(describePauseReason).join('; ');
     this.debugRow(
       e,

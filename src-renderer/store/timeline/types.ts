@@ -111,6 +111,8 @@ export interface ContentEdit {
 export interface StreamItem extends ItemBase {
   kind: 'stream';
   text: string;
+  /** the reply is complete but held by the debugger: it is stored when the run resumes */
+  isHeld?: boolean;
 }
 
 export interface ToolItem extends ItemBase {

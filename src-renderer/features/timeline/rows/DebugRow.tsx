@@ -4,7 +4,7 @@ import { RowShell } from './RowShell';
 import type { RowProps } from './row-props';
 
 const ICON: Record<DebugItem['action'], string> = {
-  paused: '⏸',
+  paused: '‖',
   resumed: '▶',
   edited: '✎',
   breakpoints: '●',
