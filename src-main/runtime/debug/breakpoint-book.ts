@@ -18,14 +18,23 @@ import type { RunEventPayload } from '@shared/events';
 import type { GateRequest } from './gate';
 import { costOf, type Pricing } from './pricing';
 
+type ArgsMatcher = ((text: string) => boolean) & { isRegex: boolean };
+
 interface Entry {
   breakpoint: Breakpoint;
   /** for tool breakpoints with an argument pattern */
-  matches?: (text: string) => boolean;
+  matches?: ArgsMatcher;
 }
 
 export class BreakpointBook {
   private entries: Entry[] = [];
+  /** the entries each kind of safe point looks at (rebuilt when the list changes) */
+  private toolEntries: Entry[] = [];
+  private stepEntries: Entry[] = [];
+  private budgetEntries: Entry[] = [];
+  /** the lowest unspent budgets: below them no budget entry needs a look */
+  private tokenFloor = Infinity;
+  private costFloor = Infinity;
   private rules: ApprovalRule[] = [];
   private nextId = 1;
   private pending: PauseReason[] = [];
@@ -37,6 +46,8 @@ export class BreakpointBook {
   private runCost = 0;
   private runStep = 0;
   pricing: Pricing | undefined;
+  /** the string values of the call last looked at (every pattern breakpoint checks the same call) */
+  private valuesCache: { call: ToolCall; values: string[] } | null = null;
 
   /** the run's current step, as its events number it (run-wide in a flow) */
   get step(): number {
@@ -73,15 +84,21 @@ export class BreakpointBook {
       ...(agent ? { agent } : {}),
     };
     const entry: Entry = { breakpoint };
-    if (condition.kind === 'tool' && condition.argsPattern)
-      entry.matches = compileArgsPattern(condition.argsPattern);
+    if (condition.kind === 'tool' && condition.argsPattern) {
+      const pattern = condition.argsPattern;
+      entry.matches = Object.assign(compileArgsPattern(pattern), {
+        isRegex: /^\/.+\/[a-z]*$/s.test(pattern),
+      });
+    }
     this.entries.push(entry);
+    this.reindex();
     return breakpoint;
   }
 
   remove(id: string): boolean {
     const before = this.entries.length;
     this.entries = this.entries.filter((e) => e.breakpoint.id !== id);
+    this.reindex();
     this.pending = this.pending.filter((r) => r.kind !== 'breakpoint' || r.breakpointId !== id);
     return this.entries.length < before;
   }
@@ -134,61 +151,72 @@ export class BreakpointBook {
       .map((e) => reason(e.breakpoint, `the model call failed: ${oneLine(error)}`));
   }
 
-  /** Every reason to pause at this safe point; pending hits are used up. */
-  reasonsAt(request: GateRequest): PauseReason[] {
-    const reasons: PauseReason[] = this.pending.length > 0 ? this.pending : [];
-    if (reasons.length > 0) this.pending = [];
-    for (const { breakpoint, matches } of this.entries) {
-      const { condition } = breakpoint;
-      switch (condition.kind) {
-        case 'tool':
-          if (request.point !== 'before_tools' || !inScope({ breakpoint }, request.agent)) break;
-          for (const call of request.calls ?? []) {
-            if (call.function.name !== condition.tool) continue;
-            if (matches && !argsMatch(call, matches)) continue;
-            reasons.push(
-              reason(
-                breakpoint,
-                `${request.agent} is about to run ${condition.tool} (${call.id})${matches ? ' with matching arguments' : ''}`,
-              ),
-            );
-          }
-          break;
-        case 'step':
-          if (request.point !== 'before_model' || this.runStep !== condition.step) break;
-          if (!inScope({ breakpoint }, request.agent) || this.fired.has(breakpoint.id)) break;
-          this.fired.add(breakpoint.id);
-          reasons.push(reason(breakpoint, `step ${condition.step} is about to call the model`));
-          break;
-        case 'tokens':
-          if (this.runTokens <= condition.limit || this.fired.has(breakpoint.id)) break;
-          this.fired.add(breakpoint.id);
-          reasons.push(
+  /**
+   * Every reason to pause at this safe point; pending hits are used up. Only the
+   * breakpoints that concern the point are looked at (tool ones before tool calls, step
+   * ones before a model call, budgets while unspent), so ten breakpoints that do not
+   * fire cost a few comparisons.
+   */
+  reasonsAt(request: GateRequest): readonly PauseReason[] {
+    let reasons: PauseReason[] | null = null;
+    if (this.pending.length > 0) {
+      reasons = this.pending;
+      this.pending = [];
+    }
+    if (request.point === 'before_tools' && this.toolEntries.length > 0) {
+      for (const call of request.calls ?? []) {
+        for (const { breakpoint, matches } of this.toolEntries) {
+          const { condition } = breakpoint;
+          if (condition.kind !== 'tool' || call.function.name !== condition.tool) continue;
+          if (breakpoint.agent !== undefined && breakpoint.agent !== request.agent) continue;
+          if (matches && !this.argsMatch(call, matches)) continue;
+          (reasons ??= []).push(
+            reason(
+              breakpoint,
+              `${request.agent} is about to run ${condition.tool} (${call.id})${matches ? ' with matching arguments' : ''}`,
+            ),
+          );
+        }
+      }
+    }
+    if (request.point === 'before_model' && this.stepEntries.length > 0) {
+      for (const { breakpoint } of this.stepEntries) {
+        const { condition } = breakpoint;
+        if (condition.kind !== 'step' || condition.step !== this.runStep) continue;
+        if (breakpoint.agent !== undefined && breakpoint.agent !== request.agent) continue;
+        this.fire(breakpoint.id);
+        (reasons ??= []).push(
+          reason(breakpoint, `step ${condition.step} is about to call the model`),
+        );
+      }
+    }
+    if (this.runTokens > this.tokenFloor || this.runCost > this.costFloor) {
+      for (const { breakpoint } of this.budgetEntries) {
+        const { condition } = breakpoint;
+        if (condition.kind === 'tokens' && this.runTokens > condition.limit) {
+          this.fire(breakpoint.id);
+          (reasons ??= []).push(
             reason(
               breakpoint,
               `the run has used ${this.runTokens} tokens (budget ${condition.limit})`,
             ),
           );
-          break;
-        case 'cost':
-          if (this.runCost <= condition.limitUsd || this.fired.has(breakpoint.id)) break;
-          this.fired.add(breakpoint.id);
-          reasons.push(
+        } else if (condition.kind === 'cost' && this.runCost > condition.limitUsd) {
+          this.fire(breakpoint.id);
+          (reasons ??= []).push(
             reason(
               breakpoint,
               `the run's estimated cost is $${this.runCost.toFixed(4)} (budget $${condition.limitUsd})`,
             ),
           );
-          break;
-        default:
-          break;
+        }
       }
     }
     if (request.point === 'before_tools' && this.rules.length > 0) {
       const tools = [...new Set(this.awaitingApproval(request).map((c) => c.function.name))];
-      if (tools.length > 0) reasons.push({ kind: 'approval', tools });
+      if (tools.length > 0) (reasons ??= []).push({ kind: 'approval', tools });
     }
-    return reasons;
+    return reasons ?? NO_REASONS;
   }
 
   /** The proposed calls that approval mode holds for a decision. */
@@ -203,7 +231,45 @@ export class BreakpointBook {
     );
   }
 
+  /** A once-only breakpoint fired: it is no longer looked at. */
+  private fire(id: string): void {
+    this.fired.add(id);
+    this.reindex();
+  }
+
+  private reindex(): void {
+    const live = this.entries.filter((e) => !this.fired.has(e.breakpoint.id));
+    const kind = (e: Entry) => e.breakpoint.condition.kind;
+    this.toolEntries = live.filter((e) => kind(e) === 'tool');
+    this.stepEntries = live.filter((e) => kind(e) === 'step');
+    this.budgetEntries = live.filter((e) => kind(e) === 'tokens' || kind(e) === 'cost');
+    this.tokenFloor = Math.min(
+      ...this.budgetEntries.map((e) => {
+        const c = e.breakpoint.condition;
+        return c.kind === 'tokens' ? c.limit : Infinity;
+      }),
+    );
+    this.costFloor = Math.min(
+      ...this.budgetEntries.map((e) => {
+        const c = e.breakpoint.condition;
+        return c.kind === 'cost' ? c.limitUsd : Infinity;
+      }),
+    );
+  }
+
   /** A met condition; a second hit of the same breakpoint before the pause adds its detail. */
+  /**
+   * The pattern is tried on the raw arguments and on each string value in them. A
+   * substring that is not in escape-free raw arguments is in none of their values.
+   */
+  private argsMatch(call: ToolCall, matches: ArgsMatcher): boolean {
+    const raw = call.function.arguments;
+    if (matches(raw)) return true;
+    if (!matches.isRegex && !raw.includes('\\')) return false;
+    if (this.valuesCache?.call !== call) this.valuesCache = { call, values: stringValues(raw) };
+    return this.valuesCache.values.some(matches);
+  }
+
   private hit(kind: 'tool_error' | 'stuck' | 'model_error', agent: string, detail: string): void {
     for (const entry of this.entries) {
       if (entry.breakpoint.condition.kind !== kind || !inScope(entry, agent)) continue;
@@ -223,28 +289,45 @@ function inScope(entry: { breakpoint: Breakpoint }, agent: string): boolean {
   return entry.breakpoint.agent === undefined || entry.breakpoint.agent === agent;
 }
 
+const NO_REASONS: readonly PauseReason[] = Object.freeze([]);
+
 function reason(breakpoint: Breakpoint, detail: string): PauseReason {
   return { kind: 'breakpoint', breakpointId: breakpoint.id, condition: breakpoint.spec, detail };
 }
 
-/** The pattern is tried on the raw arguments and on each string value in them. */
-function argsMatch(call: ToolCall, matches: (text: string) => boolean): boolean {
-  const raw = call.function.arguments;
-  if (matches(raw)) return true;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return false;
+/** The string values of a call's arguments (so `/^rm\s/` can match a command). */
+function stringValues(raw: string): string[] {
+  const values: string[] = [];
+  if (!raw.includes('\\')) {
+    // No escapes: each string token is the text between two quotes; a token followed by
+    // a colon is a key. Found by a scan, without a full parse.
+    for (let at = raw.indexOf('"'); at >= 0;) {
+      const end = raw.indexOf('"', at + 1);
+      if (end < 0) break;
+      let next = end + 1;
+      while (
+        next < raw.length &&
+        (raw[next] === ' ' || raw[next] === '\n' || raw[next] === '\t' || raw[next] === '\r')
+      )
+        next++;
+      if (raw[next] !== ':') values.push(raw.slice(at + 1, end));
+      at = raw.indexOf('"', end + 1);
+    }
+    return values;
   }
-  return stringsIn(parsed).some(matches);
+  try {
+    collectStrings(JSON.parse(raw), values);
+  } catch {
+    // arguments that do not parse have no values; the raw text was tried
+  }
+  return values;
 }
 
-function stringsIn(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsIn);
-  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(stringsIn);
-  return [];
+function collectStrings(value: unknown, out: string[]): void {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const item of value) collectStrings(item, out);
+  else if (typeof value === 'object' && value !== null)
+    for (const key in value) collectStrings((value as Record<string, unknown>)[key], out);
 }
 
 function oneLine(text: string, max = 200): string {

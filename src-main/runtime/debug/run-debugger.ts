@@ -208,12 +208,15 @@ export class RunDebugger implements DebugGate {
 
   gate(request: GateRequest): Promise<void> | null {
     if (!this.isPauseRequested && this.stepTarget === null && this.book.isQuiet) return null;
-    const reasons = this.book.reasonsAt(request);
-    if (this.isPauseRequested) reasons.unshift({ kind: 'user' });
+    const found = this.book.reasonsAt(request);
     const step = this.stepTarget;
-    if (step && (step.scope === 'model' || request.point !== 'before_tools'))
-      reasons.unshift({ kind: 'step', scope: step.scope });
-    if (reasons.length === 0) return null;
+    const isStepDue = step !== null && (step.scope === 'model' || request.point !== 'before_tools');
+    if (found.length === 0 && !this.isPauseRequested && !isStepDue) return null;
+    const reasons: PauseReason[] = [
+      ...(isStepDue ? [{ kind: 'step' as const, scope: step.scope }] : []),
+      ...(this.isPauseRequested ? [{ kind: 'user' as const }] : []),
+      ...found,
+    ];
     return this.hold(request, reasons);
   }
 
