@@ -228,6 +228,11 @@ export function attachDebugTerminal(options: {
       .then(() => session(event, debug))
       .catch((error: unknown) => {
         print(`workbench: the debugger prompt failed: ${(error as Error).message}`);
+      })
+      // The terminal is free again between pauses (ask_human may need it).
+      .finally(() => {
+        rl?.close();
+        rl = null;
       });
   });
   function close() {
