@@ -79,7 +79,7 @@ export function PausedContext({ runId, agent }: { runId: string; agent: string }
           <option value="">Edit a message…</option>
           {messages.map((m) => (
             <option key={m.index} value={m.index}>
-              #{m.index} {m.role}: {m.content.slice(0, 60)}
+              #{m.index} {m.role}: {m.content.replace(/\s+/g, ' ').slice(0, 60)}
             </option>
           ))}
         </select>
