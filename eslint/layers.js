@@ -11,18 +11,21 @@ const rt = (name) => `src-main/runtime/${name}`;
 /** folder -> folders it may import (besides itself). Order: top to bottom. */
 export const LAYERS = {
   // ---- the runtime (plain Node), top to bottom
-  'src-main/runtime': 'launch flow agents loop tools runs demo sandbox llm session config util',
-  [rt('launch')]: 'flow agents loop tools tools/browser runs demo sandbox llm session config util',
-  [rt('flow')]: 'loop tools tools/planning llm config util',
+  'src-main/runtime':
+    'launch flow agents loop tools runs debug demo sandbox llm session config util',
+  [rt('launch')]:
+    'flow agents loop tools tools/browser runs debug demo sandbox llm session config util',
+  [rt('flow')]: 'loop tools tools/planning debug llm config util',
   [rt('agents')]:
     'loop tools tools/browser tools/mcp tools/sandbox tools/planning demo sandbox llm session config util',
-  [rt('loop')]: 'tools tools/browser llm config util',
+  [rt('loop')]: 'tools tools/browser debug llm config util',
   [rt('tools/browser')]: 'tools llm session config util',
   [rt('tools/mcp')]: 'tools llm session config util',
   [rt('tools/sandbox')]: 'tools sandbox session config util',
   [rt('tools/planning')]: 'tools util',
   [rt('tools')]: 'llm config util',
-  [rt('runs')]: 'config util',
+  [rt('runs')]: 'debug config util',
+  [rt('debug')]: 'util',
   [rt('demo')]: 'llm config util',
   [rt('sandbox')]: 'session config util',
   [rt('llm')]: 'config util',

@@ -48,6 +48,21 @@
  * New run (pre-flight)         new-run-model (`data-demo`), preflight (`data-state` = checking | ok | warn | error),
  *                              preflight-check (`data-check`, `data-status`),
  *                              workspace-input, workspace-isolated, workspace-browse
+ * Debugger                     debugger-bar (`data-state` = running | pausing | paused,
+ *                              `data-point` while paused), debug-state, debug-pause,
+ *                              debug-resume, debug-step, debug-step-model, debug-reasons,
+ *                              debug-error, breakpoint-input, breakpoint-add, breakpoint-item
+ *                              (`data-id`), breakpoint-remove, approval-input; paused before
+ *                              tools: paused-call (`data-call-id`, `data-tool`,
+ *                              `data-decision`, `data-needs-approval`), call-approve, call-edit,
+ *                              call-args-input, call-save, call-skip, call-observation-input,
+ *                              call-add-name, call-add-args, call-add; paused before a model
+ *                              call: context-edit-index, context-edit-input, context-edit-save,
+ *                              context-add-input, context-add, model-profile-select,
+ *                              model-temperature-input, model-change, reply-input,
+ *                              reply-tool-input, reply-use. Timeline: debug-row (`data-action`
+ *                              = paused | resumed | edited | breakpoints, `data-edit-kind`,
+ *                              `data-by`). New run: run-breakpoints-input, run-approve-input
  * Other surfaces               human-question, human-answer-input, human-answer-send,
  *                              plan-view, plan-step (`data-status`), sandbox-status
  *                              (`data-status`), sandbox-details, connection-lost, error-banner
@@ -161,6 +176,43 @@ export const TEST_IDS = {
   configImportFile: 'config-import-file',
   configImportConfirm: 'config-import-confirm',
   configImportReport: 'config-import-report',
+  debugRow: 'debug-row',
+  debuggerBar: 'debugger-bar',
+  debugState: 'debug-state',
+  debugPause: 'debug-pause',
+  debugResume: 'debug-resume',
+  debugStep: 'debug-step',
+  debugStepModel: 'debug-step-model',
+  debugReasons: 'debug-reasons',
+  breakpointInput: 'breakpoint-input',
+  breakpointAdd: 'breakpoint-add',
+  breakpointItem: 'breakpoint-item',
+  breakpointRemove: 'breakpoint-remove',
+  approvalInput: 'approval-input',
+  debugError: 'debug-error',
+  pausedCall: 'paused-call',
+  callApprove: 'call-approve',
+  callEdit: 'call-edit',
+  callArgsInput: 'call-args-input',
+  callSave: 'call-save',
+  callSkip: 'call-skip',
+  callObservationInput: 'call-observation-input',
+  callAddName: 'call-add-name',
+  callAddArgs: 'call-add-args',
+  callAdd: 'call-add',
+  contextEditIndex: 'context-edit-index',
+  contextEditInput: 'context-edit-input',
+  contextEditSave: 'context-edit-save',
+  contextAddInput: 'context-add-input',
+  contextAdd: 'context-add',
+  modelProfileSelect: 'model-profile-select',
+  modelTemperatureInput: 'model-temperature-input',
+  modelChange: 'model-change',
+  replyInput: 'reply-input',
+  replyToolInput: 'reply-tool-input',
+  replyUse: 'reply-use',
+  runBreakpointsInput: 'run-breakpoints-input',
+  runApproveInput: 'run-approve-input',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

@@ -5,6 +5,15 @@
  */
 import type { AgentState, FlowName, RunOutcome, TokenUsage } from './domain/agent';
 import type { Role, ToolCall } from './domain/message';
+import type {
+  ApprovalRule,
+  Breakpoint,
+  DebugActor,
+  EditRecord,
+  PausePoint,
+  PauseReason,
+  ResumeMode,
+} from './domain/debugger';
 
 export const RUN_EVENT_VERSION = 1 as const;
 
@@ -208,6 +217,44 @@ export interface RunFinishedEvent {
   error?: string;
 }
 
+/** The run stopped at a safe point (debugger): why, and what waits to run. */
+export interface RunPausedEvent {
+  type: 'run.paused';
+  agent: string;
+  step: number;
+  point: PausePoint;
+  reasons: PauseReason[];
+  /** at `before_tools`: the calls the model proposed, none run yet */
+  calls?: ToolCall[];
+  /** at `before_tools`: ids of calls that need approval (approval mode) */
+  awaitingApproval?: string[];
+  /** at `model_error`: what failed */
+  error?: string;
+}
+export interface RunResumedEvent {
+  type: 'run.resumed';
+  agent: string;
+  step: number;
+  mode: ResumeMode;
+  by: DebugActor;
+  pausedMs: number;
+}
+/** A change the user made while the run was paused: who, what, before and after. */
+export interface RunEditedEvent {
+  type: 'run.edited';
+  agent: string;
+  step: number;
+  by: DebugActor;
+  edit: EditRecord;
+}
+/** The run's breakpoints and approval list, whenever they change (and at the start). */
+export interface BreakpointsChangedEvent {
+  type: 'breakpoints.changed';
+  breakpoints: Breakpoint[];
+  approvals: ApprovalRule[];
+  by: DebugActor | 'config';
+}
+
 /** An event as the runtime emits it, before the run stamps the envelope on it. */
 export type RunEventPayload =
   | RunStartedEvent
@@ -227,7 +274,11 @@ export type RunEventPayload =
   | PlanUpdatedEvent
   | HumanRequestedEvent
   | HumanAnsweredEvent
-  | RunFinishedEvent;
+  | RunFinishedEvent
+  | RunPausedEvent
+  | RunResumedEvent
+  | RunEditedEvent
+  | BreakpointsChangedEvent;
 
 export type RunEventType = RunEventPayload['type'];
 
@@ -263,6 +314,10 @@ export const RUN_EVENT_TYPES: readonly RunEventType[] = [
   'human.requested',
   'human.answered',
   'run.finished',
+  'run.paused',
+  'run.resumed',
+  'run.edited',
+  'breakpoints.changed',
 ];
 
 export function isEventOfType<T extends RunEventType>(

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { AGENT_NAMES, FLOW_NAMES } from './domain/agent';
 import { isRunId, isSessionId } from './domain/ids';
 import { MCP_SERVER_TYPES } from './domain/settings-sections';
+import { parseBreakpoint } from './domain/debugger';
 import {
   CONFIG_AGENT_NAMES,
   CONFIG_API_TYPES,
@@ -28,6 +29,62 @@ const sessionId = z
 /** Large enough for a long run's history, small enough to refuse an accidental upload. */
 const MAX_IMPORT_CHARS = 200 * 1024 * 1024;
 const empty = z.object({}).strict();
+
+/** A breakpoint in text form; the parser's message says what is wrong and what is allowed. */
+const breakpointSpec = z
+  .string()
+  .max(2000)
+  .superRefine((spec, ctx) => {
+    const parsed = parseBreakpoint(spec);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
+  });
+const toolName = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be a tool name');
+const toolCallId = z.string().min(1).max(500);
+/** Tool arguments as the model sends them: one JSON object, as text. */
+const toolArguments = z.string().max(512 * 1024);
+
+const debugEdit = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('approve_call'), toolCallId }).strict(),
+  z.object({ kind: z.literal('edit_call'), toolCallId, arguments: toolArguments }).strict(),
+  z
+    .object({ kind: z.literal('skip_call'), toolCallId, observation: z.string().max(100_000) })
+    .strict(),
+  z.object({ kind: z.literal('add_call'), name: toolName, arguments: toolArguments }).strict(),
+  z
+    .object({
+      kind: z.literal('edit_message'),
+      index: z.number().int().min(0),
+      content: z.string().max(1_000_000),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('add_message'),
+      role: z.enum(['user', 'assistant']),
+      content: z.string().min(1, 'The message is empty').max(1_000_000),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('change_model'),
+      profile: z.string().min(1).max(200).optional(),
+      temperature: z.number().min(0).max(2).optional(),
+    })
+    .strict()
+    .refine((e) => e.profile !== undefined || e.temperature !== undefined, {
+      message: 'Name a profile or a temperature to change',
+    }),
+  z
+    .object({
+      kind: z.literal('provide_reply'),
+      content: z.string().max(1_000_000),
+      toolCalls: z
+        .array(z.object({ name: toolName, arguments: toolArguments }).strict())
+        .max(50)
+        .optional(),
+    })
+    .strict(),
+]);
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
@@ -138,6 +195,8 @@ export const requestSchemas = {
       maxSteps: z.number().int().min(1).max(100_000).optional(),
       sessionId: sessionId.optional(),
       workspace: workspaceChoice.optional(),
+      breakpoints: z.array(breakpointSpec).max(100).optional(),
+      approveTools: z.array(toolName).max(100).optional(),
     })
     .strict(),
   'run:stop': z.object({ runId }).strict(),
@@ -210,6 +269,15 @@ export const requestSchemas = {
     .strict(),
   'mcp:test': z.object({ name: mcpServerName, server: mcpServer }).strict(),
   'dialog:pick-folder': empty,
+  'debug:pause': z.object({ runId }).strict(),
+  'debug:resume': z.object({ runId }).strict(),
+  'debug:step': z.object({ runId, scope: z.enum(['cycle', 'model']) }).strict(),
+  'debug:set-breakpoint': z.object({ runId, spec: breakpointSpec }).strict(),
+  'debug:clear-breakpoint': z
+    .object({ runId, id: z.string().regex(/^bp-\d{1,6}$/, 'must be a breakpoint id (bp-N)') })
+    .strict(),
+  'debug:set-approval': z.object({ runId, tools: z.array(toolName).max(100) }).strict(),
+  'debug:edit': z.object({ runId, edit: debugEdit }).strict(),
 } satisfies { [C in RequestChannel]: z.ZodType<RequestInput<C>> };
 
 export type ParseResult<C extends RequestChannel> =

@@ -32,6 +32,14 @@ import type {
   SandboxImagesView,
   SectionsSaveInput,
 } from './domain/settings-sections';
+import type {
+  ApprovalRule,
+  Breakpoint,
+  DebugEdit,
+  DebugStatus,
+  EditResult,
+  StepScope,
+} from './domain/debugger';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
@@ -40,6 +48,7 @@ export * from './domain/config-view';
 export * from './domain/host-views';
 export * from './domain/preflight';
 export * from './domain/settings-sections';
+export * from './domain/debugger';
 
 export type EmptyInput = Record<string, never>;
 
@@ -68,6 +77,17 @@ export interface RequestMap {
   'mcp:test': { input: McpTestInput; output: McpTestResult };
   /** the desktop app's folder picker; browser mode answers `unavailable` (type the path) */
   'dialog:pick-folder': { input: EmptyInput; output: { path: string | null } };
+  // the agent debugger (docs/debugger.md): requests about one live run
+  'debug:pause': { input: { runId: string }; output: DebugStatus };
+  'debug:resume': { input: { runId: string }; output: DebugStatus };
+  'debug:step': { input: { runId: string; scope: StepScope }; output: DebugStatus };
+  'debug:set-breakpoint': { input: { runId: string; spec: string }; output: Breakpoint };
+  'debug:clear-breakpoint': { input: { runId: string; id: string }; output: { cleared: true } };
+  'debug:set-approval': {
+    input: { runId: string; tools: string[] };
+    output: { approvals: ApprovalRule[] };
+  };
+  'debug:edit': { input: { runId: string; edit: DebugEdit }; output: EditResult };
 }
 export type RequestChannel = keyof RequestMap;
 export type RequestInput<C extends RequestChannel> = RequestMap[C]['input'];
@@ -106,6 +126,13 @@ export const REQUEST_CHANNELS = [
   'config:save-sections',
   'mcp:test',
   'dialog:pick-folder',
+  'debug:pause',
+  'debug:resume',
+  'debug:step',
+  'debug:set-breakpoint',
+  'debug:clear-breakpoint',
+  'debug:set-approval',
+  'debug:edit',
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
@@ -133,6 +160,13 @@ export const API_METHODS = {
   saveConfigSections: 'config:save-sections',
   testMcpServer: 'mcp:test',
   pickFolder: 'dialog:pick-folder',
+  pauseRun: 'debug:pause',
+  resumeRun: 'debug:resume',
+  stepRun: 'debug:step',
+  setBreakpoint: 'debug:set-breakpoint',
+  clearBreakpoint: 'debug:clear-breakpoint',
+  setApproval: 'debug:set-approval',
+  editRun: 'debug:edit',
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',

@@ -1,3 +1,4 @@
+import { describeEdit, describePauseReason, formatBreakpoint } from '@shared/domain/debugger';
 import type { RunEvent } from '@shared/events';
 import { terminalSafe } from './terminal-text';
 import { isToolFailure } from '@shared/run-outcome';
@@ -46,6 +47,17 @@ function describeEvent(event: RunEvent): string | null {
     case 'run.finished': {
       const tokens = `${event.usage.prompt} prompt + ${event.usage.completion} completion tokens`;
       return `■ ${event.outcome} after ${event.steps} steps (${tokens})${event.error ? `: ${event.error}` : ''}`;
+    }
+    case 'run.paused':
+      return `⏸ paused at step ${event.step} (${event.agent}, ${event.point.replace('_', ' ')}): ${event.reasons.map(describePauseReason).join('; ')}`;
+    case 'run.resumed':
+      return `▶ resumed by the ${event.by === 'ui' ? 'UI' : 'terminal'}${event.mode === 'continue' ? '' : ` (step: ${event.mode === 'model' ? 'the model call' : 'one cycle'})`} after ${(event.pausedMs / 1000).toFixed(1)} s`;
+    case 'run.edited':
+      return `  ✎ ${event.by === 'ui' ? 'UI' : 'terminal'} ${describeEdit(event.edit)}`;
+    case 'breakpoints.changed': {
+      const list = event.breakpoints.map((b) => `${b.id} ${formatBreakpoint(b.condition)}`);
+      const approvals = event.approvals.map((r) => (r.agent ? `${r.tool} (${r.agent})` : r.tool));
+      return `  ● breakpoints: ${list.join(', ') || 'none'}${approvals.length > 0 ? `; approval before ${approvals.join(', ')}` : ''}`;
     }
     default:
       return null;

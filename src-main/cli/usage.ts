@@ -6,6 +6,10 @@ Commands:
                       run an agent on TASK: progress on stderr, the answer on stdout
                       (- reads the task from stdin); --workspace mounts DIR at
                       /workspace (--isolated: works on a copy of it)
+      [--break SPEC]... [--approve TOOL]... [--no-breakpoints]
+                      debug it in this terminal: pause at breakpoints (tool:NAME[:PATTERN],
+                      stuck, tool_error, model_error, step:N, tokens:N, cost:USD), approve
+                      calls of TOOL before they run; Ctrl-\\ pauses; ? at the prompt for help
   runs list           list the runs in the history
   runs show RUN|PREFIX|last [--jsonl]
                       show a run from the history (--jsonl replays its events)

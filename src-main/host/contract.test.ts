@@ -211,6 +211,81 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark(...channels);
   });
 
+  it('debug:pause, debug:step, debug:resume, debug:set-breakpoint, debug:clear-breakpoint, debug:set-approval, debug:edit', async () => {
+    const { api } = await serve();
+    const events = collect(api);
+    const { runId } = await api.startRun({
+      task: 'steps: 3',
+      agent: 'toolcall',
+      breakpoints: ['tool:note'],
+    });
+    const pausedAt = (n: number) =>
+      until(() => {
+        const paused = events.filter((e) => e.runId === runId && e.type === 'run.paused');
+        return paused.length >= n ? paused[n - 1] : undefined;
+      });
+    const first = await pausedAt(1);
+    expect(first).toMatchObject({ point: 'before_tools', reasons: [{ condition: 'tool:note' }] });
+    const callId = first.type === 'run.paused' ? first.calls![0]!.id : '';
+    expect(
+      await api.editRun({
+        runId,
+        edit: { kind: 'edit_call', toolCallId: callId, arguments: '{"text":"edited"}' },
+      }),
+    ).toEqual({ applied: true });
+    await expect(
+      api.editRun({ runId, edit: { kind: 'add_message', role: 'user', content: 'x' } }),
+    ).rejects.toMatchObject({ code: 'conflict', message: /add_message does not apply now/ });
+    const bp = await api.setBreakpoint({ runId, spec: 'step:3' });
+    expect(bp).toEqual({
+      id: 'bp-2',
+      condition: { kind: 'step', step: 3 },
+      spec: 'step:3',
+      origin: 'run',
+    });
+    expect(await api.clearBreakpoint({ runId, id: 'bp-1' })).toEqual({ cleared: true });
+    await expect(api.clearBreakpoint({ runId, id: 'bp-1' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    expect(await api.setApproval({ runId, tools: ['terminate'] })).toEqual({
+      approvals: [{ tool: 'terminate' }],
+    });
+    expect(await api.stepRun({ runId, scope: 'cycle' })).toEqual({ state: 'pausing' });
+    expect(await pausedAt(2)).toMatchObject({ point: 'before_model', reasons: [{ kind: 'step' }] });
+    expect(await api.resumeRun({ runId })).toEqual({ state: 'running' });
+    expect(await pausedAt(3)).toMatchObject({ reasons: [{ condition: 'step:3' }] });
+    expect(await api.pauseRun({ runId })).toEqual({ state: 'paused' });
+    await api.resumeRun({ runId });
+    expect(await pausedAt(4)).toMatchObject({
+      reasons: [{ kind: 'approval', tools: ['terminate'] }],
+    });
+    await api.resumeRun({ runId });
+    await until(() => finishedOf(events, runId));
+    const mine = events.filter((e) => e.runId === runId);
+    expect(mine.find((e) => e.type === 'tool.finished')).toMatchObject({ output: 'noted: edited' });
+    expect(
+      mine
+        .filter((e) => e.type === 'run.edited')
+        .map((e) => e.type === 'run.edited' && e.edit.kind),
+    ).toEqual(['edit_call', 'approve_call']);
+    await expect(api.resumeRun({ runId })).rejects.toMatchObject({
+      code: 'conflict',
+      message: `Run ${runId} has ended: there is nothing to debug.`,
+    });
+    await expect(api.pauseRun({ runId: 'no-such-run' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    mark(
+      'debug:pause',
+      'debug:step',
+      'debug:resume',
+      'debug:set-breakpoint',
+      'debug:clear-breakpoint',
+      'debug:set-approval',
+      'debug:edit',
+    );
+  });
+
   it('covers every request channel of the contract', () => {
     expect([...covered].sort()).toEqual([...REQUEST_CHANNELS].sort());
   });
@@ -224,6 +299,8 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { task: 'x', agent: 'root' }, path: 'agent' },
       { input: { task: 'x', maxSteps: -1 }, path: 'maxSteps' },
       { input: { task: 'x', sessionId: '../../etc' }, path: 'sessionId' },
+      { input: { task: 'x', breakpoints: ['tool:'] }, path: 'breakpoints.0' },
+      { input: { task: 'x', approveTools: [''] }, path: 'approveTools.0' },
     ],
     'run:stop': [
       { input: {}, path: 'runId' },
@@ -277,6 +354,31 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { name: '', server: { type: 'stdio' } }, path: 'name' },
     ],
     'dialog:pick-folder': [{ input: { path: '/' }, path: '(input)' }],
+    'debug:pause': [{ input: { runId: '' }, path: 'runId' }],
+    'debug:resume': [{ input: { runId: 'r', mode: 'fast' }, path: '(input)' }],
+    'debug:step': [{ input: { runId: 'r', scope: 'all' }, path: 'scope' }],
+    'debug:set-breakpoint': [
+      { input: { runId: 'r', spec: 'loop' }, path: 'spec' },
+      { input: { runId: 'r', spec: 'step:0' }, path: 'spec' },
+    ],
+    'debug:clear-breakpoint': [{ input: { runId: 'r', id: '1' }, path: 'id' }],
+    'debug:set-approval': [{ input: { runId: 'r', tools: ['rm -rf'] }, path: 'tools.0' }],
+    'debug:edit': [
+      { input: { runId: 'r', edit: { kind: 'rewrite' } }, path: 'edit.kind' },
+      {
+        input: { runId: 'r', edit: { kind: 'add_message', role: 'system', content: 'x' } },
+        path: 'edit.role',
+      },
+      { input: { runId: 'r', edit: { kind: 'change_model' } }, path: 'edit' },
+      {
+        input: { runId: 'r', edit: { kind: 'change_model', temperature: 3 } },
+        path: 'edit.temperature',
+      },
+      {
+        input: { runId: 'r', edit: { kind: 'edit_message', index: -1, content: '' } },
+        path: 'edit.index',
+      },
+    ],
   };
   /** wrong shapes every entry must refuse */
   const GENERIC: unknown[] = [undefined, null, 42, 'text', [], [{}]];

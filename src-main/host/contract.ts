@@ -22,6 +22,7 @@ import { HandlerError } from './handler-error';
 
 export { HandlerError } from './handler-error';
 import { preflight } from '../runtime/launch/preflight';
+import { createDebugHandlers } from './debug-handlers';
 
 export type Handlers = {
   [C in RequestChannel]: (input: RequestInput<C>) => Promise<RequestOutput<C>>;
@@ -137,6 +138,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     'sandbox:status': async ({ sessionId }) =>
       deps.sandbox.status(sessionId ?? runtime.sessionId, deps.dockerProbe),
     ...createSettingsHandlers(runtime, deps.pickFolder ? { pickFolder: deps.pickFolder } : {}),
+    ...createDebugHandlers(runtime),
   };
 }
 

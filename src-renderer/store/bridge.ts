@@ -21,6 +21,7 @@ import type { RunEvent } from '@shared/events';
 import { issuesToFieldErrors, validateDraft } from './config/config-draft';
 import { createSettingsCommands, type SettingsCommands } from './settings-commands';
 import type { WorkbenchStore } from './store';
+import { createDebugCommands, type DebugCommands } from './debug-commands';
 
 export type BridgeApi = AppApi & { onConnectionChange?: (l: (c: boolean) => void) => () => void };
 
@@ -42,6 +43,8 @@ export interface Bridge {
   importRun(content: string, fileName: string): Promise<string>;
   /** pre-flight, folder picker, sandbox images, [sandbox]/[browser]/[mcp] saves */
   settings: SettingsCommands;
+  /** the agent debugger: pause, step, resume, breakpoints, edits */
+  debug: DebugCommands;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -331,6 +334,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       await api.answerHuman({ runId, toolCallId, answer });
     },
     exportRun: (runId) => api.exportRun({ runId }),
+    debug: createDebugCommands(api),
     async importRun(content, fileName) {
       const result = await api.importRun({ content, fileName });
       state().setSummaries([result.summary]);

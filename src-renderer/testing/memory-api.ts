@@ -105,6 +105,20 @@ export function createMemoryApi(
       message: 'Connected',
     }),
     answerHuman: async () => ({ accepted: true }),
+    pauseRun: async () => ({ state: 'pausing' }),
+    resumeRun: async () => ({ state: 'running' }),
+    stepRun: async () => ({ state: 'pausing' }),
+    setBreakpoint: async (input: { spec: string }) => ({
+      id: 'bp-1',
+      condition: { kind: 'stuck' },
+      spec: input.spec,
+      origin: 'run',
+    }),
+    clearBreakpoint: async () => ({ cleared: true }),
+    setApproval: async (input: { tools: string[] }) => ({
+      approvals: input.tools.map((tool) => ({ tool })),
+    }),
+    editRun: async () => ({ applied: true }),
     getSandboxStatus: async () => {
       if (!options.sandbox)
         throw new AppApiError({ code: 'unavailable', message: 'Docker is not available' });

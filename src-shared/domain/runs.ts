@@ -14,6 +14,10 @@ export interface RunStartInput {
    * fresh folder (`isolated`) so the run cannot change the original
    */
   workspace?: WorkspaceChoice;
+  /** the agent debugger: breakpoints in text form (`tool:bash`, `stuck`, `step:3`...) */
+  breakpoints?: string[];
+  /** approval mode for this run: calls of these tools wait for approve / edit / skip */
+  approveTools?: string[];
 }
 
 export interface WorkspaceChoice {

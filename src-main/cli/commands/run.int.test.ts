@@ -302,7 +302,7 @@ describe('workbench run against the scripted model server', () => {
       expect(stderr, text).toMatch(key);
       expect(stderr, text).not.toContain('k'.repeat(100));
     }
-  });
+  }, 180_000); // ten CLI processes one after another: ~25 s idle, over 60 s on a busy machine
 
   it('exits 2 naming the file, the key and the problem for a bad config', async () => {
     const bad = join(mkdtempSync(join(tmpdir(), 'wb-bad-')), 'config.toml');

@@ -14,6 +14,8 @@ import { terminalSafe } from '../terminal-text';
 import { RunPrinter } from '../run-printer';
 import { readTask } from '../task-input';
 import { preflightOrExit } from '../preflight-report';
+import { attachDebugTerminal } from '../debug-terminal';
+import { resolveDebugOptions } from '../debug-options';
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -25,6 +27,9 @@ export async function runCommand(args: string[]): Promise<number> {
     prompt: { type: 'string' },
     workspace: { type: 'string' },
     isolated: { type: 'boolean', default: false },
+    break: { type: 'string', multiple: true },
+    approve: { type: 'string', multiple: true },
+    'no-breakpoints': { type: 'boolean', default: false },
   });
   const agent = values.agent ?? 'manus';
   if (!isAgentName(agent))
@@ -48,24 +53,37 @@ export async function runCommand(args: string[]): Promise<number> {
   });
 
   const runtime = createRuntime(values.config !== undefined ? { configFile: values.config } : {});
+  let config;
   try {
     // Bad config is bad usage: say which file and key, exit 2, before any run starts.
     if (values.config !== undefined && !existsSync(values.config)) {
       throw new UsageError(`config file not found: ${values.config}`);
     }
-    runtime.services.loadConfig();
+    config = runtime.services.loadConfig();
   } catch (error) {
     await runtime.dispose();
     if (error instanceof ConfigError || error instanceof UsageError)
       throw new UsageError(error.message);
     throw error;
   }
+  const debugging = resolveDebugOptions({
+    breaks: values.break,
+    approves: values.approve,
+    noBreakpoints: values['no-breakpoints'],
+    isJsonl: values.jsonl,
+    config,
+    agent,
+    isFlow: values.flow === 'planning',
+    tty: { stdin: process.stdin.isTTY === true, stderr: process.stderr.isTTY === true },
+  });
   const input = {
     task,
     agent,
     ...(values.flow === 'planning' ? { flow: 'planning' as const } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(workspace ? { workspace } : {}),
+    ...(debugging.breakpoints.length > 0 ? { breakpoints: debugging.breakpoints } : {}),
+    ...(debugging.approveTools.length > 0 ? { approveTools: debugging.approveTools } : {}),
   };
   // Warnings are said before the run; errors refuse it (exit 2) with the fix.
   await preflightOrExit(runtime, input);
@@ -81,9 +99,21 @@ export async function runCommand(args: string[]): Promise<number> {
   // ask_human: answered at the terminal on a TTY; otherwise it fails with a clear reason.
   const detachPrompt = attachTerminalPrompt(runtime.services.human);
 
-  const handle = runtime.runs.start(input);
+  const handle = runtime.runs.start(input, {
+    actor: 'terminal',
+    ignoreSavedBreakpoints: debugging.ignoreSaved,
+  });
   // An exit without run.finished is never a success (issue 12 item 3).
   const exitGuard = guardRunExit(runtime.runs, handle.runId);
+  // Pauses are answered at the terminal; Ctrl-\ (SIGQUIT) pauses at the next safe point.
+  const detachDebug = debugging.isInteractive
+    ? attachDebugTerminal({ runs: runtime.runs, runId: handle.runId })
+    : () => {};
+  const onQuit = () => {
+    process.stderr.write('workbench: pausing at the next safe point (Ctrl-\\)\n');
+    runtime.runs.debugger(handle.runId)?.pause();
+  };
+  if (debugging.isInteractive) process.on('SIGQUIT', onQuit);
   let interrupted = false;
   // The first Ctrl-C stops the run cleanly (it still ends with run.finished, the sandbox
   // is removed, the history is kept); the handler is `once`, so a second one quits at once.
@@ -109,6 +139,8 @@ export async function runCommand(args: string[]): Promise<number> {
   } finally {
     exitGuard.dispose();
     detachPrompt();
+    detachDebug();
+    process.off('SIGQUIT', onQuit);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

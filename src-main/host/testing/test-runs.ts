@@ -69,7 +69,11 @@ export function testRunFactory(runtime: () => Runtime): RunFactory {
     const agent = new ToolCallAgent(
       { name: input.agent, maxSteps: input.maxSteps ?? 50 },
       { llm: new ScriptedLlm(script, { model: 'test-model', recordRequests: false }), tools },
-      { emit: context.emit, runId: context.runId },
+      {
+        emit: context.emit,
+        runId: context.runId,
+        ...(context.debug ? { debug: context.debug } : {}),
+      },
     );
     return {
       agentName: input.agent,

@@ -28,7 +28,7 @@ import {
   validateConfigData,
 } from './load';
 import { convertOpenManusConfig } from './openmanus-import';
-import { resolveLlmProfile, resolveSecret } from './resolve';
+import { resolveLlmProfile, resolveNamedProfile, resolveSecret } from './resolve';
 import { configSchema, type LlmProfile, type WorkbenchConfig } from './schema';
 import { SECRET_REF_PREFIX, type SecretStore } from './secrets';
 import { editToml, getPath, setPath, type TomlEdit, type TomlValue } from './toml-document';
@@ -129,6 +129,15 @@ export class ConfigService {
       return resolveLlmProfile(llmOnly, 'toolcall', this.env, this.secrets);
     }
     return resolveLlmProfile(config, target, this.env, this.secrets);
+  }
+
+  /** The profile `[llm.NAME]` (`default`: `[llm]`), as the debugger's model change uses it. */
+  resolveNamedProfile(name: string, config = this.load()): LlmProfile {
+    if (name !== 'default' && !config.llm.profiles[name]) {
+      const known = ['default', ...Object.keys(config.llm.profiles)].join(', ');
+      throw new Error(`There is no profile [llm.${name}] in config.toml (profiles: ${known})`);
+    }
+    return resolveNamedProfile(config, name === 'default' ? null : name, this.env, this.secrets);
   }
 
   /**

@@ -38,6 +38,16 @@ export function resolveLlmProfile(
       `[agent.${agent}] llm = "${name}" names a profile that does not exist (add [llm.${name}])`,
     );
   }
+  return resolveNamedProfile(config, name, env, secrets);
+}
+
+/** `[llm.NAME]` merged over `[llm]` (null: `[llm]` alone), with its key resolved. */
+export function resolveNamedProfile(
+  config: WorkbenchConfig,
+  name: string | null,
+  env: NodeJS.ProcessEnv = process.env,
+  secrets?: SecretReader,
+): LlmProfile {
   const merged: Required<LlmProfileInput> = {
     ...LLM_DEFAULTS,
     ...config.llm.default,
@@ -57,6 +67,8 @@ export function resolveLlmProfile(
     timeoutMs: merged.timeout * 1000,
     maxRetries: merged.max_retries,
     scenario: merged.scenario,
+    inputPrice: merged.input_price,
+    outputPrice: merged.output_price,
   };
 }
 
@@ -72,6 +84,8 @@ export function resolveAgentSettings(
     maxObserve: merged.max_observe,
     toolChoice: merged.tool_choice,
     textReplyPolicy: merged.text_reply_policy,
+    breakpoints: [...merged.breakpoints],
+    approveTools: [...merged.approve_tools],
   };
 }
 

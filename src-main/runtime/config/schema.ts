@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AGENT_NAMES } from '@shared/domain/agent';
 import { CONFIG_AGENT_NAMES } from '@shared/domain/config-view';
 import { containerDirProblem } from '../util/contained-path';
+import { parseBreakpoint } from '@shared/domain/debugger';
 
 /**
  * `scripted` replays a scenario file through the project's own OpenAI-compatible server
@@ -38,12 +39,22 @@ export const llmProfileShape = {
   max_retries: z.number().int().min(0).max(20),
   /** for api_type = "scripted": a scenario file (JSON, see llm/testing/scenario-script.ts) */
   scenario: z.string().max(4096),
+  /** US dollars per million input / output tokens, for cost estimates (0 = the list price) */
+  input_price: z.number().min(0).max(100_000),
+  output_price: z.number().min(0).max(100_000),
 };
 
 export const llmProfileSchema = z.object(llmProfileShape).partial().strict();
 export type LlmProfileInput = z.infer<typeof llmProfileSchema>;
 
 export const TOOL_CHOICES = ['auto', 'required', 'none'] as const;
+
+/** A breakpoint in its text form (`tool:bash`, `stuck`, `step:3`...), checked as it is read. */
+const breakpointSpec = z.string().superRefine((spec, ctx) => {
+  const parsed = parseBreakpoint(spec);
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
+});
+const toolName = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be a tool name');
 /** What a ToolCallAgent does with a text-only reply in auto mode (openmanus.md 7.2 item 2). */
 export const TEXT_REPLY_POLICIES = ['reprompt_once', 'finish', 'continue'] as const;
 
@@ -56,6 +67,10 @@ export const agentSettingsSchema = z
     llm: z.string().trim().min(1),
     tool_choice: z.enum(TOOL_CHOICES),
     text_reply_policy: z.enum(TEXT_REPLY_POLICIES),
+    /** the agent debugger: where this agent's runs pause (docs/debugger.md) */
+    breakpoints: z.array(breakpointSpec).max(100),
+    /** approval mode: calls of these tools wait for approve / edit / skip */
+    approve_tools: z.array(toolName).max(100),
   })
   .partial()
   .strict();
@@ -223,6 +238,9 @@ export interface LlmProfile {
   maxRetries: number;
   /** api_type = "scripted": the scenario file ('' or absent = the agent's bundled demo) */
   scenario?: string;
+  /** US dollars per million tokens; 0 or absent: the list price, if any, applies */
+  inputPrice?: number;
+  outputPrice?: number;
 }
 
 /** Resolved run settings of one agent. */
@@ -233,6 +251,9 @@ export interface AgentRunSettings {
   maxObserve: number;
   toolChoice: (typeof TOOL_CHOICES)[number];
   textReplyPolicy: (typeof TEXT_REPLY_POLICIES)[number];
+  /** breakpoints saved for the agent (text form) and its approval-mode tools */
+  breakpoints?: string[];
+  approveTools?: string[];
 }
 
 export const LLM_DEFAULTS = {
@@ -248,6 +269,8 @@ export const LLM_DEFAULTS = {
   timeout: 300,
   max_retries: 4,
   scenario: '',
+  input_price: 0,
+  output_price: 0,
 } as const satisfies Required<LlmProfileInput>;
 
 /** Run settings every agent starts from. */
@@ -258,6 +281,8 @@ const BASE_AGENT_DEFAULTS = {
   max_observe: 10_000,
   tool_choice: 'auto',
   text_reply_policy: 'reprompt_once',
+  breakpoints: [],
+  approve_tools: [],
 } as const satisfies Required<Omit<AgentSettingsInput, 'llm'>>;
 
 /** Per-agent defaults: manus/swe/browser/mcp 20 steps, the bare toolcall agent 30. */

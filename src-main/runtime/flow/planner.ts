@@ -26,6 +26,8 @@ export interface PlannerDeps {
   usage: TokenUsage;
   /** the run step the planner's events belong to (steps run so far) */
   currentStep: () => number;
+  /** the debugger's safe point before each planner call (resolves when the run may go on) */
+  pause?: (signal: AbortSignal) => Promise<void> | null;
 }
 
 const PLANNER_SYSTEM_PROMPT =
@@ -120,6 +122,8 @@ async function ask(
   signal: AbortSignal,
   withTool = true,
 ): Promise<ChatResponse> {
+  const paused = deps.pause?.(signal);
+  if (paused) await paused;
   const step = deps.currentStep();
   const tools = withTool ? [toolSpec(createPlanningTool(deps.store))] : undefined;
   deps.emit({

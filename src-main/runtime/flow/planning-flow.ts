@@ -22,6 +22,7 @@ import type { LlmClient } from '../llm/llm-client';
 import type { Tool } from '../tools/tool';
 import { createPlanningTool } from '../tools/planning/planning-tool';
 import { isCancellation } from '../util/abort';
+import type { DebugGate } from '../debug/gate';
 import { createFinishPlanTool, FINISH_PLAN_TOOL } from './finish-plan-tool';
 import { FlowEventMapper } from './flow-event-mapper';
 import { ACTIVE_STATUSES, formatPlan, stepAgentTag, type Plan } from '../tools/planning/plan';
@@ -71,6 +72,8 @@ export interface PlanningFlowOptions {
   carryMemory?: boolean;
   emit: (event: RunEventPayload) => void;
   planId?: string;
+  /** the run's debugger: the planner's model calls are safe points too */
+  debug?: DebugGate;
 }
 
 export class PlanningFlow {
@@ -294,6 +297,8 @@ export class PlanningFlow {
       emit: this.options.emit,
       usage: this.usage,
       currentStep: () => this.mapper.stepsUsed,
+      pause: (signal) =>
+        this.options.debug?.gate({ agent: PLANNER_AGENT, point: 'planner', signal }) ?? null,
     };
   }
 }

@@ -20,7 +20,14 @@ export function modelClientFor(
   config: WorkbenchConfig,
   target: ConfigAgentName,
 ): LlmClient {
-  const profile = services.config.resolveProfile(target, config);
+  return modelClientForProfile(services, services.config.resolveProfile(target, config), target);
+}
+
+export function modelClientForProfile(
+  services: RuntimeServices,
+  profile: LlmProfile,
+  target: ConfigAgentName,
+): LlmClient {
   switch (modelKind(profile)) {
     case 'scripted':
       return services.scripted.client(profile, target);

@@ -8,7 +8,7 @@ import type { AgentName } from '@shared/domain/agent';
 import { buildAgent } from '../agents/catalog';
 import { resolveAgentSettings } from '../config/resolve';
 import type { WorkbenchConfig } from '../config/schema';
-import { modelClientFor } from './model-client';
+import type { RunModels } from './run-models';
 import type { PreparedRun, ResolvedRunInput, RunContext } from '../runs/run-manager';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { Session } from '../session/session';
@@ -28,13 +28,25 @@ export function preparePlanningRun(
   config: WorkbenchConfig,
   input: ResolvedRunInput,
   context: RunContext,
+  models: RunModels,
   session: Session,
 ): PreparedRun {
   const flowSettings = config.flow.planning;
   const maxSteps = input.maxSteps ?? resolveAgentSettings(config, 'planning').maxSteps;
-  const planner = modelClientFor(services, config, 'planning');
+  const planner = models.clientFor('planning');
+  // Saved breakpoints are left out when the run asks (CLI --no-breakpoints).
+  const debug = input.ignoreSavedBreakpoints ? undefined : context.debug;
+  const gate = context.debug;
+  // [agent.planning] breakpoints watch the whole flow; an executor's only that executor.
+  debug?.addBreakpoints(resolveAgentSettings(config, 'planning').breakpoints ?? [], 'config');
+  debug?.addApprovals(resolveAgentSettings(config, 'planning').approveTools ?? [], 'config');
   const keys = [...new Set<AgentName>([...flowSettings.executors])];
   const executors: ExecutorSpec[] = keys.map((key) => executorSpec(key));
+  for (const key of keys) {
+    const saved = resolveAgentSettings(config, key);
+    debug?.addBreakpoints(saved.breakpoints ?? [], 'config', key);
+    debug?.addApprovals(saved.approveTools ?? [], 'config', key);
+  }
 
   function executorSpec(key: AgentName): ExecutorSpec {
     const settings = resolveAgentSettings(config, key);
@@ -45,12 +57,12 @@ export function preparePlanningRun(
       async create(options) {
         const built = await buildAgent(key, {
           name: key,
-          llm: modelClientFor(services, config, key),
+          llm: models.clientFor(key),
           settings: { ...settings, maxSteps: options.maxSteps },
           config,
           session,
           services,
-          env: { emit: options.emit, runId: context.runId },
+          env: { emit: options.emit, runId: context.runId, ...(gate ? { debug: gate } : {}) },
           extras: { tools: options.extraTools, specialToolNames: options.specialToolNames },
         });
         return {
@@ -71,7 +83,11 @@ export function preparePlanningRun(
     maxReplans: flowSettings.max_replans,
     carryMemory: flowSettings.carry_memory,
     emit: context.emit,
+    ...(gate ? { debug: gate } : {}),
   });
+  // Executors are built per plan step; their prices are known from the config already.
+  for (const key of keys) models.include(key);
+  gate?.setPricing(models.pricing());
   return {
     agentName: PLANNER_AGENT,
     model: planner.model,

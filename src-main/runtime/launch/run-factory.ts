@@ -2,12 +2,14 @@
  * Builds a run from the config read at start time: the agent's resolved settings and
  * model profile, the session it works in (the app's, or a folder the user chose), and a
  * model client (the built-in demo model when the profile has no API key). A
- * `--flow planning` run becomes a PlanningFlow.
+ * `--flow planning` run becomes a PlanningFlow. The run's debugger gets the agent's saved
+ * breakpoints and approval tools, the prices of its models and a way to switch them
+ * (run-models.ts).
  */
 import { buildAgent } from '../agents/catalog';
 import { resolveAgentSettings } from '../config/resolve';
 import { preparePlanningRun } from './planning-run';
-import { modelClientFor } from './model-client';
+import { RunModels } from './run-models';
 import { openRunSession } from './run-session';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { PreparedRun, RunFactory } from '../runs/run-manager';
@@ -22,12 +24,18 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
     };
     let prepared: PreparedRun;
     try {
+      const models = new RunModels(services, config, context.debug);
       if (input.flow === 'planning') {
-        prepared = preparePlanningRun(services, config, input, context, opened.session);
+        prepared = preparePlanningRun(services, config, input, context, models, opened.session);
       } else {
         const settings = resolveAgentSettings(config, input.agent);
         if (input.maxSteps !== undefined) settings.maxSteps = input.maxSteps;
-        const llm = modelClientFor(services, config, input.agent);
+        const llm = models.clientFor(input.agent);
+        context.debug?.setPricing(models.pricing());
+        if (!input.ignoreSavedBreakpoints) {
+          context.debug?.addBreakpoints(settings.breakpoints ?? [], 'config', input.agent);
+          context.debug?.addApprovals(settings.approveTools ?? [], 'config', input.agent);
+        }
         const built = await buildAgent(input.agent, {
           name: input.agent,
           llm,
@@ -35,7 +43,11 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
           config,
           session: opened.session,
           services,
-          env: { emit: context.emit, runId: context.runId },
+          env: {
+            emit: context.emit,
+            runId: context.runId,
+            ...(context.debug ? { debug: context.debug } : {}),
+          },
         });
         prepared = {
           agentName: input.agent,

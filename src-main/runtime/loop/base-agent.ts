@@ -18,6 +18,7 @@
 import type { AgentState, RunOutcome, RunResult, TokenUsage } from '@shared/domain/agent';
 import type { Message } from '@shared/domain/message';
 import type { RunEventPayload } from '@shared/events';
+import type { DebugGate } from '../debug/gate';
 import { isCancellation } from '../util/abort';
 import { Memory, DEFAULT_MAX_MESSAGES } from './memory';
 import { toEventMessage } from './event-message';
@@ -37,6 +38,8 @@ export interface AgentEnvironment {
   /** receives every event this agent produces */
   emit: (event: RunEventPayload) => void;
   runId: string;
+  /** the run's debugger: the loop awaits it at its safe points (absent: never pauses) */
+  debug?: DebugGate;
 }
 
 export interface StepContext {

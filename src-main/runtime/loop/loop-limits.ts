@@ -13,3 +13,9 @@ export const TEXT_REPLY_REPROMPT =
   'You replied without calling a tool. If the task is complete, call `terminate`; otherwise call the tool that makes progress.';
 export const REQUIRED_REPROMPT =
   'You must call one of the available tools now (tool_choice is "required"); a reply without a tool call does not move the task forward.';
+
+/** What the model is told about calls the loop answers without running them. */
+export const TRUNCATED_REASON =
+  'Not executed: your reply was cut off at the token limit (finish_reason "length") while writing the arguments of this call, so they may be incomplete. Call the tool again with shorter arguments.';
+export const DISABLED_REASON =
+  'Not executed: tools are disabled for this agent (tool_choice "none").';

@@ -76,6 +76,19 @@ export class Memory {
     return this.list.slice(Math.max(0, this.list.length - count));
   }
 
+  /**
+   * Replaces the content of the message with this index (a user's edit while the run is
+   * paused); role, tool calls and pairing stay as they are. Returns the message as it
+   * was, or undefined when the index is not in the window (any more).
+   */
+  replaceContent(index: number, content: string): Message | undefined {
+    const position = this.list.findIndex((e) => e.index === index);
+    const entry = this.list[position];
+    if (!entry) return undefined;
+    this.list[position] = { ...entry, message: { ...entry.message, content } };
+    return entry.message;
+  }
+
   /** Index the next appended message will get. */
   get nextMessageIndex(): number {
     return this.nextIndex;

@@ -38,9 +38,11 @@ import {
   type StepContext,
 } from './base-agent';
 import { DeltaBatcher } from './delta-batcher';
+import { LoopDebugHooks } from './debug-hooks';
+import { CallIds } from './call-ids';
 import { ReActAgent } from './react-agent';
 import { fromToolCalls, systemMessage, toolMessage, userMessage } from './messages';
-import { MAX_ARGUMENT_CHARS } from './tool-arguments';
+import { shrinkArguments } from './tool-arguments';
 import {
   answerWithoutRunning,
   CANCELLED_OBSERVATION,
@@ -73,6 +75,8 @@ import {
   MAX_UNKNOWN_TOOL_STREAK,
   REQUIRED_REPROMPT,
   TEXT_REPLY_REPROMPT,
+  TRUNCATED_REASON,
+  DISABLED_REASON,
 } from './loop-limits';
 type PendingMode = 'run' | 'truncated';
 
@@ -96,10 +100,12 @@ export class ToolCallAgent extends ReActAgent {
   private unknownToolStreak = 0;
   /** consecutive tool calls that timed out (reliability S7: three in a row end the run) */
   private timeoutStreak = 0;
-  private readonly usedCallIds = new Set<string>();
+  private readonly callIds = new CallIds();
   private systemMessageCache: Message | null = null;
   /** what `step` reports when the model called no tool */
   private noActionNote = 'Thinking complete - no action needed';
+  /** the debugger's safe points: pause, breakpoints, approval and edits (debug-hooks.ts) */
+  private readonly debug: LoopDebugHooks;
 
   constructor(settings: ToolCallAgentSettings, deps: ToolCallAgentDeps, env: AgentEnvironment) {
     super({ ...settings, maxSteps: settings.maxSteps ?? TOOLCALL_DEFAULT_MAX_STEPS }, env);
@@ -111,6 +117,14 @@ export class ToolCallAgent extends ReActAgent {
     this.maxObserve = settings.maxObserve;
     this.toolChoice = settings.toolChoice ?? 'auto';
     this.textReplyPolicy = settings.textReplyPolicy ?? 'reprompt_once';
+    this.debug = new LoopDebugHooks(env.debug, {
+      agent: this.name,
+      memory: this.memory,
+      tools: this.tools,
+      addMessage: (message) => this.addMessage(message),
+      callIds: this.callIds,
+      emit: env.emit,
+    });
   }
 
   protected override beforeRun(): void {
@@ -127,8 +141,14 @@ export class ToolCallAgent extends ReActAgent {
   /** Asks the model for the next move; true when it asked for tool calls. */
   protected async think(context: StepContext): Promise<boolean> {
     if (this.nextStepPrompt) this.addMessage(userMessage(this.nextStepPrompt));
-    const response = await this.callModel(context);
-    const calls = response.toolCalls;
+    const { response, isTyped } = await this.debug.modelTurn(context, () =>
+      this.callModel(context),
+    );
+    let calls = response.toolCalls;
+    // The user may approve, edit, skip or add calls before any runs (and memory keeps them).
+    const isRunnable = this.toolChoice !== 'none' && response.finishReason !== 'length';
+    if (calls.length > 0 && !isTyped && isRunnable)
+      calls = await this.debug.beforeTools(context, calls, response.content);
     this.addMessage(fromToolCalls(calls.map(shrinkArguments), response.content));
     if (calls.length > 0 && this.toolChoice === 'none') {
       // Called anyway: each call is answered (pairing), none runs, and the reply counts
@@ -195,7 +215,7 @@ export class ToolCallAgent extends ReActAgent {
     }
     deltas.flush();
     // The ids the events show are the ones memory keeps and the results answer.
-    const response = { ...answer, toolCalls: this.uniqueIds(answer.toolCalls, context.step) };
+    const response = { ...answer, toolCalls: this.callIds.unique(answer.toolCalls, context.step) };
     this.addUsage(response.usage);
     emit({
       type: 'llm.responded',
@@ -285,6 +305,12 @@ export class ToolCallAgent extends ReActAgent {
           break;
         }
         if (context.signal.aborted) throw context.signal.reason ?? new Error('cancelled');
+        const skipped = this.debug.skipped(call, ctx);
+        if (skipped) {
+          this.addToolMessage(call, skipped);
+          results.push(skipped.observation);
+          continue;
+        }
         let outcome: ToolCallOutcome;
         try {
           outcome = await executeToolCall(call, ctx);
@@ -363,36 +389,7 @@ export class ToolCallAgent extends ReActAgent {
     this.addMessage(toolMessage(outcome.observation, call.id, call.function.name));
   }
 
-  /** Ids must be unique: results are matched to calls by id (and the UI keys on them). */
-  private uniqueIds(calls: ToolCall[], step: number): ToolCall[] {
-    return calls.map((call, i) => {
-      let id = call.id || `call_${step}_${i + 1}`;
-      for (let n = 2; this.usedCallIds.has(id); n++) id = `${call.id || 'call'}_${step}_${n}`;
-      this.usedCallIds.add(id);
-      return id === call.id ? call : { ...call, id };
-    });
-  }
-
   protected fail(message: string): never {
     throw new AgentError(message);
   }
 }
-
-/**
- * Arguments too large to run (tool-arguments.ts) are also too large to resend with every
- * later request: memory keeps a short JSON note in their place. The call itself still
- * gets the real string, and is refused with the reason.
- */
-function shrinkArguments(call: ToolCall): ToolCall {
-  const args = call.function.arguments;
-  if (args.length <= MAX_ARGUMENT_CHARS) return call;
-  const note = `${args.length} characters of arguments, too large to keep: ${args.slice(0, 200)}...`;
-  return {
-    ...call,
-    function: { name: call.function.name, arguments: JSON.stringify({ dropped: note }) },
-  };
-}
-
-const TRUNCATED_REASON =
-  'Not executed: your reply was cut off at the token limit (finish_reason "length") while writing the arguments of this call, so they may be incomplete. Call the tool again with shorter arguments.';
-const DISABLED_REASON = 'Not executed: tools are disabled for this agent (tool_choice "none").';

@@ -13,7 +13,9 @@ import type { RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
 import { DuplicateLedger } from '@shared/duplicate-keys';
 import type { RunResult } from '@shared/domain/agent';
+import type { DebugActor } from '@shared/domain/debugger';
 import { CancelledError } from '../util/abort';
+import { RunDebugger } from '../debug/run-debugger';
 import { MemoryRunHistory, type RunHistory } from './run-history';
 
 /** What a factory hands back: something to run, and what to release afterwards. */
@@ -32,6 +34,8 @@ export interface RunContext {
   runId: string;
   sessionId: string;
   emit: (event: RunEventPayload) => void;
+  /** the run's debugger: agents await it at their safe points; the factory adds config breakpoints */
+  debug?: RunDebugger;
 }
 
 export type RunFactory = (input: ResolvedRunInput, context: RunContext) => Promise<PreparedRun>;
@@ -42,6 +46,12 @@ export interface ResolvedRunInput {
   flow?: FlowName;
   maxSteps?: number;
   workspace?: WorkspaceChoice;
+  /** the run's own breakpoints (text form) and approval-mode tools, and who set them */
+  breakpoints?: string[];
+  approveTools?: string[];
+  debugActor?: DebugActor;
+  /** leave out the breakpoints and approval tools saved in config.toml (CLI --no-breakpoints) */
+  ignoreSavedBreakpoints?: boolean;
 }
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -57,6 +67,7 @@ interface LiveRun {
   done?: Promise<RunResult>;
   summary: RunSummary | undefined;
   lastSeq: number;
+  debug: RunDebugger;
 }
 
 export interface RunManagerOptions {
@@ -97,15 +108,22 @@ export class RunManager {
     return () => this.listeners.delete(listener);
   }
 
-  start(input: RunStartInput): RunHandle {
+  /** `actor`: who set the request's breakpoints (the UI, or the CLI's terminal). */
+  start(
+    input: RunStartInput,
+    options: { actor?: DebugActor; ignoreSavedBreakpoints?: boolean } = {},
+  ): RunHandle {
     const runId = newRunId();
     const stamper = createEventStamper(runId);
     const controller = new AbortController();
     const secrets = (this.options.secrets?.() ?? []).filter((v) => v.length >= MIN_SECRET_LENGTH);
-    const run: LiveRun = { controller, summary: undefined, lastSeq: 0 };
+    const debug = new RunDebugger((payload) => publish(payload));
+    const run: LiveRun = { controller, summary: undefined, lastSeq: 0, debug };
     const duplicates = new DuplicateLedger();
     const publish = (payload: RunEventPayload) => {
-      let event = stamper.stamp(markDuplicate(payload, duplicates));
+      const marked = markDuplicate(payload, duplicates);
+      debug.observe(marked);
+      let event = stamper.stamp(marked);
       let line = JSON.stringify(event);
       if (secrets.some((secret) => line.includes(secret))) {
         for (const secret of secrets) line = line.split(secret).join(REDACTED);
@@ -130,6 +148,10 @@ export class RunManager {
       ...(input.flow ? { flow: input.flow } : {}),
       ...(input.maxSteps !== undefined ? { maxSteps: input.maxSteps } : {}),
       ...(input.workspace ? { workspace: input.workspace } : {}),
+      ...(input.breakpoints?.length ? { breakpoints: input.breakpoints } : {}),
+      ...(input.approveTools?.length ? { approveTools: input.approveTools } : {}),
+      ...(options.actor ? { debugActor: options.actor } : {}),
+      ...(options.ignoreSavedBreakpoints ? { ignoreSavedBreakpoints: true } : {}),
     };
     const sessionId = input.sessionId ?? this.defaultSessionId;
     // Listed from the first moment; replaced by the real summary at run.started.
@@ -148,7 +170,11 @@ export class RunManager {
       lastSeq: 0,
     };
     this.live.set(runId, run);
-    const done = this.execute(resolved, { runId, sessionId, emit: publish }, controller.signal);
+    const done = this.execute(
+      resolved,
+      { runId, sessionId, emit: publish, debug },
+      controller.signal,
+    );
     run.done = done;
     void done.finally(() => this.live.delete(runId));
     return { runId, done };
@@ -160,6 +186,11 @@ export class RunManager {
     if (!run) return false;
     run.controller.abort(new CancelledError('Stopped by the user'));
     return true;
+  }
+
+  /** The debugger of a live run (pause, step, breakpoints, edits). */
+  debugger(runId: string): RunDebugger | undefined {
+    return this.live.get(runId)?.debug;
   }
 
   isRunning(runId: string): boolean {
@@ -235,6 +266,11 @@ export class RunManager {
         sessionId: prepared.sessionId ?? context.sessionId,
         ...(prepared.workspace ? { workspace: prepared.workspace } : {}),
       });
+      // The run's own breakpoints after the factory's: a cost budget needs the run's prices.
+      const actor = input.debugActor ?? 'ui';
+      context.debug?.addBreakpoints(input.breakpoints ?? [], actor);
+      context.debug?.addApprovals(input.approveTools ?? [], actor);
+      context.debug?.announce();
       result = await prepared.execute(input.task, signal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { TimelineItem } from '../../store/timeline/types';
 import { formatArgs, formatDuration, formatTime, formatUsage } from '../../lib/format';
+import { DebugDetails } from './DebugDetails';
 
 function Field(props: { label: string; children: ReactNode }) {
   return (
@@ -50,6 +51,8 @@ function title(item: TimelineItem): string {
       return 'Question to you';
     case 'finished':
       return `Run ${item.outcome}`;
+    case 'debug':
+      return `Debugger: ${item.action}`;
   }
 }
 
@@ -161,5 +164,7 @@ function body(item: TimelineItem): ReactNode {
           {item.error && <Text text={item.error} />}
         </>
       );
+    case 'debug':
+      return <DebugDetails item={item} />;
   }
 }

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { AGENT_NAMES, type AgentName } from '@shared/domain/agent';
 import type { PreflightInput, WorkspaceChoice } from '@shared/ipc';
 import { runModelOf } from '@shared/run-model';
+import { parseBreakpoint } from '@shared/domain/debugger';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
 import { PreflightPanel } from './PreflightPanel';
@@ -32,6 +33,8 @@ export function NewRunForm() {
   const [agent, setAgent] = useState<AgentName>('manus');
   const [isPlanning, setPlanning] = useState(false);
   const [workspace, setWorkspace] = useState<WorkspaceValue>({ path: '', isIsolated: false });
+  const [breakpoints, setBreakpoints] = useState('');
+  const [approveTools, setApproveTools] = useState('');
   const [isStarting, setIsStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const agentView = config?.agents[isPlanning ? 'planning' : agent];
@@ -55,10 +58,22 @@ export function NewRunForm() {
       setError('Fix the problems listed below first: the run cannot start with them');
       return;
     }
+    const specs = splitList(breakpoints, /,/);
+    const bad = specs.map(parseBreakpoint).find((p) => !p.ok);
+    if (bad && !bad.ok) {
+      setError(bad.error);
+      return;
+    }
+    const tools = splitList(approveTools, /[\s,]+/);
     setIsStarting(true);
     setError(null);
     try {
-      await bridge.startRun({ task: task.trim(), ...preflightInput });
+      await bridge.startRun({
+        task: task.trim(),
+        ...preflightInput,
+        ...(specs.length > 0 ? { breakpoints: specs } : {}),
+        ...(tools.length > 0 ? { approveTools: tools } : {}),
+      });
       setTask('');
     } catch (e) {
       setError((e as Error).message);
@@ -126,6 +141,26 @@ export function NewRunForm() {
           {isStarting ? 'Starting…' : 'Start run'}
         </button>
       </div>
+      <div className="new-run-debug">
+        <label>
+          Breakpoints{' '}
+          <input
+            data-testid={TEST_IDS.runBreakpointsInput}
+            value={breakpoints}
+            placeholder="tool:bash, stuck, tool_error, step:5, tokens:50k"
+            onChange={(e) => setBreakpoints(e.target.value)}
+          />
+        </label>
+        <label>
+          Approve before running{' '}
+          <input
+            data-testid={TEST_IDS.runApproveInput}
+            value={approveTools}
+            placeholder="bash, str_replace_editor"
+            onChange={(e) => setApproveTools(e.target.value)}
+          />
+        </label>
+      </div>
       <PreflightPanel state={preflight} />
       {error && (
         <p className="field-error" role="alert" data-testid={TEST_IDS.runStartError}>
@@ -134,4 +169,11 @@ export function NewRunForm() {
       )}
     </form>
   );
+}
+
+function splitList(text: string, separator: RegExp): string[] {
+  return text
+    .split(separator)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

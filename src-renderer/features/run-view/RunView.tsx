@@ -6,6 +6,7 @@ import { Timeline } from '../timeline/Timeline';
 import { TimelineToolbar } from '../timeline/TimelineToolbar';
 import { RunHeader } from './RunHeader';
 import { SandboxBanner } from './SandboxBanner';
+import { DebuggerBar } from '../debugger/DebuggerBar';
 
 /** The selected run: header, open question, plan, filters and the timeline. */
 export function RunView() {
@@ -26,6 +27,7 @@ export function RunView() {
   return (
     <section className="run-view" aria-label="Run">
       <RunHeader runId={runId} />
+      <DebuggerBar runId={runId} />
       {load?.status === 'error' && (
         <div className="error-note" role="alert">
           Could not load this run: {load.error}{' '}

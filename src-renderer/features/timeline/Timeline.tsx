@@ -26,6 +26,7 @@ const ESTIMATED_HEIGHT: Record<TimelineItemKind, number> = {
   stuck: 64,
   human: 52,
   finished: 48,
+  debug: 30,
 };
 
 /**

@@ -7,8 +7,8 @@
  */
 import type { RunEvent, RunEventOf } from '@shared/events';
 import { matchDuplicate } from './duplicate-index';
-import { OutcomeDraft } from './outcome-draft';
 import { key } from './timeline-draft';
+import { DebugDraft } from './debug-draft';
 import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
 
 export function applyTimelineEvents(
@@ -26,12 +26,14 @@ export function applyTimelineEvents(
 
 /**
  * The event handlers; the copy-on-write mechanics are in TimelineDraft, what must agree
- * with the run's outcome (states, tool verdicts, repeats) in OutcomeDraft.
+ * with the run's outcome (states, tool verdicts, repeats) in OutcomeDraft, the debugger's
+ * pauses and edits in DebugDraft.
  */
-class Draft extends OutcomeDraft {
+class Draft extends DebugDraft {
   apply(e: RunEvent): void {
     this.m.lastSeq = e.seq;
     this.m.eventCount += 1;
+    if (this.applyDebug(e)) return;
     switch (e.type) {
       case 'run.started':
         this.m.lastAgent = e.agent;

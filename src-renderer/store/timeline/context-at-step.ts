@@ -8,7 +8,7 @@
  */
 import type { Role, ToolCall } from '@shared/domain/message';
 import { estimateTokens } from './tokens';
-import type { StepItem, TimelineModel } from './types';
+import type { ContentEdit, StepItem, TimelineModel } from './types';
 import { positionOfId } from './model';
 
 export interface ContextMessage {
@@ -64,21 +64,22 @@ export function contextAtStep(model: TimelineModel, step: StepItem): StepContext
         droppedEarlier++;
         continue;
       }
+      const content = contentAt(item.content, item.edits, request.seq);
       messages.push({
         itemId: item.id,
         memoryIndex: item.memoryIndex,
         role: item.role,
-        content: item.content,
+        content,
         ...(item.toolCalls ? { toolCalls: item.toolCalls } : {}),
         ...(item.name ? { name: item.name } : {}),
-        tokens: estimateTokens(item.content, item.toolCalls),
+        tokens: estimateTokens(content, item.toolCalls),
       });
     } else if (item.kind === 'tool' && item.memoryIndex !== undefined) {
       if (item.droppedAtSeq !== undefined && item.droppedAtSeq < request.seq) {
         droppedEarlier++;
         continue;
       }
-      const content = item.observation ?? '';
+      const content = contentAt(item.observation ?? '', item.edits, request.seq) ?? '';
       messages.push({
         itemId: item.id,
         memoryIndex: item.memoryIndex,
@@ -112,4 +113,14 @@ export function contextAtStep(model: TimelineModel, step: StepItem): StepContext
     ),
     droppedEarlier,
   };
+}
+
+/** A message's text as a request at `seq` carried it: edits made later are undone. */
+function contentAt(
+  current: string | null,
+  edits: readonly ContentEdit[] | undefined,
+  seq: number,
+): string | null {
+  const later = edits?.find((e) => e.seq > seq);
+  return later ? later.before : current;
 }

@@ -7,8 +7,15 @@
  */
 import type { AgentState, FlowName, RunOutcome, TokenUsage } from '@shared/domain/agent';
 import type { Role, ToolCall } from '@shared/domain/message';
-import type { PlanStep, SandboxFailureReason, SandboxStatus } from '@shared/events';
+import type { PlanStep, RunPausedEvent, SandboxFailureReason, SandboxStatus } from '@shared/events';
 import type { RunVerdict } from '@shared/run-outcome';
+import type {
+  ApprovalRule,
+  Breakpoint,
+  DebugActor,
+  EditRecord,
+  PausePoint,
+} from '@shared/domain/debugger';
 
 interface ItemBase {
   /** seq of the event that created the item */
@@ -92,11 +99,21 @@ export interface MessageItem extends ItemBase {
   response?: ResponseInfo;
   /** the text arrived as a stream before the message was stored */
   wasStreamed: boolean;
+  /** the user's edits of its content while the run was paused, oldest first */
+  edits?: ContentEdit[];
+}
+
+/** An edit of a stored message's content: from this seq on the model saw the new text. */
+export interface ContentEdit {
+  seq: number;
+  before: string | null;
 }
 
 export interface StreamItem extends ItemBase {
   kind: 'stream';
   text: string;
+  /** the reply is complete but held by the debugger: it is stored when the run resumes */
+  isHeld?: boolean;
 }
 
 export interface ToolItem extends ItemBase {
@@ -119,6 +136,8 @@ export interface ToolItem extends ItemBase {
   repeatOf?: number;
   /** on the first call with an error: the ids of later calls with the same error */
   repeats?: number[];
+  /** edits of the observation (the tool message) while the run was paused */
+  edits?: ContentEdit[];
 }
 
 export type MarkerKind = 'state' | 'retry' | 'truncated' | 'sandbox' | 'plan';
@@ -167,7 +186,19 @@ export interface FinishedItem extends ItemBase {
   verdict: RunVerdict;
 }
 
+/** The debugger in the timeline: a pause, a resume, an edit, a change of breakpoints. */
+export interface DebugItem extends ItemBase {
+  kind: 'debug';
+  action: 'paused' | 'resumed' | 'edited' | 'breakpoints';
+  /** one line for people */
+  text: string;
+  by?: DebugActor | 'config';
+  point?: PausePoint;
+  edit?: EditRecord;
+}
+
 export type TimelineItem =
+  | DebugItem
   | RunStartItem
   | StepItem
   | MessageItem
@@ -260,7 +291,23 @@ export interface TimelineModel {
   sandboxFailure?: SandboxFailure;
   /** tool call ids of questions still waiting for an answer */
   openQuestions: string[];
+  /** the debugger's state: where the run is paused, its breakpoints (absent: never used) */
+  debug?: RunDebugView;
   /** number of events applied (for tests and the bench) */
   eventCount: number;
   lastSeq: number;
+}
+
+/** What the debugger bar shows, derived from the run's events (so a reload finds it). */
+export interface RunDebugView {
+  /** the pause the run is in, or null while it runs */
+  paused: (RunPausedEvent & { seq: number; ts: number }) | null;
+  /** the proposed calls as edited so far in this pause */
+  calls: ToolCall[];
+  /** per call id: what the user decided in this pause */
+  decisions: Record<string, 'approved' | 'edited' | 'skipped' | 'added'>;
+  /** a reply typed in place of the model during this pause */
+  hasTypedReply: boolean;
+  breakpoints: Breakpoint[];
+  approvals: ApprovalRule[];
 }

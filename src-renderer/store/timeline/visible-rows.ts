@@ -158,5 +158,7 @@ function rawText(item: TimelineItem): string {
       return `${item.question} ${item.answer ?? ''}`;
     case 'finished':
       return `${item.outcome} ${item.error ?? ''} ${item.terminateStatus ?? ''}`;
+    case 'debug':
+      return item.text;
   }
 }

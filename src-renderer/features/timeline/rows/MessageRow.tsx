@@ -106,18 +106,24 @@ export function StreamRow({ item, isSelected, actions }: RowProps<StreamItem>) {
     <RowShell
       item={item}
       testId={TEST_IDS.timelineMessage}
-      className="row-message role-assistant is-streaming"
+      className={`row-message role-assistant${item.isHeld ? '' : ' is-streaming'}`}
       isSelected={isSelected}
       onSelect={actions.select}
-      data={{ role: 'assistant', streaming: 'true' }}
+      data={{
+        role: 'assistant',
+        streaming: item.isHeld ? undefined : 'true',
+        held: item.isHeld ? 'true' : undefined,
+      }}
     >
       <div className="msg-head">
         <span className="role-badge role-assistant">assistant</span>
-        <span className="muted">streaming…</span>
+        <span className="muted">
+          {item.isHeld ? 'held by the debugger: stored when the run resumes' : 'streaming…'}
+        </span>
       </div>
       <p className="msg-text">
         {item.text}
-        <span className="caret" aria-hidden="true" />
+        {!item.isHeld && <span className="caret" aria-hidden="true" />}
       </p>
     </RowShell>
   );

@@ -5,6 +5,7 @@ import { ToolCallCard } from './ToolCallCard';
 import { StepRow } from './StepRow';
 import { FinishedRow, HumanRow, MarkerRow, RunStartRow, StuckRow } from './MarkerRows';
 import type { RowActions } from './row-props';
+import { DebugRow } from './DebugRow';
 
 export interface TimelineRowProps {
   item: TimelineItem;
@@ -39,5 +40,7 @@ export const TimelineRow = memo(function TimelineRow({
       return <HumanRow item={item} {...rest} />;
     case 'finished':
       return <FinishedRow item={item} {...rest} />;
+    case 'debug':
+      return <DebugRow item={item} {...rest} />;
   }
 });
