@@ -16,6 +16,7 @@ import { parseRequest } from '@shared/ipc-schemas';
 import { testConnection } from '../runtime/config/connection-test';
 import { ConfigError } from '../runtime/config/load';
 import { exportRun, importRun, RunTransferError } from '../runtime/runs/run-transfer';
+import { compareStoredRuns, diffStoredRuns, RunCompareError } from '../runtime/runs/run-compare';
 import type { Runtime } from '../runtime/runtime';
 import type { DockerProbe, SandboxTracker } from './sandbox-status';
 
@@ -98,6 +99,10 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       deps.onRunsChanged([result.summary]);
       return result;
     },
+    'runs:diff': async ({ a, b }) =>
+      comparing(() => diffStoredRuns(runs.history, a, b, (id) => runs.isRunning(id))),
+    'runs:compare': async ({ runIds }) =>
+      comparing(() => compareStoredRuns(runs.history, runIds, (id) => runs.isRunning(id))),
     'config:get': async () => services.config.view(),
     'config:save': async (input) => {
       try {
@@ -141,6 +146,15 @@ function transfer<T>(action: () => T): T {
     return action();
   } catch (error) {
     if (error instanceof RunTransferError) throw new HandlerError(error.code, error.message);
+    throw error;
+  }
+}
+
+function comparing<T>(action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    if (error instanceof RunCompareError) throw new HandlerError(error.code, error.message);
     throw error;
   }
 }

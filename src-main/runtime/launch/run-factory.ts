@@ -7,6 +7,7 @@ import { buildAgent } from '../agents/catalog';
 import { resolveAgentSettings } from '../config/resolve';
 import { preparePlanningRun } from './planning-run';
 import { modelClientFor } from './model-client';
+import { agentSettingsRecord, sessionSettingsRecord } from './run-settings';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { RunFactory } from '../runs/run-manager';
 
@@ -31,6 +32,10 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
       agentName: input.agent,
       model: llm.model,
       maxSteps: settings.maxSteps,
+      settings: {
+        ...agentSettingsRecord(services.config.resolveProfile(input.agent, config), settings),
+        ...sessionSettingsRecord(config),
+      },
       execute: (task, signal) => built.agent.run(task, { signal }),
       dispose: () => built.dispose(),
     };

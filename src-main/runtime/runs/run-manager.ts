@@ -7,7 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AgentName, FlowName } from '@shared/domain/agent';
-import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
+import {
+  createEventStamper,
+  type RunEvent,
+  type RunEventPayload,
+  type RunSettings,
+} from '@shared/events';
 import type { RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
 import type { RunResult } from '@shared/domain/agent';
@@ -19,6 +24,8 @@ export interface PreparedRun {
   agentName: string;
   model: string;
   maxSteps: number;
+  /** the resolved settings, recorded on run.started (see launch/run-settings.ts) */
+  settings?: RunSettings;
   execute(task: string, signal: AbortSignal): Promise<RunResult>;
   dispose?(): Promise<void>;
 }
@@ -219,6 +226,7 @@ export class RunManager {
         model: prepared.model,
         ...(input.flow ? { flow: input.flow } : {}),
         sessionId: context.sessionId,
+        ...(prepared.settings ? { settings: prepared.settings } : {}),
       });
       result = await prepared.execute(input.task, signal);
     } catch (error) {
