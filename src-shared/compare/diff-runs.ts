@@ -25,26 +25,25 @@ export interface RunInput {
   isLive?: boolean;
 }
 
-/** Settings keys always compared, also for runs that did not record their settings. */
-function settingsOf(facts: RunFacts): Record<string, string | number | boolean> {
-  return {
-    agent: facts.agent,
-    model: facts.model,
-    ...(facts.flow ? { flow: facts.flow } : {}),
-    max_steps: facts.maxSteps,
-    ...facts.settings,
-  };
+/**
+ * The settings compared: every recorded key when both runs recorded their settings,
+ * else only what every run's `run.started` says (agent, model, step limit).
+ */
+function settingsOf(
+  facts: RunFacts,
+  isRecorded: boolean,
+): Record<string, string | number | boolean> {
+  const basics = { agent: facts.agent, ...(facts.flow ? { flow: facts.flow } : {}) };
+  if (isRecorded) return { ...basics, ...facts.settings };
+  return { ...basics, model: facts.model, max_steps: facts.maxSteps };
 }
 
 export function diffSettings(a: RunFacts, b: RunFacts): SettingChange[] {
-  const sa = settingsOf(a);
-  const sb = settingsOf(b);
-  // a run that recorded no settings cannot say they differ, except for the basic ones
-  const isComparable = (key: string) =>
-    (a.settings !== null || key in sa) && (b.settings !== null || key in sb);
-  const keys = [...new Set([...Object.keys(sa), ...Object.keys(sb)])].filter(isComparable);
+  const isRecorded = a.settings !== null && b.settings !== null;
+  const sa = settingsOf(a, isRecorded);
+  const sb = settingsOf(b, isRecorded);
   const changes: SettingChange[] = [];
-  for (const key of keys) {
+  for (const key of new Set([...Object.keys(sa), ...Object.keys(sb)])) {
     if (sa[key] === sb[key]) continue;
     changes.push({
       key,

@@ -51,3 +51,18 @@ describe('list prices', () => {
     expect(estimateCostUsd('claude-sonnet-4-20250514', { prompt: 1e6, completion: 1e6 })).toBe(18);
   });
 });
+
+describe('settings that differ', () => {
+  it('lists recorded settings that differ, or only the basics when a run recorded none', async () => {
+    const { diffSettings } = await import('./diff-runs');
+    const a = runFacts(history('a', [], { settings: { 'llm.model': 'm1', 'sandbox.image': 'i' } }));
+    const b = runFacts(history('b', [], { settings: { 'llm.model': 'm2', 'llm.stream': false } }));
+    expect(diffSettings(a, b)).toEqual([
+      { key: 'llm.model', a: 'm1', b: 'm2' },
+      { key: 'sandbox.image', a: 'i' },
+      { key: 'llm.stream', b: false },
+    ]);
+    const old = runFacts(history('c', [], { model: 'gpt-old' }));
+    expect(diffSettings(a, old)).toEqual([{ key: 'model', a: 'gpt-test', b: 'gpt-old' }]);
+  });
+});

@@ -29,12 +29,15 @@ export function diffText(a: string, b: string, mode: DiffMode): DiffPart[] {
       ? undefined
       : effective === 'words'
         ? diffWords(a, b, { timeout: DIFF_TIMEOUT_MS })
-        : diffLines(a, b, { timeout: DIFF_TIMEOUT_MS });
+        : diffLines(withEol(a), withEol(b), { timeout: DIFF_TIMEOUT_MS });
   if (!changes) return replaced(a, b);
   return changes
     .filter((c) => c.value.length > 0)
     .map((c) => ({ text: c.value, kind: c.added ? 'added' : c.removed ? 'removed' : 'same' }));
 }
+
+/** A last line without its newline would otherwise differ from the same line with one. */
+const withEol = (text: string) => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
 
 function replaced(a: string, b: string): DiffPart[] {
   const parts: DiffPart[] = [];

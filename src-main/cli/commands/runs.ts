@@ -1,5 +1,5 @@
 /**
- * `workbench runs list | show RUN_ID [--jsonl] | export RUN_ID [-o FILE] | import FILE`:
+ * `workbench runs list | show RUN_ID [--jsonl] | export RUN_ID [-o FILE] | import FILE | diff A B`:
  * the run history from the command line. `show --jsonl` replays the persisted events
  * exactly as they were emitted (the same bytes `run --jsonl` printed). Damaged lines
  * are skipped and reported on stderr, never fatal.
@@ -11,6 +11,7 @@ import { RunStore } from '../../runtime/runs/run-store';
 import { exportRun, importRun, RunTransferError } from '../../runtime/runs/run-transfer';
 import { defaultHome } from '../../runtime/config/home';
 import { formatEvent } from '../format-event';
+import { runsDiffCommand } from './runs-diff';
 import { parseCommandArgs } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
 
@@ -31,11 +32,13 @@ export async function runsCommand(args: string[]): Promise<number> {
       return exportCommand(rest);
     case 'import':
       return importCommand(rest);
+    case 'diff':
+      return runsDiffCommand(rest, openStore);
     default:
       throw new UsageError(
         sub === undefined
-          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE'
-          : `unknown runs subcommand "${sub}" (list, show, export, import)`,
+          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE, diff A B'
+          : `unknown runs subcommand "${sub}" (list, show, export, import, diff)`,
       );
   }
 }

@@ -1,0 +1,77 @@
+/**
+ * `workbench runs diff A B [C ...] [--json]`: compares runs step by step. Each operand
+ * is a run id of the history or an exported run file (`.jsonl`), so a run can be
+ * checked against a saved golden run in CI. Two runs: the summary and every aligned
+ * difference; more: the summary table, each against the first. Exit 0 when the runs
+ * are equivalent (same steps, same contents, same outcome), 1 when they differ, 2 for
+ * bad usage (an unknown run, an unreadable file).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { compareRuns, diffRuns, type RunInput } from '@shared/compare/diff-runs';
+import type { RunStore } from '../../runtime/runs/run-store';
+import { parseRunLog } from '../../runtime/runs/run-log';
+import { MAX_COMPARED_RUNS } from '../../runtime/runs/run-compare';
+import { diffJson, formatComparison, formatRunDiff } from '../diff-report';
+import { parseCommandArgs } from '../parse-args';
+import { EXIT, UsageError } from '../usage-error';
+
+const USAGE = 'usage: workbench runs diff A B [C ...] [--json]  (run ids or exported .jsonl files)';
+export const EXIT_DIFFERENT = 1;
+
+function loadOperand(store: RunStore, operand: string): RunInput {
+  const summary = store.summary(operand);
+  if (summary) {
+    const log = store.read(operand);
+    for (const warning of log?.warnings ?? []) process.stderr.write(`workbench: ${warning}\n`);
+    const isLive = summary.outcome === undefined && !summary.isInterrupted;
+    return { events: log?.events ?? [], isLive };
+  }
+  if (!existsSync(operand)) {
+    throw new UsageError(`no run with id ${operand}, and no such file (see: workbench runs list)`);
+  }
+  let text: string;
+  try {
+    text = readFileSync(operand, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${operand}: ${(error as Error).message}`);
+  }
+  const log = parseRunLog(text, null, operand);
+  for (const warning of log.warnings) process.stderr.write(`workbench: ${warning}\n`);
+  if (log.events[0]?.type !== 'run.started') {
+    throw new UsageError(`${operand} is not a run (it does not start with run.started)`);
+  }
+  return { events: log.events };
+}
+
+export function runsDiffCommand(args: string[], openStore: () => RunStore): number {
+  const { values, positionals } = parseCommandArgs(args, {
+    json: { type: 'boolean', default: false },
+  });
+  if (positionals.length < 2) throw new UsageError(USAGE);
+  if (positionals.length > MAX_COMPARED_RUNS) {
+    throw new UsageError(`runs diff compares at most ${MAX_COMPARED_RUNS} runs`);
+  }
+  const store = openStore();
+  let runs: RunInput[];
+  try {
+    runs = positionals.map((operand) => loadOperand(store, operand));
+  } finally {
+    store.close();
+  }
+  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+  if (runs.length === 2) {
+    const diff = diffRuns(runs[0]!, runs[1]!);
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify(diffJson(diff), null, 2)}\n`
+        : formatRunDiff(diff, { color, maxLines: 40 }),
+    );
+    return diff.isEquivalent ? EXIT.finished : EXIT_DIFFERENT;
+  }
+  const comparison = compareRuns(runs);
+  process.stdout.write(
+    values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparison(comparison),
+  );
+  const isAllEquivalent = comparison.runs.every((r) => r.versusBaseline?.isEquivalent !== false);
+  return isAllEquivalent ? EXIT.finished : EXIT_DIFFERENT;
+}
