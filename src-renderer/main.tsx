@@ -10,6 +10,7 @@ import './styles/layout.css';
 import './styles/inspector.css';
 import './styles/timeline.css';
 import './styles/config.css';
+import './styles/compare.css';
 
 const root = createRoot(document.getElementById('root')!);
 const store = createWorkbenchStore();

@@ -61,3 +61,9 @@ export function estimateCostUsd(model: string, usage: TokenUsage): number | null
   if (!price) return null;
   return (usage.prompt * price[0] + usage.completion * price[1]) / 1_000_000;
 }
+
+/** `$1.23`, `$0.0042` for amounts under a cent, `—` when unknown. */
+export function formatUsd(value: number | null): string {
+  if (value === null) return '—';
+  return value > 0 && value < 0.01 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
+}

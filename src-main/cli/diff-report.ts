@@ -8,6 +8,7 @@ import { rowLabel } from '@shared/compare/diff-runs';
 import { stepFieldDiffs, type FieldDiff } from '@shared/compare/step-diff';
 import { diffText } from '@shared/compare/text-diff';
 import type { AlignedRow, RunDiff, RunFacts, RunsComparison } from '@shared/compare/types';
+import { formatUsd } from '@shared/pricing';
 
 export interface ReportStyle {
   color: boolean;
@@ -21,11 +22,6 @@ const red = (s: ReportStyle, t: string) => paint(s, '31', t);
 const green = (s: ReportStyle, t: string) => paint(s, '32', t);
 const bold = (s: ReportStyle, t: string) => paint(s, '1', t);
 const dim = (s: ReportStyle, t: string) => paint(s, '2', t);
-
-export function formatUsd(value: number | null): string {
-  if (value === null) return '—';
-  return value < 0.01 && value > 0 ? `$${value.toFixed(4)}` : `$${value.toFixed(2)}`;
-}
 
 export function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;

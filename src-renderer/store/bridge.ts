@@ -18,6 +18,7 @@ import {
   type RunStartInput,
 } from '@shared/ipc';
 import type { RunEvent } from '@shared/events';
+import type { RunDiff, RunsComparison } from '@shared/compare/types';
 import { issuesToFieldErrors, validateDraft } from './config/config-draft';
 import type { WorkbenchStore } from './store';
 
@@ -39,6 +40,10 @@ export interface Bridge {
   answerHuman(runId: string, toolCallId: string, answer: string): Promise<void>;
   exportRun(runId: string): Promise<RunExport>;
   importRun(content: string, fileName: string): Promise<string>;
+  /** two runs aligned step by step (the compare page) */
+  diffRuns(a: string, b: string): Promise<RunDiff>;
+  /** the summary table of several runs, each against the first */
+  compareRuns(runIds: string[]): Promise<RunsComparison>;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -332,5 +337,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       state().setSummaries([result.summary]);
       return result.summary.runId;
     },
+    diffRuns: (a, b) => api.diffRuns({ a, b }),
+    compareRuns: (runIds) => api.compareRuns({ runIds }),
   };
 }

@@ -6,6 +6,7 @@ import { filterHistory, historyFacets, type HistoryFilters } from '../../store/h
 import { runStatus, type RunStatus } from '../../store/run-events';
 import { formatDate } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
+import { CompareBar, CompareCheckbox } from './CompareSelection';
 
 const STATUSES: (RunStatus | 'all')[] = [
   'all',
@@ -117,6 +118,7 @@ export function RunHistory() {
           </select>
         </div>
       </div>
+      <CompareBar />
       {list.length === 0 ? (
         <p className="muted history-empty" data-testid={TEST_IDS.historyEmpty}>
           {order.length === 0
@@ -165,7 +167,8 @@ const HistoryItem = memo(function HistoryItem(props: {
   const { summary, isSelected, now } = props;
   const status = runStatus(summary);
   return (
-    <li>
+    <li className="history-row">
+      <CompareCheckbox runId={summary.runId} task={summary.task} />
       <button
         type="button"
         className={`history-item${isSelected ? ' is-selected' : ''}`}

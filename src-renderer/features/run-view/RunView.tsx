@@ -1,5 +1,6 @@
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
+import { CompareWithParent } from '../compare/CompareWithParent';
 import { HumanAnswerBox } from '../human/HumanAnswerBox';
 import { PlanView } from '../plan/PlanView';
 import { Timeline } from '../timeline/Timeline';
@@ -38,6 +39,7 @@ export function RunView() {
           Parts of this run’s history were damaged and skipped: {load.warnings.join('; ')}
         </div>
       )}
+      <CompareWithParent runId={runId} />
       <HumanAnswerBox runId={runId} />
       <PlanView runId={runId} />
       <TimelineToolbar runId={runId} />

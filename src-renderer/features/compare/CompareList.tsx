@@ -1,0 +1,138 @@
+/**
+ * The aligned rows of two runs: a virtualized list like the timeline (only the rows in
+ * view exist in the DOM), so two 10,000-step runs scroll like two short ones. It opens
+ * on the first divergence, scrolled to the middle and marked current; n / p (or ] / [)
+ * go to the next / previous difference, j / k move row by row, Enter opens or closes
+ * the current row.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import type { RunDiff } from '@shared/compare/types';
+import { TEST_IDS } from '../../test-ids';
+import { CompareRow } from './CompareRow';
+import { isOpenByDefault, nextDifference } from './compare-nav';
+import { useCompareKeys } from './use-compare-keys';
+
+/** Heights before a row is measured: closed rows are one line per side. */
+const CLOSED_HEIGHT = 58;
+const OPEN_HEIGHT = 220;
+
+/** Row heights from the ResizeObserver's entries (no forced layout per new row), as the timeline. */
+function measureRow(
+  element: Element,
+  entry: ResizeObserverEntry | undefined,
+  instance: Virtualizer<HTMLDivElement, Element>,
+): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  const index = instance.indexFromElement(element);
+  return (
+    instance.itemSizeCache.get(instance.options.getItemKey(index)) ??
+    instance.options.estimateSize(index)
+  );
+}
+
+export interface CompareNavigation {
+  current: number;
+  goTo(index: number): void;
+  step(direction: 1 | -1, toDifference: boolean): void;
+}
+
+export function CompareList(props: { diff: RunDiff; onNavigation(nav: CompareNavigation): void }) {
+  const { diff, onNavigation } = props;
+  const rows = diff.rows;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [current, setCurrent] = useState(diff.firstDifference ?? 0);
+  /** rows opened or closed against their default */
+  const [toggled, setToggled] = useState<ReadonlySet<number>>(() => new Set());
+  const isOpen = useCallback(
+    (index: number) => isOpenByDefault(rows[index]!) !== toggled.has(index),
+    [rows, toggled],
+  );
+
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (index) => (isOpen(index) ? OPEN_HEIGHT : CLOSED_HEIGHT),
+    measureElement: measureRow,
+    overscan: 4,
+    initialRect: { width: 1000, height: 800 },
+  });
+
+  const goTo = useCallback(
+    (index: number) => {
+      const target = Math.max(0, Math.min(rows.length - 1, index));
+      setCurrent(target);
+      virtualizer.scrollToIndex(target, { align: 'center' });
+    },
+    [rows.length, virtualizer],
+  );
+  const step = useCallback(
+    (direction: 1 | -1, toDifference: boolean) =>
+      goTo(toDifference ? nextDifference(rows, current, direction) : current + direction),
+    [goTo, rows, current],
+  );
+  const toggle = useCallback(
+    (index: number) =>
+      setToggled((previous) => {
+        const next = new Set(previous);
+        if (next.has(index)) next.delete(index);
+        else next.add(index);
+        return next;
+      }),
+    [],
+  );
+  const onSelect = useCallback(
+    (index: number) => {
+      setCurrent(index);
+      toggle(index);
+    },
+    [toggle],
+  );
+
+  // Land on the first divergence when the comparison opens.
+  useEffect(() => {
+    if (diff.firstDifference !== null)
+      virtualizer.scrollToIndex(diff.firstDifference, { align: 'center' });
+    // only when a new comparison arrives
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [diff]);
+
+  const navigation = useMemo(() => ({ current, goTo, step }), [current, goTo, step]);
+  useEffect(() => onNavigation(navigation), [navigation, onNavigation]);
+  useCompareKeys({ step, toggleCurrent: () => toggle(current) });
+
+  return (
+    <div
+      ref={scrollRef}
+      className="cmp-list"
+      data-testid={TEST_IDS.compareList}
+      data-count={rows.length}
+      role="list"
+      aria-label="Aligned steps"
+      tabIndex={0}
+    >
+      <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((vr) => (
+          <div
+            key={vr.key}
+            data-index={vr.index}
+            ref={virtualizer.measureElement}
+            className="vrow"
+            role="listitem"
+            style={{ transform: `translateY(${vr.start}px)` }}
+          >
+            <CompareRow
+              diff={diff}
+              index={vr.index}
+              isCurrent={vr.index === current}
+              isOpen={isOpen(vr.index)}
+              onSelect={onSelect}
+            />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
