@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALIGNMENT_COSTS, alignSteps } from './align';
-import { diffRuns, rowLabel } from './diff-runs';
+import { diffRuns, rowLabel, swapDiff } from './diff-runs';
 import { digestSteps } from './step-digest';
 import { history, plainStep, type StepSpec } from './testing/history';
 import type { AlignedRow, RunDiff } from './types';
@@ -150,6 +150,19 @@ describe('step alignment of two runs', () => {
     const swapped = diffRuns({ events: fork }, { events: parent });
     expect(picture(swapped.rows)).toBe('=^^=~==');
     expect(swapped.rows[1]).toMatchObject({ status: 'shared', a: null, b: 1 });
+  });
+
+  it('seen from the other side (swapped) is the alignment of B against A', () => {
+    const b = [...steps(4), plainStep(99), ...steps(5, 6)];
+    const ab = diffOf(steps(10), b);
+    const ba = diffRuns(
+      { events: history('run-b', b, { startTs: 1_800_000_000_000 }) },
+      { events: history('run-a', steps(10)) },
+    );
+    const swapped = swapDiff(ab);
+    expect(picture(swapped.rows)).toBe(picture(ba.rows));
+    expect(pairs(swapped)).toEqual(pairs(ba));
+    expect(swapped.a.runId).toBe('run-b');
   });
 
   it('aligns in a band like the exact programme when the band is wide enough', () => {

@@ -50,7 +50,8 @@ export interface AlignOptions {
   cellBudget?: number;
 }
 
-const DEFAULT_CELL_BUDGET = 4_000_000;
+/** 1,000 × 1,000 steps exactly; beyond, a band around the diagonal (±50 steps for 10,000) */
+const DEFAULT_CELL_BUDGET = 1_000_000;
 const INF = 1_000_000_000;
 const KINDS = { start: 0, step: 1, interlude: 1, end: 2 } as const;
 
@@ -105,22 +106,30 @@ function prepare(steps: readonly StepDigest[], tables: Map<string, number>[]): P
   return out;
 }
 
-/** The cost of pairing A's step i with B's step j (see the table above). */
-function pairCost(a: Prepared, i: number, b: Prepared, j: number): number {
-  if (a.key[i] === b.key[j]) return ALIGNMENT_COSTS.same;
-  if (a.kind[i] !== b.kind[j]) return INF;
-  if (a.sig[i] !== b.sig[j]) return ALIGNMENT_COSTS.otherSignature;
-  let share: number;
-  if (a.shape[i] === b.shape[j]) {
-    const va = a.values[i]!;
-    const vb = b.values[j]!;
-    let differing = 0;
-    for (let k = 0; k < va.length; k++) if (va[k] !== vb[k]) differing++;
-    share = va.length === 0 ? 0 : differing / va.length;
-  } else {
-    share = dissimilarity(a.fields[i]!, b.fields[j]!);
-  }
-  return ALIGNMENT_COSTS.changedBase + Math.round(ALIGNMENT_COSTS.changedSpan * share);
+/**
+ * The cost of pairing A's step i with B's step j (see the table above), as a closure
+ * over plain typed arrays: the dynamic programme calls it for every cell of a band.
+ */
+function pairCosts(a: Prepared, b: Prepared): (i: number, j: number) => number {
+  const { key: keyA, kind: kindA, sig: sigA, shape: shapeA, values: valuesA, fields: fieldsA } = a;
+  const { key: keyB, kind: kindB, sig: sigB, shape: shapeB, values: valuesB, fields: fieldsB } = b;
+  const { same, otherSignature, changedBase, changedSpan } = ALIGNMENT_COSTS;
+  return (i, j) => {
+    if (keyA[i] === keyB[j]) return same;
+    if (kindA[i] !== kindB[j]) return INF;
+    if (sigA[i] !== sigB[j]) return otherSignature;
+    let share: number;
+    if (shapeA[i] === shapeB[j]) {
+      const va = valuesA[i]!;
+      const vb = valuesB[j]!;
+      let differing = 0;
+      for (let k = 0; k < va.length; k++) if (va[k] !== vb[k]) differing++;
+      share = va.length === 0 ? 0 : differing / va.length;
+    } else {
+      share = dissimilarity(fieldsA[i]!, fieldsB[j]!);
+    }
+    return changedBase + Math.round(changedSpan * share);
+  };
 }
 
 type Pair = [a: number, b: number];
@@ -155,6 +164,7 @@ export function alignSteps(
     }
   }
 
+  const cost = pairCosts(a, b);
   const stack: Task[] = [{ region: [a0, stepsA.length, b0, stepsB.length] }];
   const counts = new KeyCounter(tables[0]!.size);
   while (stack.length > 0) {
@@ -179,7 +189,7 @@ export function alignSteps(
     }
     const anchors = uniqueAnchors(a.key, i0, i1, b.key, j0, j1, counts);
     if (anchors.length === 0) {
-      for (const pair of alignBand(a, i0, i1, b, j0, j1, budget)) pairs.push(pair);
+      for (const pair of alignBand(cost, i0, i1, j0, j1, budget)) pairs.push(pair);
       continue;
     }
     // regions between anchors, in order, pushed in reverse so the first pops first
@@ -290,10 +300,9 @@ function uniqueAnchors(
  * Ties prefer pairing, then A's step alone, so equal inputs give equal outputs.
  */
 function alignBand(
-  a: Prepared,
+  pairCost: (i: number, j: number) => number,
   i0: number,
   i1: number,
-  b: Prepared,
   j0: number,
   j1: number,
   budget: number,
@@ -330,7 +339,7 @@ function alignBand(
       let best = INF;
       let move = 0;
       if (j > 0 && j - 1 >= plo && j - 1 <= phi && prev[j - 1]! < INF) {
-        const c = pairCost(a, i0 + i - 1, b, j0 + j - 1);
+        const c = pairCost(i0 + i - 1, j0 + j - 1);
         if (c < INF) {
           best = prev[j - 1]! + c;
           move = 1;

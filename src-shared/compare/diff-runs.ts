@@ -83,6 +83,23 @@ function align(
   return { rows: alignSteps(stepsA, stepsB, options), sharedPrefix: 0 };
 }
 
+/** The same comparison seen from the other side (B as A): no second alignment needed. */
+export function swapDiff(diff: RunDiff): RunDiff {
+  return {
+    ...diff,
+    a: diff.b,
+    b: diff.a,
+    stepsA: diff.stepsB,
+    stepsB: diff.stepsA,
+    rows: diff.rows.map(swapRow),
+    settings: diff.settings.map(({ key, a, b }) => ({
+      key,
+      ...(b !== undefined ? { a: b } : {}),
+      ...(a !== undefined ? { b: a } : {}),
+    })),
+  };
+}
+
 const isDifference = (row: AlignedRow) =>
   row.status === 'changed' || row.status === 'only-a' || row.status === 'only-b';
 

@@ -83,6 +83,14 @@ describe('the compare view', () => {
     expect(currentRow().getAttribute('data-step-a')).toBe('3');
     act(() => void fireEvent.keyDown(document.body, { key: 'j' }));
     expect(currentRow().getAttribute('data-step-a')).toBe('4');
+
+    // swapping sides re-reads nothing: B's argument is now on the left, struck out
+    fireEvent.click(screen.getByTestId('compare-swap'));
+    expect(api.calls.filter((c) => c.method === 'diffRuns')).toHaveLength(1);
+    const setting = screen.getByTestId('compare-settings').querySelector('[data-key="llm.model"]')!;
+    expect(setting.textContent).toBe('llm.modelrun-brun-a');
+    const swapped = currentRow().querySelector('[data-testid="compare-arg"][data-key="command"]')!;
+    expect(swapped.querySelector('.side-a del')?.textContent).toBe('-la ');
   });
 
   it('says two identical runs are equivalent', async () => {

@@ -36,38 +36,43 @@ function Cells(props: { a?: string; b?: string; mode: DiffMode; isChanged: boole
   );
 }
 
+/** Unchanged fields worth showing as context; an unchanged tool name or status is not. */
+const isContext = (field: FieldDiff) => !/ (tool|status)$|^stuck$/.test(field.name);
+
 export const FieldDiffs = memo(function FieldDiffs({ fields }: { fields: readonly FieldDiff[] }) {
   return (
     <div className="cmp-fields">
-      {fields.map((field) => (
-        <div
-          key={field.name}
-          className={`cmp-field${field.isChanged ? ' is-changed' : ''}`}
-          data-testid={TEST_IDS.compareField}
-          data-field={field.name}
-          data-changed={field.isChanged}
-        >
-          <div className="cmp-field-label">{field.label}</div>
-          {field.args ? (
-            field.args.map((arg) => (
-              <div
-                key={arg.key}
-                className={`cmp-arg${arg.isChanged ? ' is-changed' : ''}`}
-                data-testid={TEST_IDS.compareArg}
-                data-key={arg.key}
-                data-changed={arg.isChanged}
-              >
-                {arg.key && <div className="cmp-arg-key mono">{arg.key}</div>}
-                <Cells a={arg.a} b={arg.b} mode={arg.mode} isChanged={arg.isChanged} />
+      {fields
+        .filter((f) => f.isChanged || isContext(f))
+        .map((field) => (
+          <div
+            key={field.name}
+            className={`cmp-field${field.isChanged ? ' is-changed' : ''}`}
+            data-testid={TEST_IDS.compareField}
+            data-field={field.name}
+            data-changed={field.isChanged}
+          >
+            <div className="cmp-field-label">{field.label}</div>
+            {field.args ? (
+              field.args.map((arg) => (
+                <div
+                  key={arg.key}
+                  className={`cmp-arg${arg.isChanged ? ' is-changed' : ''}`}
+                  data-testid={TEST_IDS.compareArg}
+                  data-key={arg.key}
+                  data-changed={arg.isChanged}
+                >
+                  {arg.key && <div className="cmp-arg-key mono">{arg.key}</div>}
+                  <Cells a={arg.a} b={arg.b} mode={arg.mode} isChanged={arg.isChanged} />
+                </div>
+              ))
+            ) : (
+              <div className="cmp-pair">
+                <Cells a={field.a} b={field.b} mode={field.mode} isChanged={field.isChanged} />
               </div>
-            ))
-          ) : (
-            <div className="cmp-pair">
-              <Cells a={field.a} b={field.b} mode={field.mode} isChanged={field.isChanged} />
-            </div>
-          )}
-        </div>
-      ))}
+            )}
+          </div>
+        ))}
     </div>
   );
 });

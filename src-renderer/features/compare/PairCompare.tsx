@@ -3,8 +3,8 @@
  * differ, whether they are equivalent (or where they first diverge), and the aligned
  * rows with previous / next difference.
  */
-import { useCallback, useState } from 'react';
-import { rowLabel } from '@shared/compare/diff-runs';
+import { useCallback, useMemo, useState } from 'react';
+import { rowLabel, swapDiff } from '@shared/compare/diff-runs';
 import type { RunDiff, RunFacts } from '@shared/compare/types';
 import { formatDate } from '../../lib/format';
 import { TEST_IDS } from '../../test-ids';
@@ -17,15 +17,17 @@ function RunTitle({ side, facts }: { side: 'A' | 'B'; facts: RunFacts }) {
   const store = useWorkbenchStore();
   return (
     <div className={`cmp-run side-${side.toLowerCase()}`}>
-      <span className="cmp-side">{side}</span>
-      <button
-        type="button"
-        className="link cmp-run-task"
-        title={`Open run ${facts.runId}`}
-        onClick={() => store.getState().selectRun(facts.runId)}
-      >
-        {facts.task}
-      </button>
+      <div className="cmp-run-line">
+        <span className="cmp-side">{side}</span>
+        <button
+          type="button"
+          className="link cmp-run-task"
+          title={`Open run ${facts.runId}`}
+          onClick={() => store.getState().selectRun(facts.runId)}
+        >
+          {facts.task}
+        </button>
+      </div>
       <span className="muted">
         {facts.flow ? `${facts.flow} flow` : facts.agent} ·{' '}
         <span className="mono">{facts.model}</span> · {formatDate(facts.startedAt)}
@@ -80,12 +82,21 @@ export function PairCompare(props: { a: string; b: string; returnTo: string[] | 
   const { a, b, returnTo } = props;
   const bridge = useBridge();
   const store = useWorkbenchStore();
-  const loaded = useLoaded(() => bridge.diffRuns(a, b), `${a}\u0000${b}`);
+  const loaded = useLoaded(() => {
+    // marks for the compare benchmark's breakdown (request, answer); cheap to keep
+    performance.mark('wb:compare:request');
+    return bridge.diffRuns(a, b).finally(() => performance.mark('wb:compare:response'));
+  }, `${a}\u0000${b}`);
   const [nav, setNav] = useState<CompareNavigation | null>(null);
+  // swapping sides needs no second alignment: the same rows, seen from B
+  const [isSwapped, setSwapped] = useState(false);
+  const loadedDiff = loaded.status === 'ready' ? loaded.value : null;
+  const diff = useMemo(
+    () => (loadedDiff && isSwapped ? swapDiff(loadedDiff) : loadedDiff),
+    [loadedDiff, isSwapped],
+  );
   const onNavigation = useCallback((n: CompareNavigation) => setNav(n), []);
-  const isLive =
-    loaded.status === 'ready' &&
-    (loaded.value.a.outcome === 'running' || loaded.value.b.outcome === 'running');
+  const isLive = diff !== null && (diff.a.outcome === 'running' || diff.b.outcome === 'running');
   return (
     <section
       className="compare-view"
@@ -110,7 +121,7 @@ export function PairCompare(props: { a: string; b: string; returnTo: string[] | 
           className="secondary"
           data-testid={TEST_IDS.compareSwap}
           title="Swap A and B"
-          onClick={() => store.getState().openCompare([b, a], returnTo ?? undefined)}
+          onClick={() => setSwapped((swapped) => !swapped)}
         >
           Swap A ⇄ B
         </button>
@@ -129,15 +140,19 @@ export function PairCompare(props: { a: string; b: string; returnTo: string[] | 
           </button>
         </div>
       )}
-      {loaded.status === 'ready' && (
+      {diff && (
         <>
           <div className="cmp-runs">
-            <RunTitle side="A" facts={loaded.value.a} />
-            <RunTitle side="B" facts={loaded.value.b} />
+            <RunTitle side="A" facts={diff.a} />
+            <RunTitle side="B" facts={diff.b} />
           </div>
-          <CompareSummary diff={loaded.value} />
-          <Status diff={loaded.value} nav={nav} />
-          <CompareList key={`${a}\u0000${b}`} diff={loaded.value} onNavigation={onNavigation} />
+          <CompareSummary diff={diff} />
+          <Status diff={diff} nav={nav} />
+          <CompareList
+            key={`${a}\u0000${b}\u0000${isSwapped}`}
+            diff={diff}
+            onNavigation={onNavigation}
+          />
         </>
       )}
     </section>
