@@ -139,7 +139,9 @@ export function rowLabel(diff: Pick<RunDiff, 'stepsA' | 'stepsB'>, row: AlignedR
     if (!s) return '';
     if (s.kind === 'start') return 'the task';
     if (s.kind === 'end') return 'outcome';
-    if (s.kind === 'interlude') return `${s.agent} after step ${s.step}`;
+    if (s.kind === 'interlude') {
+      return s.step === 0 ? `${s.agent} before step 1` : `${s.agent} after step ${s.step}`;
+    }
     return `step ${s.step}`;
   };
   if (row.status === 'only-a') return `only in A: ${name(sa)}`;

@@ -58,7 +58,7 @@ export function digestSteps(events: readonly RunEvent[]): StepDigest[] {
   /** the digest an agent's event belongs to: another agent's work between steps is an interlude */
   const digestFor = (agent: string, seq: number): StepDigest => {
     if (!current) return open('start', 0, agent, seq);
-    if (current.agent === agent || current.kind === 'start') return current;
+    if (current.agent === agent) return current;
     return open('interlude', lastStep, agent, seq);
   };
 
