@@ -16,7 +16,7 @@ import { parseRequest } from '@shared/ipc-schemas';
 import { testConnection } from '../runtime/config/connection-test';
 import { ConfigError } from '../runtime/config/load';
 import { exportRun, importRun, RunTransferError } from '../runtime/runs/run-transfer';
-import { compareStoredRuns, diffStoredRuns, RunCompareError } from '../runtime/runs/run-compare';
+import { RunComparer, RunCompareError } from '../runtime/runs/run-compare';
 import type { Runtime } from '../runtime/runtime';
 import type { DockerProbe, SandboxTracker } from './sandbox-status';
 
@@ -55,6 +55,7 @@ function configFailure(error: unknown): never {
 
 export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
   const { runs, services } = runtime;
+  const comparer = new RunComparer(runs.history, (id) => runs.isRunning(id));
   return {
     'app:info': async () => ({
       version: deps.version,
@@ -99,10 +100,8 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       deps.onRunsChanged([result.summary]);
       return result;
     },
-    'runs:diff': async ({ a, b }) =>
-      comparing(() => diffStoredRuns(runs.history, a, b, (id) => runs.isRunning(id))),
-    'runs:compare': async ({ runIds }) =>
-      comparing(() => compareStoredRuns(runs.history, runIds, (id) => runs.isRunning(id))),
+    'runs:diff': async ({ a, b }) => comparing(() => comparer.diff(a, b)),
+    'runs:compare': async ({ runIds }) => comparing(() => comparer.compare(runIds)),
     'config:get': async () => services.config.view(),
     'config:save': async (input) => {
       try {

@@ -103,12 +103,25 @@ export function swapDiff(diff: RunDiff): RunDiff {
 const isDifference = (row: AlignedRow) =>
   row.status === 'changed' || row.status === 'only-a' || row.status === 'only-b';
 
+/** A run folded for comparison: its figures and its steps (the events are not kept). */
+export interface DigestedRun {
+  facts: RunFacts;
+  steps: StepDigest[];
+}
+
+export function digestRun(run: RunInput): DigestedRun {
+  return {
+    facts: runFacts(run.events, { isLive: run.isLive ?? false }),
+    steps: digestSteps(run.events),
+  };
+}
+
 export function diffRuns(a: RunInput, b: RunInput, options: AlignOptions = {}): RunDiff {
-  const factsA = runFacts(a.events, { isLive: a.isLive ?? false });
-  const factsB = runFacts(b.events, { isLive: b.isLive ?? false });
-  const stepsA = digestSteps(a.events);
-  const stepsB = digestSteps(b.events);
-  const { rows, sharedPrefix } = align(stepsA, stepsB, factsA, factsB, options);
+  return diffDigested(digestRun(a), digestRun(b), options);
+}
+
+export function diffDigested(a: DigestedRun, b: DigestedRun, options: AlignOptions = {}): RunDiff {
+  const { rows, sharedPrefix } = align(a.steps, b.steps, a.facts, b.facts, options);
   let firstDifference: number | null = null;
   let differences = 0;
   rows.forEach((row, index) => {
@@ -117,14 +130,14 @@ export function diffRuns(a: RunInput, b: RunInput, options: AlignOptions = {}): 
     firstDifference ??= index;
   });
   return {
-    a: factsA,
-    b: factsB,
-    stepsA,
-    stepsB,
+    a: a.facts,
+    b: b.facts,
+    stepsA: a.steps,
+    stepsB: b.steps,
     rows,
     firstDifference,
     differences,
-    settings: diffSettings(factsA, factsB),
+    settings: diffSettings(a.facts, b.facts),
     // the outcome is the `end` step's field, so equal rows imply equal outcomes
     isEquivalent: differences === 0,
     sharedPrefix,
@@ -152,12 +165,15 @@ export function rowLabel(diff: Pick<RunDiff, 'stepsA' | 'stepsB'>, row: AlignedR
 }
 
 export function compareRuns(runs: readonly RunInput[]): RunsComparison {
+  return compareDigested(runs.map(digestRun));
+}
+
+export function compareDigested(runs: readonly DigestedRun[]): RunsComparison {
   const [baseline, ...others] = runs;
   if (!baseline) return { runs: [], hasMixedTasks: false };
-  const baseFacts = runFacts(baseline.events, { isLive: baseline.isLive ?? false });
-  const compared: ComparedRun[] = [{ facts: baseFacts, versusBaseline: null }];
+  const compared: ComparedRun[] = [{ facts: baseline.facts, versusBaseline: null }];
   for (const run of others) {
-    const diff = diffRuns(baseline, run);
+    const diff = diffDigested(baseline, run);
     const first = diff.firstDifference === null ? null : diff.rows[diff.firstDifference]!;
     compared.push({
       facts: diff.b,

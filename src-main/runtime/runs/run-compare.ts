@@ -1,9 +1,16 @@
 /**
- * Compare runs from the history: reads each run's events and hands them to the pure
- * comparison (`src-shared/compare/`). Used by the `runs:diff` / `runs:compare` requests;
- * the CLI does the same on the store it opens (and on exported files).
+ * Compare runs from the history: reads each run's events, folds them into the form
+ * comparison works on (`src-shared/compare/`) and keeps the last few folded runs, so
+ * opening a pair from the N-run table, going back, or refreshing a live run re-reads
+ * only what changed. Used by the `runs:diff` / `runs:compare` requests; the CLI does the
+ * same on the store it opens (and on exported files).
  */
-import { compareRuns, diffRuns, type RunInput } from '@shared/compare/diff-runs';
+import {
+  compareDigested,
+  diffDigested,
+  digestRun,
+  type DigestedRun,
+} from '@shared/compare/diff-runs';
 import type { RunDiff, RunsComparison } from '@shared/compare/types';
 import type { RunHistory } from './run-history';
 
@@ -19,37 +26,54 @@ export class RunCompareError extends Error {
 
 /** Most runs compared at once (the summary table stays readable, the work bounded). */
 export const MAX_COMPARED_RUNS = 12;
+/** Folded runs kept: one N-run table and the pairs opened from it. */
+const CACHED_RUNS = MAX_COMPARED_RUNS;
 
-function load(history: RunHistory, runId: string, isLive: (id: string) => boolean): RunInput {
-  const log = history.read(runId);
-  if (!log || log.events.length === 0) {
-    throw new RunCompareError('not_found', `No run with id ${runId}`);
-  }
-  return { events: log.events, isLive: isLive(runId) };
-}
+export class RunComparer {
+  /** runId -> the folded run and the history version it was folded from (LRU order) */
+  private readonly cache = new Map<string, { version: string; run: DigestedRun }>();
 
-export function diffStoredRuns(
-  history: RunHistory,
-  a: string,
-  b: string,
-  isLive: (id: string) => boolean = () => false,
-): RunDiff {
-  return diffRuns(load(history, a, isLive), load(history, b, isLive));
-}
+  constructor(
+    private readonly history: RunHistory,
+    private readonly isLive: (runId: string) => boolean = () => false,
+  ) {}
 
-export function compareStoredRuns(
-  history: RunHistory,
-  runIds: readonly string[],
-  isLive: (id: string) => boolean = () => false,
-): RunsComparison {
-  if (runIds.length < 2 || runIds.length > MAX_COMPARED_RUNS) {
-    throw new RunCompareError(
-      'invalid_input',
-      `Compare takes 2 to ${MAX_COMPARED_RUNS} runs, got ${runIds.length}`,
-    );
+  diff(a: string, b: string): RunDiff {
+    return diffDigested(this.load(a), this.load(b));
   }
-  if (new Set(runIds).size !== runIds.length) {
-    throw new RunCompareError('invalid_input', 'A run is listed twice');
+
+  compare(runIds: readonly string[]): RunsComparison {
+    if (runIds.length < 2 || runIds.length > MAX_COMPARED_RUNS) {
+      throw new RunCompareError(
+        'invalid_input',
+        `Compare takes 2 to ${MAX_COMPARED_RUNS} runs, got ${runIds.length}`,
+      );
+    }
+    if (new Set(runIds).size !== runIds.length) {
+      throw new RunCompareError('invalid_input', 'A run is listed twice');
+    }
+    return compareDigested(runIds.map((id) => this.load(id)));
   }
-  return compareRuns(runIds.map((id) => load(history, id, isLive)));
+
+  private load(runId: string): DigestedRun {
+    const summary = this.history.summary(runId);
+    const isLive = this.isLive(runId);
+    // a finished run never changes; a live one is read again once it has moved on
+    const version = `${summary?.lastSeq ?? '?'}:${summary?.outcome ?? ''}:${isLive}`;
+    const cached = this.cache.get(runId);
+    if (cached && summary && cached.version === version) {
+      this.cache.delete(runId);
+      this.cache.set(runId, cached);
+      return cached.run;
+    }
+    const log = this.history.read(runId);
+    if (!log || log.events.length === 0) {
+      throw new RunCompareError('not_found', `No run with id ${runId}`);
+    }
+    const run = digestRun({ events: log.events, isLive });
+    this.cache.delete(runId);
+    this.cache.set(runId, { version, run });
+    while (this.cache.size > CACHED_RUNS) this.cache.delete(this.cache.keys().next().value!);
+    return run;
+  }
 }
