@@ -4,6 +4,7 @@
  * A pure fold over the events, kept small so it can later merge with the run header's
  * health line.
  */
+import type { TokenUsage } from '../domain/agent';
 import type { RunEvent, RunSettings } from '../events';
 import { estimateCostUsd } from '../pricing';
 import { forkOfEvent } from './fork';
@@ -32,6 +33,10 @@ export function runFacts(
     settings: null,
   };
   let settings: RunSettings | null = null;
+  let prompt = 0;
+  let completion = 0;
+  let finalUsage: TokenUsage | undefined;
+  const byModel = new Map<string, TokenUsage>();
   let endTs = first?.ts ?? 0;
   for (const event of events) {
     endTs = event.ts;
@@ -52,12 +57,16 @@ export function runFacts(
         facts.steps = Math.max(facts.steps, event.step);
         break;
       case 'llm.responded': {
-        facts.tokens = {
-          prompt: facts.tokens.prompt + event.usage.prompt,
-          completion: facts.tokens.completion + event.usage.completion,
-        };
-        const cost = estimateCostUsd(event.model, event.usage);
-        facts.costUsd = cost === null || facts.costUsd === null ? null : facts.costUsd + cost;
+        prompt += event.usage.prompt;
+        completion += event.usage.completion;
+        // priced per model at the end (a run uses one or a few models)
+        const used = byModel.get(event.model);
+        if (used) {
+          used.prompt += event.usage.prompt;
+          used.completion += event.usage.completion;
+        } else {
+          byModel.set(event.model, { ...event.usage });
+        }
         break;
       }
       case 'tool.finished':
@@ -70,9 +79,14 @@ export function runFacts(
       case 'run.finished':
         facts.outcome = event.outcome;
         facts.steps = event.steps;
-        facts.tokens = event.usage;
+        finalUsage = event.usage;
         break;
     }
+  }
+  facts.tokens = finalUsage ?? { prompt, completion };
+  for (const [model, usage] of byModel) {
+    const cost = estimateCostUsd(model, usage);
+    facts.costUsd = cost === null || facts.costUsd === null ? null : facts.costUsd + cost;
   }
   facts.wallMs = Math.max(0, endTs - facts.startedAt);
   facts.settings = settings;
