@@ -81,7 +81,7 @@ export const CompareRow = memo(function CompareRow(props: {
         {isFirst && <span className="badge cmp-first">first divergence</span>}
         {row.fields && <span className="muted cmp-which">{row.fields.join(', ')}</span>}
         <span className="spacer" />
-        {a && b && <Deltas a={a} b={b} />}
+        {a && b && a.kind !== 'start' && a.kind !== 'end' && <Deltas a={a} b={b} />}
       </button>
       {isOpen ? (
         <FieldDiffs fields={fields} />
