@@ -26,8 +26,10 @@ export class RunCompareError extends Error {
 
 /** Most runs compared at once (the summary table stays readable, the work bounded). */
 export const MAX_COMPARED_RUNS = 12;
-/** Folded runs kept: one N-run table and the pairs opened from it. */
+/** Folded runs kept: one N-run table and the pairs opened from it... */
 const CACHED_RUNS = MAX_COMPARED_RUNS;
+/** ...unless they are long: about 12 MB per 10,000 steps stays in memory */
+const CACHED_STEPS = 40_000;
 
 export class RunComparer {
   /** runId -> the folded run and the history version it was folded from (LRU order) */
@@ -73,7 +75,15 @@ export class RunComparer {
     const run = digestRun({ events: log.events, isLive });
     this.cache.delete(runId);
     this.cache.set(runId, { version, run });
-    while (this.cache.size > CACHED_RUNS) this.cache.delete(this.cache.keys().next().value!);
+    let steps = 0;
+    for (const entry of this.cache.values()) steps += entry.run.steps.length;
+    // oldest first, never the run just read
+    for (const [id, entry] of this.cache) {
+      if (this.cache.size <= CACHED_RUNS && steps <= CACHED_STEPS) break;
+      if (id === runId) continue;
+      this.cache.delete(id);
+      steps -= entry.run.steps.length;
+    }
     return run;
   }
 }
