@@ -9,7 +9,7 @@ import { buildAgent } from '../agents/catalog';
 import { resolveAgentSettings } from '../config/resolve';
 import type { WorkbenchConfig } from '../config/schema';
 import { modelClientFor } from './model-client';
-import { agentSettingsRecord, flowSettingsRecord, sessionSettingsRecord } from './run-settings';
+import { flowRunSettings } from './run-settings';
 import type { PreparedRun, ResolvedRunInput, RunContext } from '../runs/run-manager';
 import type { RuntimeServices } from '../agents/runtime-services';
 import { PlanningFlow, type ExecutorSpec } from '../flow/planning-flow';
@@ -72,28 +72,14 @@ export function preparePlanningRun(
     carryMemory: flowSettings.carry_memory,
     emit: context.emit,
   });
-  const profileOf = (target: 'planning' | AgentName) =>
-    services.config.resolveProfile(target, config);
   return {
     agentName: PLANNER_AGENT,
     model: planner.model,
     maxSteps,
-    settings: {
-      ...agentSettingsRecord(
-        profileOf('planning'),
-        { ...resolveAgentSettings(config, 'planning'), maxSteps },
-        'planning',
-      ),
-      ...Object.fromEntries(
-        keys.flatMap((key) =>
-          Object.entries(
-            agentSettingsRecord(profileOf(key), resolveAgentSettings(config, key), key),
-          ),
-        ),
-      ),
-      ...flowSettingsRecord(config),
-      ...sessionSettingsRecord(config),
-    },
+    settings: flowRunSettings(config, (target) => services.config.resolveProfile(target, config), {
+      maxSteps,
+      executors: keys,
+    }),
     execute: (task, signal) => flow.run(task, { signal }),
   };
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../config/schema';
 import { resolveAgentSettings, resolveLlmProfile } from '../config/resolve';
-import { agentSettingsRecord, safeBaseUrl, sessionSettingsRecord } from './run-settings';
+import {
+  agentSettingsRecord,
+  flowRunSettings,
+  safeBaseUrl,
+  sessionSettingsRecord,
+} from './run-settings';
 
 const KEY = 'sk-run-settings-0123456789';
 
@@ -56,6 +61,22 @@ describe('the settings recorded on run.started', () => {
       'planning.llm.has_api_key': false,
     });
     expect(Object.keys(record).every((k) => k.startsWith('planning.'))).toBe(true);
+  });
+
+  it('records a flow’s planner, each executor and the flow settings', () => {
+    const record = flowRunSettings(config, (target) => resolveLlmProfile(config, target, {}), {
+      maxSteps: 33,
+      executors: ['manus', 'swe'],
+    });
+    expect(record).toMatchObject({
+      'planning.agent.max_steps': 33,
+      'manus.llm.model': 'gpt-4o',
+      'swe.llm.model': 'gpt-4o-mini',
+      'swe.agent.max_steps': 7,
+      'flow.executors': 'manus, swe',
+      'sandbox.use_sandbox': true,
+    });
+    expect(JSON.stringify(record)).not.toContain(KEY);
   });
 
   it('keeps no credentials of a base URL', () => {

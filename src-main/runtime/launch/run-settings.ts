@@ -7,6 +7,8 @@
  * (`planning.llm.model`, `swe.agent.max_steps`).
  */
 import type { RunSettings } from '@shared/events';
+import type { AgentName } from '@shared/domain/agent';
+import { resolveAgentSettings, type ConfigAgentName } from '../config/resolve';
 import type { AgentRunSettings, LlmProfile, WorkbenchConfig } from '../config/schema';
 
 /** A base URL without credentials or query (both may hold secrets). */
@@ -90,4 +92,21 @@ export function flowSettingsRecord(config: WorkbenchConfig): RunSettings {
     'flow.max_replans': flow.max_replans,
     'flow.carry_memory': flow.carry_memory,
   };
+}
+
+/** A planning flow: the planner's profile (its step limit is the run's), each executor's, the flow's own settings and the session's. */
+export function flowRunSettings(
+  config: WorkbenchConfig,
+  profileOf: (target: ConfigAgentName) => LlmProfile,
+  run: { maxSteps: number; executors: readonly AgentName[] },
+): RunSettings {
+  const planner = { ...resolveAgentSettings(config, 'planning'), maxSteps: run.maxSteps };
+  const record: RunSettings = agentSettingsRecord(profileOf('planning'), planner, 'planning');
+  for (const key of run.executors) {
+    Object.assign(
+      record,
+      agentSettingsRecord(profileOf(key), resolveAgentSettings(config, key), key),
+    );
+  }
+  return { ...record, ...flowSettingsRecord(config), ...sessionSettingsRecord(config) };
 }
