@@ -4,7 +4,7 @@
  * checked against a saved golden run in CI. Two runs: the summary and every aligned
  * difference; more: the summary table, each against the first. Exit 0 when the runs
  * are equivalent (same steps, same contents, same outcome), 1 when they differ, 2 for
- * bad usage (an unknown run, an unreadable file).
+ * bad usage (an unknown run, an unreadable file) or any other failure.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { compareRuns, diffRuns, type RunInput } from '@shared/compare/diff-runs';
@@ -43,7 +43,23 @@ function loadOperand(store: RunStore, operand: string): RunInput {
   return { events: log.events };
 }
 
+/**
+ * Like diff(1), any trouble exits 2, never 1: a script reading 1 as "the runs differ"
+ * must not mistake a failure for an answer.
+ */
 export function runsDiffCommand(args: string[], openStore: () => RunStore): number {
+  try {
+    return runsDiff(args, openStore);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    process.stderr.write(
+      `workbench: runs diff failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return EXIT.usage;
+  }
+}
+
+function runsDiff(args: string[], openStore: () => RunStore): number {
   const { values, positionals } = parseCommandArgs(args, {
     json: { type: 'boolean', default: false },
   });
