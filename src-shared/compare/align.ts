@@ -94,8 +94,14 @@ function prepare(steps: readonly StepDigest[], tables: Map<string, number>[]): P
   steps.forEach((step, i) => {
     const fields = stepFields(step);
     out.fields[i] = fields;
-    const shape = intern(shapes, [...fields.keys()].join('\u0001'));
-    const values = Int32Array.from(fields.values(), (text) => intern(texts, text));
+    const values = new Int32Array(fields.size);
+    let names = '';
+    let k = 0;
+    for (const [name, text] of fields) {
+      names += `${name}\u0001`;
+      values[k++] = intern(texts, text);
+    }
+    const shape = intern(shapes, names);
     out.shape[i] = shape;
     out.values[i] = values;
     // equal keys = same kind, agent, field names and texts (texts compared once, by interning)
