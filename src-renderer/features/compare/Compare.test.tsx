@@ -122,6 +122,39 @@ describe('the compare view', () => {
     expect(screen.getByTestId('compare-table')).toBeTruthy();
   });
 
+  it('offers “compare with parent” on a fork and shares the prefix up to the fork step', async () => {
+    const api = createMemoryApi();
+    api.history.set('parent', history('parent', base(), { startTs: 1_700_000_000_000 }));
+    const tail = base().slice(2);
+    tail[1] = { ...tail[1]!, reply: 'The fork tries something else at step 4.' };
+    api.history.set(
+      'fork',
+      history('fork', tail, {
+        startTs: 1_700_000_100_000,
+        firstStep: 3,
+        startExtras: { forkOf: { runId: 'parent', step: 2 } },
+      }),
+    );
+    const { store } = await renderApp(api);
+    await act(async () => store.getState().selectRun('parent'));
+    await flush();
+    expect(screen.queryByTestId('compare-with-parent')).toBeNull();
+    await act(async () => store.getState().selectRun('fork'));
+    await flush();
+    await act(async () => fireEvent.click(screen.getByTestId('compare-with-parent')));
+    await flush();
+    expect(api.calls.find((c) => c.method === 'diffRuns')?.input).toEqual({
+      a: 'parent',
+      b: 'fork',
+    });
+    expect(screen.getByText('a fork: steps up to 2 are shared')).toBeTruthy();
+    const statuses = [...document.querySelectorAll('[data-testid="compare-row"]')].map((r) =>
+      r.getAttribute('data-status'),
+    );
+    expect(statuses.slice(0, 4)).toEqual(['same', 'shared', 'shared', 'same']);
+    expect(currentRow().getAttribute('data-step-b')).toBe('4');
+  });
+
   it('shows why a comparison failed', async () => {
     const api = withRuns({ 'run-a': base(), 'run-b': base() });
     api.override('diffRuns', async () => {
