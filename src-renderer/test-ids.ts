@@ -46,6 +46,7 @@
  *                              only-b | shared, `data-step-a`, `data-step-b`, `aria-current` on the
  *                              current row, `data-first-divergence`), compare-field (`data-field`,
  *                              `data-changed`), compare-arg (`data-key`, `data-changed`),
+ *                              compare-fold (identical rows folded away; `data-count`),
  *                              compare-table, compare-table-row (`data-run-id`, `data-equivalent`),
  *                              compare-table-diff (opens that run's diff against the baseline)
  * Other surfaces               human-question, human-answer-input, human-answer-send,
@@ -143,6 +144,7 @@ export const TEST_IDS = {
   compareRow: 'compare-row',
   compareField: 'compare-field',
   compareArg: 'compare-arg',
+  compareFold: 'compare-fold',
   compareTable: 'compare-table',
   compareTableRow: 'compare-table-row',
   compareTableDiff: 'compare-table-diff',

@@ -155,6 +155,25 @@ describe('the compare view', () => {
     expect(currentRow().getAttribute('data-step-b')).toBe('4');
   });
 
+  it('folds long stretches of identical steps and opens a fold when the keys move into it', async () => {
+    const long = (): StepSpec[] => Array.from({ length: 12 }, (_, i) => plainStep(i + 1));
+    const changed = long();
+    changed[9] = { ...changed[9]!, reply: 'Step 10, differently.' };
+    const api = withRuns({ 'run-a': long(), 'run-b': changed });
+    await renderApp(api);
+    await pick(['run-a', 'run-b']);
+    // the task and steps 1-12 and the outcome: steps 1-8 are folded, step 9 is context
+    const fold = screen.getByTestId('compare-fold');
+    expect(fold.getAttribute('data-count')).toBe('8');
+    expect(currentRow().getAttribute('data-step-a')).toBe('10');
+    act(() => void fireEvent.keyDown(document.body, { key: 'k' }));
+    expect(currentRow().getAttribute('data-step-a')).toBe('9');
+    act(() => void fireEvent.keyDown(document.body, { key: 'k' }));
+    await flush();
+    expect(screen.queryByTestId('compare-fold')).toBeNull();
+    expect(currentRow().getAttribute('data-step-a')).toBe('8');
+  });
+
   it('shows why a comparison failed', async () => {
     const api = withRuns({ 'run-a': base(), 'run-b': base() });
     api.override('diffRuns', async () => {

@@ -1,6 +1,7 @@
 /**
  * The aligned rows of two runs: a virtualized list like the timeline (only the rows in
- * view exist in the DOM), so two 10,000-step runs scroll like two short ones. It opens
+ * view exist in the DOM), so two 10,000-step runs scroll like two short ones; long
+ * stretches of identical rows are folded into one line (fold-rows.ts). It opens
  * on the first divergence, scrolled to the middle and marked current; n / p (or ] / [)
  * go to the next / previous difference, j / k move row by row, Enter opens or closes
  * the current row.
@@ -11,11 +12,13 @@ import type { RunDiff } from '@shared/compare/types';
 import { TEST_IDS } from '../../test-ids';
 import { CompareRow } from './CompareRow';
 import { isOpenByDefault, nextDifference } from './compare-nav';
+import { foldOf, foldRows } from './fold-rows';
 import { useCompareKeys } from './use-compare-keys';
 
 /** Heights before a row is measured: closed rows are one line per side. */
 const CLOSED_HEIGHT = 58;
 const OPEN_HEIGHT = 220;
+const FOLD_HEIGHT = 30;
 
 /** Row heights from the ResizeObserver's entries (no forced layout per new row), as the timeline. */
 function measureRow(
@@ -50,23 +53,55 @@ export function CompareList(props: { diff: RunDiff; onNavigation(nav: CompareNav
     [rows, toggled],
   );
 
+  /** first rows of the folds the user opened */
+  const [unfolded, setUnfolded] = useState<ReadonlySet<number>>(() => new Set());
+  const display = useMemo(() => foldRows(rows, unfolded), [rows, unfolded]);
+  const { items, positionOfRow } = display;
+  const unfold = useCallback(
+    (from: number) => setUnfolded((previous) => new Set(previous).add(from)),
+    [],
+  );
+
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (index) => (isOpen(index) ? OPEN_HEIGHT : CLOSED_HEIGHT),
+    getItemKey: (position) => {
+      const item = items[position]!;
+      return item.kind === 'row' ? item.row : `fold-${item.from}`;
+    },
+    estimateSize: (position) => {
+      const item = items[position]!;
+      if (item.kind === 'fold') return FOLD_HEIGHT;
+      return isOpen(item.row) ? OPEN_HEIGHT : CLOSED_HEIGHT;
+    },
     measureElement: measureRow,
     overscan: 4,
     initialRect: { width: 1000, height: 800 },
   });
 
+  /** a row to scroll to once the fold that hid it has opened */
+  const pendingScroll = useRef<number | null>(null);
+  useEffect(() => {
+    const row = pendingScroll.current;
+    if (row === null || positionOfRow[row] === -1) return;
+    pendingScroll.current = null;
+    virtualizer.scrollToIndex(positionOfRow[row]!, { align: 'center' });
+  }, [positionOfRow, virtualizer]);
+
   const goTo = useCallback(
     (index: number) => {
       const target = Math.max(0, Math.min(rows.length - 1, index));
       setCurrent(target);
-      virtualizer.scrollToIndex(target, { align: 'center' });
+      const fold = foldOf(display, target);
+      if (fold) {
+        pendingScroll.current = target;
+        unfold(fold.from);
+      } else {
+        virtualizer.scrollToIndex(positionOfRow[target]!, { align: 'center' });
+      }
     },
-    [rows.length, virtualizer],
+    [rows.length, display, positionOfRow, unfold, virtualizer],
   );
   const step = useCallback(
     (direction: 1 | -1, toDifference: boolean) =>
@@ -91,10 +126,10 @@ export function CompareList(props: { diff: RunDiff; onNavigation(nav: CompareNav
     [toggle],
   );
 
-  // Land on the first divergence when the comparison opens.
+  // Land on the first divergence when the comparison opens (a difference is never folded).
   useEffect(() => {
     if (diff.firstDifference !== null)
-      virtualizer.scrollToIndex(diff.firstDifference, { align: 'center' });
+      virtualizer.scrollToIndex(positionOfRow[diff.firstDifference]!, { align: 'center' });
     // only when a new comparison arrives
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [diff]);
@@ -114,24 +149,39 @@ export function CompareList(props: { diff: RunDiff; onNavigation(nav: CompareNav
       tabIndex={0}
     >
       <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((vr) => (
-          <div
-            key={vr.key}
-            data-index={vr.index}
-            ref={virtualizer.measureElement}
-            className="vrow"
-            role="listitem"
-            style={{ transform: `translateY(${vr.start}px)` }}
-          >
-            <CompareRow
-              diff={diff}
-              index={vr.index}
-              isCurrent={vr.index === current}
-              isOpen={isOpen(vr.index)}
-              onSelect={onSelect}
-            />
-          </div>
-        ))}
+        {virtualizer.getVirtualItems().map((vr) => {
+          const item = items[vr.index]!;
+          return (
+            <div
+              key={vr.key}
+              data-index={vr.index}
+              ref={virtualizer.measureElement}
+              className="vrow"
+              role="listitem"
+              style={{ transform: `translateY(${vr.start}px)` }}
+            >
+              {item.kind === 'fold' ? (
+                <button
+                  type="button"
+                  className="cmp-fold"
+                  data-testid={TEST_IDS.compareFold}
+                  data-count={item.to - item.from + 1}
+                  onClick={() => unfold(item.from)}
+                >
+                  ⋯ {item.to - item.from + 1} identical steps (show)
+                </button>
+              ) : (
+                <CompareRow
+                  diff={diff}
+                  index={item.row}
+                  isCurrent={item.row === current}
+                  isOpen={isOpen(item.row)}
+                  onSelect={onSelect}
+                />
+              )}
+            </div>
+          );
+        })}
       </div>
     </div>
   );
