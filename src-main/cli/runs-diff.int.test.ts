@@ -139,5 +139,10 @@ describe('workbench runs diff', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no run with id no-such-run, and no such file');
     expect((await workbench(['runs', 'diff', a], home)).code).toBe(2);
+    const notARun = join(dir, 'notes.jsonl');
+    writeFileSync(notARun, '{"hello": "world"}\n');
+    const refused = await workbench(['runs', 'diff', a, notARun], home);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('is not a run');
   });
 });

@@ -9,7 +9,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { compareRuns, diffRuns, type RunInput } from '@shared/compare/diff-runs';
 import type { RunStore } from '../../runtime/runs/run-store';
-import { parseRunLog } from '../../runtime/runs/run-log';
+import { looksLikeRunEvent } from '@shared/events';
+import { readForComparison } from '../../runtime/runs/compare-reader';
 import { MAX_COMPARED_RUNS } from '../../runtime/runs/run-compare';
 import { diffJson, formatComparison, formatRunDiff } from '../diff-report';
 import { parseCommandArgs } from '../parse-args';
@@ -18,13 +19,31 @@ import { EXIT, UsageError } from '../usage-error';
 const USAGE = 'usage: workbench runs diff A B [C ...] [--json]  (run ids or exported .jsonl files)';
 export const EXIT_DIFFERENT = 1;
 
+function warn(warnings: readonly string[]): void {
+  for (const warning of warnings) process.stderr.write(`workbench: ${warning}\n`);
+}
+
+/** The run id a history file starts with (its first line is the run's run.started). */
+function runIdOf(text: string, file: string): string {
+  const end = text.indexOf('\n');
+  const first = end === -1 ? text : text.slice(0, end);
+  try {
+    const event = JSON.parse(first) as unknown;
+    if (looksLikeRunEvent(event) && event.type === 'run.started') return event.runId;
+  } catch {
+    // reported below
+  }
+  throw new UsageError(`${file} is not a run (its first line is not a run.started event)`);
+}
+
 function loadOperand(store: RunStore, operand: string): RunInput {
   const summary = store.summary(operand);
-  if (summary) {
-    const log = store.read(operand);
-    for (const warning of log?.warnings ?? []) process.stderr.write(`workbench: ${warning}\n`);
+  const stored = summary ? store.readText(operand) : undefined;
+  if (summary && stored !== undefined) {
+    const log = readForComparison(stored, operand);
+    warn(log.warnings);
     const isLive = summary.outcome === undefined && !summary.isInterrupted;
-    return { events: log?.events ?? [], isLive };
+    return { events: log.events, isLive };
   }
   if (!existsSync(operand)) {
     throw new UsageError(`no run with id ${operand}, and no such file (see: workbench runs list)`);
@@ -35,11 +54,8 @@ function loadOperand(store: RunStore, operand: string): RunInput {
   } catch (error) {
     throw new UsageError(`cannot read ${operand}: ${(error as Error).message}`);
   }
-  const log = parseRunLog(text, null, operand);
-  for (const warning of log.warnings) process.stderr.write(`workbench: ${warning}\n`);
-  if (log.events[0]?.type !== 'run.started') {
-    throw new UsageError(`${operand} is not a run (it does not start with run.started)`);
-  }
+  const log = readForComparison(text, runIdOf(text, operand));
+  warn(log.warnings);
   return { events: log.events };
 }
 

@@ -12,6 +12,7 @@ import {
   type DigestedRun,
 } from '@shared/compare/diff-runs';
 import type { RunDiff, RunsComparison } from '@shared/compare/types';
+import { readForComparison } from './compare-reader';
 import type { RunHistory } from './run-history';
 
 export class RunCompareError extends Error {
@@ -68,11 +69,13 @@ export class RunComparer {
       this.cache.set(runId, cached);
       return cached.run;
     }
-    const log = this.history.read(runId);
-    if (!log || log.events.length === 0) {
+    const text = this.history.readText?.(runId);
+    const events =
+      text !== undefined ? readForComparison(text, runId).events : this.history.read(runId)?.events;
+    if (!events || events.length === 0) {
       throw new RunCompareError('not_found', `No run with id ${runId}`);
     }
-    const run = digestRun({ events: log.events, isLive });
+    const run = digestRun({ events, isLive });
     this.cache.delete(runId);
     this.cache.set(runId, { version, run });
     let steps = 0;
