@@ -44,6 +44,10 @@ describe('text differences', () => {
       { key: 'cwd', isChanged: true, b: '/w', mode: 'words' },
     ]);
     expect(diffArgs({ n: '1' }, { n: 1 })[0]!.isChanged).toBe(true);
+    // a call only one side has: its arguments one by one
+    expect(diffArgs(undefined, { code: 'a\nb' })).toEqual([
+      { key: 'code', isChanged: true, b: 'a\nb', mode: 'lines' },
+    ]);
     expect(diffArgs('{not json', { a: 1 })).toEqual([
       { key: '', isChanged: true, a: '{not json', b: '{"a":1}', mode: 'words' },
     ]);

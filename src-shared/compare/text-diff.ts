@@ -78,8 +78,9 @@ function asObject(args: unknown): Record<string, unknown> | null {
  * side is not an object (raw text that did not parse, an array).
  */
 export function diffArgs(a: unknown, b: unknown): ArgDiff[] {
-  const oa = asObject(a);
-  const ob = asObject(b);
+  // a side without the call (a step only one run has) lists the other side's arguments
+  const oa = asObject(a) ?? (a === undefined && asObject(b) ? {} : null);
+  const ob = asObject(b) ?? (b === undefined && asObject(a) ? {} : null);
   if (!oa || !ob) {
     const ta = a === undefined ? undefined : argsText(a);
     const tb = b === undefined ? undefined : argsText(b);

@@ -13,13 +13,22 @@ import { useLoaded } from './use-loaded';
 function Versus({ run }: { run: ComparedRun }) {
   const v = run.versusBaseline;
   if (!v) return <span className="muted">baseline</span>;
-  if (v.isEquivalent) return <span className="badge outcome-finished">equivalent</span>;
+  const settings =
+    v.settings.length > 0 ? `settings: ${v.settings.map((s) => s.key).join(', ')}` : '';
+  if (v.isEquivalent) {
+    return (
+      <span>
+        <span className="badge outcome-finished">equivalent</span>{' '}
+        {settings && <span className="muted">({settings})</span>}
+      </span>
+    );
+  }
   return (
     <span>
       <span className="badge outcome-error">differs</span> at {v.firstDifference?.label ?? '?'}{' '}
       <span className="muted">
         ({v.differences} row{v.differences === 1 ? '' : 's'}
-        {v.settings.length > 0 ? `; settings: ${v.settings.map((s) => s.key).join(', ')}` : ''})
+        {settings ? `; ${settings}` : ''})
       </span>
     </span>
   );
@@ -72,7 +81,7 @@ function Table({ comparison, runIds }: { comparison: RunsComparison; runIds: str
                 <td>{formatCount(f.toolErrors)}</td>
                 <td>{formatCount(f.stuckDetections)}</td>
                 <td>{f.outcome}</td>
-                <td>
+                <td className="cmp-versus">
                   <Versus run={run} />
                 </td>
                 <td className="cmp-table-actions">
