@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loopOverheadBench } from './loop-overhead.bench';
 import { sandboxBench } from './sandbox.bench';
 import { browserScreenshotsBench } from './browser-screenshots.bench';
+import { compareBench } from './compare.bench';
 import { hostThroughputBench } from './host-throughput.bench';
 import type { BenchResult } from './report';
 import { uiLoadBench } from './ui-load.bench';
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   ui: uiLoadBench,
   host: hostThroughputBench,
   debugger: debuggerBench,
+  diff: compareBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -56,7 +56,7 @@ function writeHistory(home: string, runs: { runId: string; steps: number }[]): n
   });
 }
 
-async function startServe(home: string): Promise<{ url: string; child: ChildProcess }> {
+export async function startServe(home: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['bin/workbench.js', 'serve', '--port', '0'], {
     env: { ...process.env, WORKBENCH_HOME: home, WORKBENCH_SERVE_TOKEN: TOKEN },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -81,7 +81,7 @@ async function startServe(home: string): Promise<{ url: string; child: ChildProc
  * Max duration of the renderer main thread's tasks in a Chromium trace; with `afterMark`,
  * only tasks that start after the task holding that performance mark.
  */
-function longestTask(trace: Buffer, afterMark?: string): { maxMs: number; over50: number } {
+export function longestTask(trace: Buffer, afterMark?: string): { maxMs: number; over50: number } {
   const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
   const mainThreads = new Set(
     events
@@ -116,7 +116,7 @@ function longestTask(trace: Buffer, afterMark?: string): { maxMs: number; over50
 }
 
 /** What the page-side callbacks use (this project's Node typings have no DOM lib). */
-interface PageGlobals {
+export interface PageGlobals {
   requestAnimationFrame(cb: () => void): number;
   document: { querySelector(selector: string): unknown };
 }
@@ -231,7 +231,7 @@ async function traceScroll(browser: Browser, page: Page) {
   return { longestTaskMs: maxMs, longTasks: over50, scrollFrames };
 }
 
-async function heapAfterGc(page: Page): Promise<number> {
+export async function heapAfterGc(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
   const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };

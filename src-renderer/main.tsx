@@ -11,6 +11,7 @@ import './styles/inspector.css';
 import './styles/timeline.css';
 import './styles/config.css';
 import './styles/debugger.css';
+import './styles/compare.css';
 
 const root = createRoot(document.getElementById('root')!);
 const store = createWorkbenchStore();

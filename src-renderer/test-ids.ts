@@ -63,6 +63,19 @@
  *                              reply-tool-input, reply-use. Timeline: debug-row (`data-action`
  *                              = paused | resumed | edited | breakpoints, `data-edit-kind`,
  *                              `data-by`). New run: run-breakpoints-input, run-approve-input
+ * Compare                      history-compare-toggle (selection mode on/off), history-compare-check
+ *                              (`data-run-id`, a row's checkbox), history-compare-open (compare the
+ *                              checked runs), compare-with-parent (a fork's run view),
+ *                              compare-view (`data-state` loading | ready | error), compare-summary,
+ *                              compare-settings, compare-status (`data-equivalent`), compare-prev,
+ *                              compare-next, compare-swap, compare-list (`data-count` = rows),
+ *                              compare-row (`data-row`, `data-status` same | changed | only-a |
+ *                              only-b | shared, `data-step-a`, `data-step-b`, `aria-current` on the
+ *                              current row, `data-first-divergence`), compare-field (`data-field`,
+ *                              `data-changed`), compare-arg (`data-key`, `data-changed`),
+ *                              compare-fold (identical rows folded away; `data-count`),
+ *                              compare-table, compare-table-row (`data-run-id`, `data-equivalent`),
+ *                              compare-table-diff (opens that run's diff against the baseline)
  * Other surfaces               human-question, human-answer-input, human-answer-send,
  *                              plan-view, plan-step (`data-status`), sandbox-status
  *                              (`data-status`), sandbox-details, connection-lost, error-banner
@@ -213,6 +226,25 @@ export const TEST_IDS = {
   replyUse: 'reply-use',
   runBreakpointsInput: 'run-breakpoints-input',
   runApproveInput: 'run-approve-input',
+  historyCompareToggle: 'history-compare-toggle',
+  historyCompareCheck: 'history-compare-check',
+  historyCompareOpen: 'history-compare-open',
+  compareWithParent: 'compare-with-parent',
+  compareView: 'compare-view',
+  compareSummary: 'compare-summary',
+  compareSettings: 'compare-settings',
+  compareStatus: 'compare-status',
+  comparePrev: 'compare-prev',
+  compareNext: 'compare-next',
+  compareSwap: 'compare-swap',
+  compareList: 'compare-list',
+  compareRow: 'compare-row',
+  compareField: 'compare-field',
+  compareArg: 'compare-arg',
+  compareFold: 'compare-fold',
+  compareTable: 'compare-table',
+  compareTableRow: 'compare-table-row',
+  compareTableDiff: 'compare-table-diff',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

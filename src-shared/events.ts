@@ -38,7 +38,16 @@ export interface RunStartedEvent {
   sessionId: string;
   /** the host folder the sandbox sees at its work_dir, when the user chose one */
   workspace?: { path: string; mode: 'mount' | 'copy'; copyPath?: string };
+  /**
+   * the run's resolved settings, flat (`llm.model`, `agent.max_steps`, `sandbox.image`,
+   * ...; a flow prefixes each participant's keys with its name): what "compare runs"
+   * lists as the settings that differ. Never holds an API key. Absent in runs recorded
+   * before it existed.
+   */
+  settings?: RunSettings;
 }
+/** A run's resolved settings by flat key; values are plain scalars. */
+export type RunSettings = Record<string, string | number | boolean>;
 export interface StateChangedEvent {
   type: 'state.changed';
   agent: string;

@@ -215,6 +215,15 @@ export const requestSchemas = {
       fileName: z.string().max(500).optional(),
     })
     .strict(),
+  'runs:diff': z.object({ a: runId, b: runId }).strict(),
+  'runs:compare': z
+    .object({
+      runIds: z
+        .array(runId)
+        .min(2, 'Compare needs at least two runs')
+        .max(12, 'Compare takes at most 12 runs'),
+    })
+    .strict(),
   'config:get': empty,
   'config:save': z
     .object({

@@ -40,6 +40,7 @@ import type {
   EditResult,
   StepScope,
 } from './domain/debugger';
+import type { RunDiff, RunsComparison } from './compare/types';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
@@ -61,6 +62,10 @@ export interface RequestMap {
   'runs:get': { input: RunGetInput; output: RunSnapshot };
   'runs:export': { input: { runId: string }; output: RunExport };
   'runs:import': { input: RunImportInput; output: RunImportResult };
+  /** two runs aligned step by step (the compare view) */
+  'runs:diff': { input: { a: string; b: string }; output: RunDiff };
+  /** the summary table of 2-12 runs, each measured against the first */
+  'runs:compare': { input: { runIds: string[] }; output: RunsComparison };
   'config:get': { input: EmptyInput; output: ConfigView };
   'config:save': { input: ConfigSaveInput; output: ConfigView };
   'config:import-openmanus': { input: ConfigImportInput; output: ConfigImportResult };
@@ -115,6 +120,8 @@ export const REQUEST_CHANNELS = [
   'runs:get',
   'runs:export',
   'runs:import',
+  'runs:diff',
+  'runs:compare',
   'config:get',
   'config:save',
   'config:import-openmanus',
@@ -149,6 +156,8 @@ export const API_METHODS = {
   getRun: 'runs:get',
   exportRun: 'runs:export',
   importRun: 'runs:import',
+  diffRuns: 'runs:diff',
+  compareRuns: 'runs:compare',
   getConfig: 'config:get',
   saveConfig: 'config:save',
   importOpenManusConfig: 'config:import-openmanus',

@@ -15,6 +15,9 @@ Commands:
                       show a run from the history (--jsonl replays its events)
   runs export RUN [-o FILE] | runs import FILE
                       move one run between machines as a single .jsonl file
+  runs diff A B [C ...] [--json]
+                      compare runs step by step (run ids or exported .jsonl files);
+                      exit 0 when equivalent, 1 when they differ
   config show [--agent NAME] [--json]
                       the effective settings of each agent and where each comes from
   config import-openmanus FILE [--dry-run]

@@ -79,6 +79,47 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark('run:start', 'runs:list', 'runs:get', 'runs:export', 'runs:import');
   });
 
+  it('runs:diff and runs:compare align runs from the history', async () => {
+    const { api } = await serve();
+    const events = collect(api);
+    const ids: string[] = [];
+    for (const task of ['steps: 3', 'steps: 3', 'steps: 4']) {
+      const { runId } = await api.startRun({ task, agent: 'toolcall' });
+      await until(() => finishedOf(events, runId));
+      ids.push(runId);
+    }
+    const [first, twin, longer] = ids as [string, string, string];
+    const same = await api.diffRuns({ a: first, b: twin });
+    expect(same).toMatchObject({ isEquivalent: true, firstDifference: null, differences: 0 });
+    expect(same.rows.map((r) => r.status)).toEqual(['same', 'same', 'same', 'same', 'same']);
+    expect(same.a).toMatchObject({ runId: first, steps: 3, outcome: 'finished' });
+
+    const diff = await api.diffRuns({ a: first, b: longer });
+    expect(diff.isEquivalent).toBe(false);
+    expect(diff.rows[diff.firstDifference!]).toMatchObject({
+      status: 'changed',
+      fields: ['messages'],
+    });
+    expect(diff.rows.filter((r) => r.status === 'only-b')).toHaveLength(1);
+
+    const table = await api.compareRuns({ runIds: ids });
+    expect(table.hasMixedTasks).toBe(true);
+    expect(table.runs.map((r) => r.versusBaseline?.isEquivalent ?? null)).toEqual([
+      null,
+      true,
+      false,
+    ]);
+    expect(table.runs[2]!.versusBaseline!.firstDifference).toMatchObject({ label: 'the task' });
+
+    await expect(api.diffRuns({ a: first, b: 'no-such-run' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(api.compareRuns({ runIds: [first, first] })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    mark('runs:diff', 'runs:compare');
+  });
+
   it('human:answer reaches the waiting run; run:stop cancels another one that waits', async () => {
     const { api } = await serve();
     const events = collect(api);
@@ -317,6 +358,15 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
     'runs:import': [
       { input: { content: '' }, path: 'content' },
       { input: { content: 42 }, path: 'content' },
+    ],
+    'runs:diff': [
+      { input: { a: 'r' }, path: 'b' },
+      { input: { a: 'r', b: '../x' }, path: 'b' },
+    ],
+    'runs:compare': [
+      { input: { runIds: ['r'] }, path: 'runIds' },
+      { input: { runIds: Array.from({ length: 13 }, (_, i) => `r${i}`) }, path: 'runIds' },
+      { input: { runIds: ['r', '/etc/passwd'] }, path: 'runIds.1' },
     ],
     'config:get': [{ input: { agent: 'manus' }, path: '(input)' }],
     'config:save': [

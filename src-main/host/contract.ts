@@ -15,6 +15,7 @@ import { parseRequest } from '@shared/ipc-schemas';
 import { testConnection } from '../runtime/config/connection-test';
 import { ConfigError } from '../runtime/config/load';
 import { exportRun, importRun, RunTransferError } from '../runtime/runs/run-transfer';
+import { RunComparer, RunCompareError } from '../runtime/runs/run-compare';
 import type { Runtime } from '../runtime/runtime';
 import type { DockerProbe, SandboxTracker } from './sandbox-status';
 import { createSettingsHandlers } from './settings-handlers';
@@ -49,6 +50,7 @@ function configFailure(error: unknown): never {
 
 export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
   const { runs, services } = runtime;
+  const comparer = new RunComparer(runs.history, (id) => runs.isRunning(id));
   return {
     'app:info': async () => ({
       version: deps.version,
@@ -102,6 +104,8 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       deps.onRunsChanged([result.summary]);
       return result;
     },
+    'runs:diff': async ({ a, b }) => comparing(() => comparer.diff(a, b)),
+    'runs:compare': async ({ runIds }) => comparing(() => comparer.compare(runIds)),
     'config:get': async () => services.config.view(),
     'config:save': async (input) => {
       try {
@@ -147,6 +151,15 @@ function transfer<T>(action: () => T): T {
     return action();
   } catch (error) {
     if (error instanceof RunTransferError) throw new HandlerError(error.code, error.message);
+    throw error;
+  }
+}
+
+function comparing<T>(action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    if (error instanceof RunCompareError) throw new HandlerError(error.code, error.message);
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 import { TEST_IDS } from '../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../store/StoreProvider';
+import { ComparePage } from '../features/compare/ComparePage';
 import { ConfigEditor } from '../features/config/ConfigEditor';
 import { RunHistory } from '../features/history/RunHistory';
 import { Inspector } from '../features/inspector/Inspector';
@@ -58,7 +59,15 @@ export function App() {
       <div className={`layout${view === 'run' ? ' with-inspector' : ''}`}>
         <RunHistory />
         <main className="main">
-          {view === 'config' ? <ConfigEditor /> : view === 'new' ? <NewRunPage /> : <RunView />}
+          {view === 'config' ? (
+            <ConfigEditor />
+          ) : view === 'new' ? (
+            <NewRunPage />
+          ) : view === 'compare' ? (
+            <ComparePage />
+          ) : (
+            <RunView />
+          )}
         </main>
         {view === 'run' && <Inspector />}
       </div>

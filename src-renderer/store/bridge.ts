@@ -18,6 +18,7 @@ import {
   type RunStartInput,
 } from '@shared/ipc';
 import type { RunEvent } from '@shared/events';
+import type { RunDiff, RunsComparison } from '@shared/compare/types';
 import { issuesToFieldErrors, validateDraft } from './config/config-draft';
 import { createSettingsCommands, type SettingsCommands } from './settings-commands';
 import type { WorkbenchStore } from './store';
@@ -45,6 +46,10 @@ export interface Bridge {
   settings: SettingsCommands;
   /** the agent debugger: pause, step, resume, breakpoints, edits */
   debug: DebugCommands;
+  /** two runs aligned step by step (the compare page) */
+  diffRuns(a: string, b: string): Promise<RunDiff>;
+  /** the summary table of several runs, each against the first */
+  compareRuns(runIds: string[]): Promise<RunsComparison>;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -340,5 +345,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       state().setSummaries([result.summary]);
       return result.summary.runId;
     },
+    diffRuns: (a, b) => api.diffRuns({ a, b }),
+    compareRuns: (runIds) => api.compareRuns({ runIds }),
   };
 }

@@ -1,12 +1,18 @@
 /** One Zustand store made of slices (DESIGN section 6). */
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createCompareSlice, type CompareSlice } from './compare-slice';
 import { createConfigSlice, type ConfigSlice } from './config-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createRunsSlice, type RunsSlice } from './runs-slice';
 import { createSandboxSlice, type SandboxSlice } from './sandbox-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
 
-export type WorkbenchState = RunsSlice & ConnectionSlice & UiSlice & ConfigSlice & SandboxSlice;
+export type WorkbenchState = RunsSlice &
+  ConnectionSlice &
+  UiSlice &
+  ConfigSlice &
+  SandboxSlice &
+  CompareSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 export function createWorkbenchStore(): WorkbenchStore {
@@ -16,5 +22,6 @@ export function createWorkbenchStore(): WorkbenchStore {
     ...createUiSlice(...a),
     ...createConfigSlice(...a),
     ...createSandboxSlice(...a),
+    ...createCompareSlice(...a),
   }));
 }

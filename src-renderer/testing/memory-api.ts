@@ -16,6 +16,7 @@ import {
 } from '@shared/ipc';
 import type { RunEvent } from '@shared/events';
 import { summarize } from '@shared/run-summary';
+import { compareRuns, diffRuns } from '@shared/compare/diff-runs';
 
 type Handler = (input: never) => Promise<unknown>;
 
@@ -49,6 +50,12 @@ export function createMemoryApi(
       .map((events) => summarize(events))
       .filter((s): s is RunSummary => s !== undefined)
       .map((s) => ({ ...s, lastSeq: history.get(s.runId)?.at(-1)?.seq ?? 0 }));
+
+  const eventsOf = (runId: string): RunEvent[] => {
+    const events = history.get(runId);
+    if (!events) throw new AppApiError({ code: 'not_found', message: `No run with id ${runId}` });
+    return events;
+  };
 
   const handlers: Record<string, Handler> = {
     getAppInfo: async () => ({
@@ -84,6 +91,10 @@ export function createMemoryApi(
     importRun: async () => {
       throw new AppApiError({ code: 'invalid_input', message: 'not supported in memory' });
     },
+    diffRuns: async (input: { a: string; b: string }) =>
+      diffRuns({ events: eventsOf(input.a) }, { events: eventsOf(input.b) }),
+    compareRuns: async (input: { runIds: string[] }) =>
+      compareRuns(input.runIds.map((id) => ({ events: eventsOf(id) }))),
     getConfig: async () => {
       if (!options.config)
         throw new AppApiError({ code: 'unavailable', message: 'no config in this test' });

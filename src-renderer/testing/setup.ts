@@ -5,9 +5,12 @@ afterEach(() => cleanup());
 
 // happy-dom does no layout: every box is 0×0, so a virtualized list would render no
 // rows. Give the timeline's scroll container a window-sized box and each row a nominal
-// height (the virtualizer reads clientWidth/clientHeight and offsetHeight).
+// height (the virtualizer reads clientWidth/clientHeight and offsetHeight). The compare
+// view's list of aligned rows is virtualized the same way.
 function layoutSize(el: HTMLElement, axis: 'width' | 'height'): number {
-  if (el.classList.contains('timeline')) return axis === 'width' ? 1000 : 2000;
+  if (el.classList.contains('timeline') || el.classList.contains('cmp-list')) {
+    return axis === 'width' ? 1000 : 2000;
+  }
   if (el.classList.contains('vrow')) return axis === 'width' ? 1000 : 40;
   return 0;
 }

@@ -1,5 +1,5 @@
 /**
- * `workbench runs list | show RUN_ID [--jsonl] | export RUN_ID [-o FILE] | import FILE`:
+ * `workbench runs list | show RUN_ID [--jsonl] | export RUN_ID [-o FILE] | import FILE | diff A B`:
  * the run history from the command line. `show --jsonl` replays the persisted events
  * exactly as they were emitted (the same bytes `run --jsonl` printed). Damaged lines
  * are skipped and reported on stderr, never fatal.
@@ -12,6 +12,7 @@ import { exportRun, importRun, RunTransferError } from '../../runtime/runs/run-t
 import { defaultHome } from '../../runtime/config/home';
 import { terminalSafe } from '../terminal-text';
 import { runVerdict, stepsText, healthParts } from '@shared/run-outcome';
+import { runsDiffCommand } from './runs-diff';
 import { parseCommandArgs } from '../parse-args';
 import { RunPrinter } from '../run-printer';
 import { resolveRunRef } from '../run-ref';
@@ -34,11 +35,13 @@ export async function runsCommand(args: string[]): Promise<number> {
       return exportCommand(rest);
     case 'import':
       return importCommand(rest);
+    case 'diff':
+      return runsDiffCommand(rest, openStore);
     default:
       throw new UsageError(
         sub === undefined
-          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE'
-          : `unknown runs subcommand "${sub}" (list, show, export, import)`,
+          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE, diff A B'
+          : `unknown runs subcommand "${sub}" (list, show, export, import, diff)`,
       );
   }
 }

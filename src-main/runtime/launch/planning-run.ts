@@ -9,6 +9,7 @@ import { buildAgent } from '../agents/catalog';
 import { resolveAgentSettings } from '../config/resolve';
 import type { WorkbenchConfig } from '../config/schema';
 import type { RunModels } from './run-models';
+import { flowRunSettings } from './run-settings';
 import type { PreparedRun, ResolvedRunInput, RunContext } from '../runs/run-manager';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { Session } from '../session/session';
@@ -92,6 +93,10 @@ export function preparePlanningRun(
     agentName: PLANNER_AGENT,
     model: planner.model,
     maxSteps,
+    settings: flowRunSettings(config, (target) => services.config.resolveProfile(target, config), {
+      maxSteps,
+      executors: keys,
+    }),
     execute: (task, signal) => flow.run(task, { signal }),
   };
 }

@@ -11,6 +11,7 @@ import { resolveAgentSettings } from '../config/resolve';
 import { preparePlanningRun } from './planning-run';
 import { RunModels } from './run-models';
 import { openRunSession } from './run-session';
+import { agentSettingsRecord, sessionSettingsRecord } from './run-settings';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { PreparedRun, RunFactory } from '../runs/run-manager';
 
@@ -53,6 +54,10 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
           agentName: input.agent,
           model: llm.model,
           maxSteps: settings.maxSteps,
+          settings: {
+            ...agentSettingsRecord(services.config.resolveProfile(input.agent, config), settings),
+            ...sessionSettingsRecord(config),
+          },
           execute: (task, signal) => built.agent.run(task, { signal }),
           dispose: () => built.dispose(),
         };

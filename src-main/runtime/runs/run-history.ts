@@ -14,6 +14,11 @@ export interface RunHistory {
   list(): RunSummary[];
   summary(runId: string): RunSummary | undefined;
   read(runId: string): ParsedLog | undefined;
+  /**
+   * the history file as written, for readers that parse only the events they need
+   * (comparison); histories without a file leave it out and are read with `read`
+   */
+  readText?(runId: string): string | undefined;
   /** a page of the run's events (see parseRunLogPage) */
   readPage(runId: string, window: LogWindow): ParsedPage | undefined;
   /** adds a complete run (an import); throws when the run id is taken */

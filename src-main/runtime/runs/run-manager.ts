@@ -8,7 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentName, FlowName } from '@shared/domain/agent';
 import type { RunWorkspace, WorkspaceChoice } from '@shared/domain/runs';
-import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
+import {
+  createEventStamper,
+  type RunEvent,
+  type RunEventPayload,
+  type RunSettings,
+} from '@shared/events';
 import type { RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
 import { DuplicateLedger } from '@shared/duplicate-keys';
@@ -23,6 +28,8 @@ export interface PreparedRun {
   agentName: string;
   model: string;
   maxSteps: number;
+  /** the resolved settings, recorded on run.started (see launch/run-settings.ts) */
+  settings?: RunSettings;
   execute(task: string, signal: AbortSignal): Promise<RunResult>;
   dispose?(): Promise<void>;
   /** the session the run really works in, when the factory chose it (a chosen workspace) */
@@ -265,6 +272,7 @@ export class RunManager {
         ...(input.flow ? { flow: input.flow } : {}),
         sessionId: prepared.sessionId ?? context.sessionId,
         ...(prepared.workspace ? { workspace: prepared.workspace } : {}),
+        ...(prepared.settings ? { settings: prepared.settings } : {}),
       });
       // The run's own breakpoints after the factory's: a cost budget needs the run's prices.
       const actor = input.debugActor ?? 'ui';

@@ -144,6 +144,10 @@ export class RunStore implements RunHistory {
     return text === undefined ? undefined : parseRunLog(text, runId, `${runId}.jsonl`);
   }
 
+  readText(runId: string): string | undefined {
+    return this.logText(runId);
+  }
+
   /**
    * Pages of one run are usually read in order (a UI opening a long run): the log is
    * split once and kept while its file does not change, and each page starts where the

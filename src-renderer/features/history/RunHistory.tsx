@@ -9,6 +9,7 @@ import { VerdictBadge } from '../../components/VerdictBadge';
 import { HealthLine } from '../../components/HealthLine';
 import { formatDate } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
+import { CompareBar, CompareCheckbox } from './CompareSelection';
 
 const STATUSES: (RunStatus | 'all')[] = [
   'all',
@@ -140,6 +141,7 @@ export function RunHistory() {
           </label>
         </div>
       </div>
+      <CompareBar />
       {list.length === 0 ? (
         <p className="muted history-empty" data-testid={TEST_IDS.historyEmpty}>
           {order.length === 0
@@ -188,7 +190,8 @@ const HistoryItem = memo(function HistoryItem(props: {
   const { summary, isSelected, now } = props;
   const status = runStatus(summary);
   return (
-    <li>
+    <li className="history-row">
+      <CompareCheckbox runId={summary.runId} task={summary.task} />
       <button
         type="button"
         className={`history-item${isSelected ? ' is-selected' : ''}`}

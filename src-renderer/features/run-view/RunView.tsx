@@ -1,5 +1,6 @@
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
+import { CompareWithParent } from '../compare/CompareWithParent';
 import { HumanAnswerBox } from '../human/HumanAnswerBox';
 import { PlanView } from '../plan/PlanView';
 import { Timeline } from '../timeline/Timeline';
@@ -42,6 +43,7 @@ export function RunView() {
         </div>
       )}
       <SandboxBanner runId={runId} />
+      <CompareWithParent runId={runId} />
       <HumanAnswerBox runId={runId} />
       <PlanView runId={runId} />
       <TimelineToolbar runId={runId} />

@@ -1,0 +1,261 @@
+/**
+ * Compare runs (`npm run bench -- diff`): two 10,000-step runs (about 80,000 events
+ * each, as the runtime emits them), read back from JSON as the host reads a history.
+ *
+ * - Alignment: `diffRuns` (step digests, run facts and the alignment) in Node, for an
+ *   identical pair, a pair where B inserts one step half-way, and a pair where B
+ *   diverges at step 3 and every later reply differs (no identical step to anchor on:
+ *   the banded dynamic programme over the whole run). Median of 5. Target < 1 s.
+ *   Baseline in the same run: the same cases at 1,000 steps.
+ * - First render of the compare view in Chromium through `workbench serve`: from the
+ *   click on "Compare" (two runs picked in the history) to the frame after the first
+ *   aligned rows exist, with its `runs:diff` part; the longest main-thread task while the
+ *   rows are scrolled top to bottom; the renderer heap after GC. Baseline: 1,000 steps.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { diffRuns } from '../src-shared/compare/diff-runs';
+import type { RunEvent } from '../src-shared/events';
+import { longRun } from '../src-renderer/testing/run-script';
+import { report, type BenchResult, type Figure } from './report';
+import { heapAfterGc, longestTask, startServe, type PageGlobals } from './ui-load.bench';
+
+const CHROMIUM = process.env['WORKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
+
+/** Another model from step 3 on: every reply is worded differently, the tool work is the same. */
+function reworded(runId: string, steps: number, startTs: number): RunEvent[] {
+  return longRun(runId, steps, { startTs }).map((e) => {
+    if (e.type === 'llm.responded' && e.step >= 3 && e.content) {
+      return { ...e, content: e.content.replace('I will run', 'Let me try') };
+    }
+    return e;
+  });
+}
+
+/** B inserts one extra step half-way (its later steps are renumbered, as a runtime would). */
+function withInsertedStep(runId: string, steps: number, startTs: number): RunEvent[] {
+  const events = longRun(runId, steps, { startTs });
+  const half = Math.floor(steps / 2);
+  const at = events.findIndex((e) => e.type === 'step.started' && e.step === half);
+  const extra = events
+    .filter((e) => 'step' in e && e.step === half)
+    .map((e) => ({
+      ...e,
+      ...(e.type === 'llm.responded' ? { content: 'An extra look first.' } : {}),
+    }));
+  const shifted = events.slice(at).map((e) => ('step' in e ? { ...e, step: e.step + 1 } : e));
+  return [...events.slice(0, at), ...extra, ...shifted].map((e, i) => ({ ...e, seq: i + 1 }));
+}
+
+const viaJson = (events: RunEvent[]) => JSON.parse(JSON.stringify(events)) as RunEvent[];
+
+function medianMs(run: () => unknown, times = 5): number {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    run();
+    samples.push(performance.now() - started);
+  }
+  return samples.sort((x, y) => x - y)[Math.floor(times / 2)]!;
+}
+
+const CASES = {
+  identical: {
+    what: 'an identical pair',
+    b: (steps: number) => longRun('b', steps, { startTs: 1_800_000_000_000 }),
+  },
+  inserted: {
+    what: 'B inserts one step half-way',
+    b: (steps: number) => withInsertedStep('b', steps, 1_800_000_000_000),
+  },
+  diverged: {
+    what: 'B diverges at step 3, every later reply differs',
+    b: (steps: number) => reworded('b', steps, 1_800_000_000_000),
+  },
+} as const;
+
+/** Median time of diffRuns for one case; each pair is built, measured and let go alone. */
+function timeCase(name: keyof typeof CASES, steps: number): { ms: number; differences: number } {
+  const a = viaJson(longRun('a', steps));
+  const b = viaJson(CASES[name].b(steps));
+  diffRuns({ events: a }, { events: b }); // warm-up
+  const ms = medianMs(() => diffRuns({ events: a }, { events: b }));
+  return { ms, differences: diffRuns({ events: a }, { events: b }).differences };
+}
+
+function alignmentFigures(): Figure[] {
+  return (Object.keys(CASES) as (keyof typeof CASES)[]).map((name) => {
+    const small = timeCase(name, 1_000);
+    const large = timeCase(name, 10_000);
+    return {
+      label: `align 10,000 steps: ${name}`,
+      value: large.ms,
+      unit: 'ms',
+      note: `${CASES[name].what}; ${large.differences} differing rows; ${(large.ms / small.ms).toFixed(1)}× the 1,000-step ${small.ms.toFixed(0)} ms; target < 1000 ms`,
+    };
+  });
+}
+
+interface RenderMeasure {
+  firstRowsMs: number;
+  diffMs: number;
+  /** the answer's arrival to painted rows: the UI's own part */
+  uiMs: number;
+  rows: number;
+  longestScrollTaskMs: number;
+  longScrollTasks: number;
+  scrollFrames: number;
+  heapMb: number;
+}
+
+async function measureCompare(
+  browser: Browser,
+  url: string,
+  a: string,
+  b: string,
+): Promise<RenderMeasure> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
+  try {
+    await page.goto(url);
+    await page.locator('[data-app-state="ready"]').waitFor();
+    await page.getByTestId('history-compare-toggle').click();
+    await page.locator(`[data-testid="history-compare-check"][data-run-id="${a}"]`).check();
+    await page.locator(`[data-testid="history-compare-check"][data-run-id="${b}"]`).check();
+    const open = page.getByTestId('history-compare-open');
+    const { started, painted } = await open.evaluate(
+      (el) =>
+        new Promise<{ started: number; painted: number }>((resolve) => {
+          const w = globalThis as unknown as PageGlobals;
+          const started = performance.now();
+          const check = () => {
+            if (w.document.querySelector('[data-testid="compare-row"][aria-current="true"]')) {
+              w.requestAnimationFrame(() => resolve({ started, painted: performance.now() }));
+            } else w.requestAnimationFrame(check);
+          };
+          (el as unknown as { click(): void }).click();
+          w.requestAnimationFrame(check);
+        }),
+    );
+    const marks = await page.evaluate(() =>
+      Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime])),
+    );
+    const rows = Number(await page.getByTestId('compare-list').getAttribute('data-count'));
+
+    const list = page.getByTestId('compare-list');
+    await list.evaluate((el) => (el.scrollTop = 0));
+    await page.waitForTimeout(200);
+    await browser.startTracing(page, {
+      categories: ['toplevel', 'disabled-by-default-devtools.timeline'],
+    });
+    const scrollFrames = await list.evaluate(
+      (el) =>
+        new Promise<number>((resolve) => {
+          const w = globalThis as unknown as PageGlobals;
+          let frames = 0;
+          const step = () => {
+            frames++;
+            if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1 || frames > 20_000) {
+              resolve(frames);
+              return;
+            }
+            el.scrollTop += el.clientHeight;
+            w.requestAnimationFrame(step);
+          };
+          w.requestAnimationFrame(step);
+        }),
+    );
+    const scroll = longestTask(await browser.stopTracing());
+    return {
+      firstRowsMs: painted - started,
+      diffMs: (marks['wb:compare:response'] ?? NaN) - (marks['wb:compare:request'] ?? NaN),
+      uiMs: painted - (marks['wb:compare:response'] ?? NaN),
+      rows,
+      longestScrollTaskMs: scroll.maxMs,
+      longScrollTasks: scroll.over50,
+      scrollFrames,
+      heapMb: await heapAfterGc(page),
+    };
+  } finally {
+    await page.close();
+  }
+}
+
+async function renderFigures(): Promise<Figure[]> {
+  const home = mkdtempSync(join(tmpdir(), 'workbench-bench-compare-'));
+  const dir = join(home, 'runs');
+  mkdirSync(dir, { recursive: true });
+  const now = Date.now();
+  const write = (events: RunEvent[]) =>
+    writeFileSync(
+      join(dir, `${events[0]!.runId}.jsonl`),
+      events.map((e) => JSON.stringify(e)).join('\n') + '\n',
+    );
+  write(longRun('cmp-1k-a', 1_000, { startTs: now - 4 * 60_000 }));
+  write(reworded('cmp-1k-b', 1_000, now - 3 * 60_000));
+  write(longRun('cmp-10k-a', 10_000, { startTs: now - 2 * 60_000 }));
+  write(reworded('cmp-10k-b', 10_000, now - 60_000));
+  const { url, child } = await startServe(home);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  try {
+    await measureCompare(browser, url, 'cmp-1k-a', 'cmp-1k-b'); // warm-up: bundle compile
+    const small = await measureCompare(browser, url, 'cmp-1k-a', 'cmp-1k-b');
+    const large = await measureCompare(browser, url, 'cmp-10k-a', 'cmp-10k-b');
+    return [
+      {
+        label: 'compare view first rows, 1,000 steps',
+        value: small.firstRowsMs,
+        unit: 'ms',
+        note: `${small.rows.toLocaleString('en')} aligned rows (runs:diff ${small.diffMs.toFixed(0)} ms)`,
+      },
+      {
+        label: 'compare view first rows, 10,000 steps',
+        value: large.firstRowsMs,
+        unit: 'ms',
+        note: `${large.rows.toLocaleString('en')} aligned rows; click on Compare to painted rows at the first divergence; ${(large.firstRowsMs / small.firstRowsMs).toFixed(1)}× the 1,000-step figure`,
+      },
+      {
+        label: '  of which runs:diff, 10,000 steps',
+        value: large.diffMs,
+        unit: 'ms',
+        note: 'host reads both logs, aligns, sends; the answer is parsed',
+      },
+      {
+        label: '  of which UI, 10,000 steps',
+        value: large.uiMs,
+        unit: 'ms',
+        note: `answer to painted rows (1,000 steps: ${small.uiMs.toFixed(0)} ms)`,
+      },
+      {
+        label: 'longest task scrolling, 10,000 steps',
+        value: large.longestScrollTaskMs,
+        unit: 'ms',
+        note: `${large.scrollFrames} frames, ${large.longScrollTasks} tasks > 50 ms (1,000 steps: ${small.longestScrollTaskMs.toFixed(0)} ms)`,
+      },
+      {
+        label: 'renderer heap, 10,000 steps',
+        value: large.heapMb,
+        unit: 'MB',
+        note: `after GC (1,000 steps: ${small.heapMb.toFixed(1)} MB)`,
+      },
+    ];
+  } finally {
+    await browser.close();
+    child.kill('SIGTERM');
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+export async function compareBench(): Promise<BenchResult> {
+  const figures = alignmentFigures();
+  figures.push(...(await renderFigures()));
+  return report(
+    'compare runs: alignment (Node) and the compare view (Chromium, workbench serve)',
+    figures,
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * The comparison's header: each run's figures side by side with B's difference from A
+ * (steps, tokens, estimated cost, wall time, tool errors, stuck detections, outcome),
+ * and the settings that differ, from what each run recorded when it started.
+ */
+import type { RunDiff, RunFacts } from '@shared/compare/types';
+import { formatUsd } from '@shared/pricing';
+import { formatCount, formatDuration, totalTokens } from '../../lib/format';
+import { TEST_IDS } from '../../test-ids';
+
+interface Figure {
+  label: string;
+  value(f: RunFacts): number | null;
+  format(v: number): string;
+  /** a higher value is worse (shown red), e.g. tokens, errors */
+  isCost: boolean;
+}
+
+const FIGURES: Figure[] = [
+  { label: 'steps', value: (f) => f.steps, format: formatCount, isCost: false },
+  { label: 'tokens', value: (f) => totalTokens(f.tokens), format: formatCount, isCost: true },
+  { label: 'cost (est.)', value: (f) => f.costUsd, format: formatUsd, isCost: true },
+  { label: 'wall time', value: (f) => f.wallMs, format: formatDuration, isCost: true },
+  { label: 'tool errors', value: (f) => f.toolErrors, format: formatCount, isCost: true },
+  { label: 'stuck detections', value: (f) => f.stuckDetections, format: formatCount, isCost: true },
+];
+
+function Delta({ a, b, figure }: { a: number | null; b: number | null; figure: Figure }) {
+  if (a === null || b === null || a === b) return <td className="muted">{a === b ? '±0' : ''}</td>;
+  const d = b - a;
+  const tone = figure.isCost ? (d > 0 ? 'worse' : 'better') : '';
+  return (
+    <td className={`cmp-delta ${tone}`}>
+      {d > 0 ? '+' : '−'}
+      {figure.format(Math.abs(d))}
+    </td>
+  );
+}
+
+const show = (v: string | number | boolean | undefined) => (v === undefined ? '(none)' : String(v));
+
+export function CompareSummary({ diff }: { diff: RunDiff }) {
+  const { a, b } = diff;
+  const hasNoSettings = a.settings === null || b.settings === null;
+  return (
+    <div className="cmp-summary">
+      <table className="cmp-figures" data-testid={TEST_IDS.compareSummary}>
+        <thead>
+          <tr>
+            <th />
+            <th>A</th>
+            <th>B</th>
+            <th>B − A</th>
+          </tr>
+        </thead>
+        <tbody>
+          {FIGURES.map((figure) => {
+            const va = figure.value(a);
+            const vb = figure.value(b);
+            return (
+              <tr key={figure.label} data-figure={figure.label}>
+                <th scope="row">{figure.label}</th>
+                <td>{va === null ? '—' : figure.format(va)}</td>
+                <td>{vb === null ? '—' : figure.format(vb)}</td>
+                <Delta a={va} b={vb} figure={figure} />
+              </tr>
+            );
+          })}
+          <tr data-figure="outcome">
+            <th scope="row">outcome</th>
+            <td>{a.outcome}</td>
+            <td>{b.outcome}</td>
+            <td className={a.outcome === b.outcome ? 'muted' : 'cmp-delta worse'}>
+              {a.outcome === b.outcome ? 'same' : 'differs'}
+            </td>
+          </tr>
+        </tbody>
+      </table>
+      <div className="cmp-settings" data-testid={TEST_IDS.compareSettings}>
+        <h3>Settings that differ</h3>
+        {diff.settings.length === 0 ? (
+          <p className="muted">None{hasNoSettings ? ' among agent, model and step limit' : ''}.</p>
+        ) : (
+          <table>
+            <tbody>
+              {diff.settings.map((s) => (
+                <tr key={s.key} data-key={s.key}>
+                  <th scope="row" className="mono">
+                    {s.key}
+                  </th>
+                  <td className="mono">{show(s.a)}</td>
+                  <td className="mono">{show(s.b)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {hasNoSettings && (
+          <p className="muted small">
+            A run recorded before settings were kept with runs: only agent, model and step limit can
+            be compared.
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

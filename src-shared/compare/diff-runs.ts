@@ -1,0 +1,196 @@
+/**
+ * Compares runs from their events: `diffRuns` aligns two runs step by step (the compare
+ * view, `workbench runs diff A B`), `compareRuns` measures N runs against the first (the
+ * summary table of one task run on several profiles). Pure: the host, the CLI and tests
+ * call it on events read from the history.
+ */
+import type { RunEvent } from '../events';
+import { alignSteps, type AlignOptions } from './align';
+import { sharedPrefixOf } from './fork';
+import { runFacts } from './run-facts';
+import { digestSteps } from './step-digest';
+import type {
+  AlignedRow,
+  ComparedRun,
+  RunDiff,
+  RunFacts,
+  RunsComparison,
+  SettingChange,
+  StepDigest,
+} from './types';
+
+export interface RunInput {
+  events: readonly RunEvent[];
+  /** the run is still going (an unfinished history is then `running`, not `interrupted`) */
+  isLive?: boolean;
+}
+
+/**
+ * The settings compared: every recorded key when both runs recorded their settings,
+ * else only what every run's `run.started` says (agent, model, step limit).
+ */
+function settingsOf(
+  facts: RunFacts,
+  isRecorded: boolean,
+): Record<string, string | number | boolean> {
+  const basics = { agent: facts.agent, ...(facts.flow ? { flow: facts.flow } : {}) };
+  if (isRecorded) return { ...basics, ...facts.settings };
+  return { ...basics, model: facts.model, max_steps: facts.maxSteps };
+}
+
+export function diffSettings(a: RunFacts, b: RunFacts): SettingChange[] {
+  const isRecorded = a.settings !== null && b.settings !== null;
+  const sa = settingsOf(a, isRecorded);
+  const sb = settingsOf(b, isRecorded);
+  const changes: SettingChange[] = [];
+  for (const key of new Set([...Object.keys(sa), ...Object.keys(sb)])) {
+    if (sa[key] === sb[key]) continue;
+    changes.push({
+      key,
+      ...(key in sa ? { a: sa[key] } : {}),
+      ...(key in sb ? { b: sb[key] } : {}),
+    });
+  }
+  return changes;
+}
+
+const swapRow = (row: AlignedRow): AlignedRow => ({
+  ...row,
+  a: row.b,
+  b: row.a,
+  status: row.status === 'only-a' ? 'only-b' : row.status === 'only-b' ? 'only-a' : row.status,
+});
+
+function align(
+  stepsA: StepDigest[],
+  stepsB: StepDigest[],
+  a: RunFacts,
+  b: RunFacts,
+  options: AlignOptions,
+): { rows: AlignedRow[]; sharedPrefix: number } {
+  const parentFirst = sharedPrefixOf(a, b);
+  if (parentFirst !== undefined) {
+    return {
+      rows: alignSteps(stepsA, stepsB, { ...options, sharedPrefix: parentFirst }),
+      sharedPrefix: parentFirst,
+    };
+  }
+  const forkFirst = sharedPrefixOf(b, a);
+  if (forkFirst !== undefined) {
+    const rows = alignSteps(stepsB, stepsA, { ...options, sharedPrefix: forkFirst });
+    return { rows: rows.map(swapRow), sharedPrefix: forkFirst };
+  }
+  return { rows: alignSteps(stepsA, stepsB, options), sharedPrefix: 0 };
+}
+
+/** The same comparison seen from the other side (B as A): no second alignment needed. */
+export function swapDiff(diff: RunDiff): RunDiff {
+  return {
+    ...diff,
+    a: diff.b,
+    b: diff.a,
+    stepsA: diff.stepsB,
+    stepsB: diff.stepsA,
+    rows: diff.rows.map(swapRow),
+    settings: diff.settings.map(({ key, a, b }) => ({
+      key,
+      ...(b !== undefined ? { a: b } : {}),
+      ...(a !== undefined ? { b: a } : {}),
+    })),
+  };
+}
+
+const isDifference = (row: AlignedRow) =>
+  row.status === 'changed' || row.status === 'only-a' || row.status === 'only-b';
+
+/** A run folded for comparison: its figures and its steps (the events are not kept). */
+export interface DigestedRun {
+  facts: RunFacts;
+  steps: StepDigest[];
+}
+
+export function digestRun(run: RunInput): DigestedRun {
+  return {
+    facts: runFacts(run.events, { isLive: run.isLive ?? false }),
+    steps: digestSteps(run.events),
+  };
+}
+
+export function diffRuns(a: RunInput, b: RunInput, options: AlignOptions = {}): RunDiff {
+  return diffDigested(digestRun(a), digestRun(b), options);
+}
+
+export function diffDigested(a: DigestedRun, b: DigestedRun, options: AlignOptions = {}): RunDiff {
+  const { rows, sharedPrefix } = align(a.steps, b.steps, a.facts, b.facts, options);
+  let firstDifference: number | null = null;
+  let differences = 0;
+  rows.forEach((row, index) => {
+    if (!isDifference(row)) return;
+    differences++;
+    firstDifference ??= index;
+  });
+  return {
+    a: a.facts,
+    b: b.facts,
+    stepsA: a.steps,
+    stepsB: b.steps,
+    rows,
+    firstDifference,
+    differences,
+    settings: diffSettings(a.facts, b.facts),
+    // the outcome is the `end` step's field, so equal rows imply equal outcomes
+    isEquivalent: differences === 0,
+    sharedPrefix,
+  };
+}
+
+/** "step 3", "step 3 → 4", "only in B: step 5", "outcome", "the task". */
+export function rowLabel(diff: Pick<RunDiff, 'stepsA' | 'stepsB'>, row: AlignedRow): string {
+  const sa = row.a !== null ? diff.stepsA[row.a] : undefined;
+  const sb = row.b !== null ? diff.stepsB[row.b] : undefined;
+  const name = (s: StepDigest | undefined) => {
+    if (!s) return '';
+    if (s.kind === 'start') return 'the task';
+    if (s.kind === 'end') return 'outcome';
+    if (s.kind === 'interlude') {
+      return s.step === 0 ? `${s.agent} before step 1` : `${s.agent} after step ${s.step}`;
+    }
+    return `step ${s.step}`;
+  };
+  if (row.status === 'only-a') return `only in A: ${name(sa)}`;
+  if (row.status === 'only-b') return `only in B: ${name(sb)}`;
+  const left = name(sa || sb);
+  const right = name(sb);
+  return left === right || !right ? left : `${left} → ${right.replace(/^step /, '')}`;
+}
+
+export function compareRuns(runs: readonly RunInput[]): RunsComparison {
+  return compareDigested(runs.map(digestRun));
+}
+
+export function compareDigested(runs: readonly DigestedRun[]): RunsComparison {
+  const [baseline, ...others] = runs;
+  if (!baseline) return { runs: [], hasMixedTasks: false };
+  const compared: ComparedRun[] = [{ facts: baseline.facts, versusBaseline: null }];
+  for (const run of others) {
+    const diff = diffDigested(baseline, run);
+    const first = diff.firstDifference === null ? null : diff.rows[diff.firstDifference]!;
+    compared.push({
+      facts: diff.b,
+      versusBaseline: {
+        isEquivalent: diff.isEquivalent,
+        differences: diff.differences,
+        firstDifference: first
+          ? {
+              stepA: first.a !== null ? diff.stepsA[first.a]!.step : null,
+              stepB: first.b !== null ? diff.stepsB[first.b]!.step : null,
+              label: rowLabel(diff, first),
+            }
+          : null,
+        settings: diff.settings,
+      },
+    });
+  }
+  const tasks = new Set(compared.map((r) => r.facts.task));
+  return { runs: compared, hasMixedTasks: tasks.size > 1 };
+}
