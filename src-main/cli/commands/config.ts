@@ -132,9 +132,11 @@ function importOpenManus(args: string[]): number {
     for (const { path, reason } of result.ignored)
       process.stdout.write(`ignored   ${path}: ${reason}\n`);
     process.stderr.write(
-      result.isSaved
-        ? `Saved to ${config.file} (the previous file is kept as config.toml.bak)\n`
-        : 'Dry run: nothing was saved\n',
+      !result.isSaved
+        ? 'Dry run: nothing was saved\n'
+        : result.backupFile
+          ? `Saved to ${config.file} (the previous file is kept as ${result.backupFile})\n`
+          : `Saved to ${config.file} (a new file: there was no config to back up)\n`,
     );
     return EXIT.finished;
   } catch (error) {

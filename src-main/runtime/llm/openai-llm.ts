@@ -1,7 +1,8 @@
 /**
  * The model client on the `openai` SDK, built from a resolved LlmProfile: any
  * OpenAI-compatible base URL (api_type "openai"), Azure OpenAI ("azure": base_url is the
- * resource endpoint, model the deployment) and Ollama ("ollama": no key needed).
+ * resource endpoint and model the deployment, or OpenManus's base_url ending in
+ * /openai/deployments/NAME) and Ollama ("ollama": no key needed).
  *
  * - The SDK runs with `maxRetries: 0`; retries are ours (retry.ts), so a stop is honoured
  *   during a backoff wait too.
@@ -22,6 +23,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ToolCall } from '@shared/domain/message';
 import type { LlmProfile } from '../config/schema';
+import { azureTarget } from '../config/azure-url';
 import { abortError, CancelledError, cancelledWithPartial } from '../util/abort';
 import type { ChatOptions, ChatRequest, ChatResponse, LlmClient } from './llm-client';
 import {
@@ -92,12 +94,14 @@ export class OpenAiLlm implements LlmClient {
     };
     if (profile.apiType === 'azure') {
       if (!profile.apiKey) throw this.#configError('azure needs an api_key');
+      // base_url is the endpoint, or OpenManus's ENDPOINT/openai/deployments/NAME
+      const { endpoint, deployment } = azureTarget(baseUrl, profile.model);
       this.#client = new AzureOpenAI({
         ...common,
         apiKey: profile.apiKey,
-        endpoint: baseUrl,
+        endpoint,
         apiVersion: profile.apiVersion || AZURE_DEFAULT_API_VERSION,
-        deployment: profile.model,
+        deployment,
       });
     } else {
       this.#client = new OpenAI({

@@ -193,6 +193,7 @@ export class ScriptedOpenAiServer {
       index: this.requests.length,
       method: req.method ?? 'POST',
       path,
+      query: Object.fromEntries(new URL(req.url ?? '/', 'http://scripted').searchParams),
       headers: flatHeaders(req),
       model: typeof b['model'] === 'string' ? b['model'] : '',
       messages: Array.isArray(b['messages']) ? (b['messages'] as WireMessage[]) : [],

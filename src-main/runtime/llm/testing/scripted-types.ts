@@ -30,6 +30,8 @@ export interface RecordedRequest {
   index: number;
   method: string;
   path: string;
+  /** the URL's query parameters (Azure's api-version travels there) */
+  query: Record<string, string>;
   /** header names lower-cased */
   headers: Record<string, string>;
   model: string;
