@@ -30,13 +30,14 @@ import {
   classifyError,
   displayUrl,
   LlmError,
-  midStreamError,
   redactSecrets,
   type ErrorContext,
 } from './llm-errors';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries, type RetryPolicy } from './retry';
 import { countRequestTokens } from './token-count';
 import { toWireMessage, usageOf, Watchdog } from './chat-wire';
+import { bodyFailure, streamFailure } from './in-band-errors';
+import { droppedToolCallsNotice, looksLikeDroppedToolCalls } from './stream-fallback';
 
 export interface OpenAiLlmOptions {
   /** overrides of the backoff (tests shorten it); maxRetries comes from the profile */
@@ -126,15 +127,29 @@ export class OpenAiLlm implements LlmClient {
       );
     }
     const body = this.#body(request);
-    return withRetries(() => this.#attempt(body, options, inputTokens), {
-      policy: this.#policy,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-    });
+    const call = (stream: boolean) =>
+      withRetries(() => this.#attempt(body, options, inputTokens, stream), {
+        policy: this.#policy,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+      });
+    const streamed = this.#stream;
+    const response = await call(streamed);
+    if (!streamed || !looksLikeDroppedToolCalls(response, body)) return response;
+    // stream-fallback.ts: some servers lose tool calls when they stream
+    options.onRetry?.(droppedToolCallsNotice(response.finishReason));
+    const single = await call(false);
+    if (single.toolCalls.length > 0) this.#stream = false;
+    return single;
   }
 
   /** One attempt, with its own abort controller: the user's stop or the watchdog. */
-  async #attempt(body: Body, options: ChatOptions, inputTokens: number): Promise<ChatResponse> {
+  async #attempt(
+    body: Body,
+    options: ChatOptions,
+    inputTokens: number,
+    stream: boolean,
+  ): Promise<ChatResponse> {
     const { signal } = options;
     if (signal?.aborted) throw abortError(signal);
     const controller = new AbortController();
@@ -142,7 +157,7 @@ export class OpenAiLlm implements LlmClient {
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return this.#stream
+      return stream
         ? await this.#streamed(body, controller, watchdog, options, inputTokens)
         : await this.#single(body, controller, watchdog, inputTokens);
     } catch (error) {
@@ -174,6 +189,8 @@ export class OpenAiLlm implements LlmClient {
       .withResponse();
     watchdog.stop();
     const completion = data as unknown;
+    const inBand = bodyFailure(completion, this.#ctx);
+    if (inBand) throw inBand;
     if (typeof completion !== 'object' || completion === null) {
       throw this.#notAChatEndpoint(response.headers.get('content-type'));
     }
@@ -235,8 +252,10 @@ export class OpenAiLlm implements LlmClient {
       throw error;
     }
     const { data: stream, response } = created;
+    // Read the stream unless the server said it is something else: the SDK reads a
+    // stream sent without a content-type, and so do we (issue 16 item 5).
     const contentType = response.headers.get('content-type') ?? '';
-    if (!contentType.includes('text/event-stream')) {
+    if (contentType !== '' && !/text\/event-stream|application\/x-ndjson/i.test(contentType)) {
       controller.abort();
       throw this.#notAChatEndpoint(contentType);
     }
@@ -271,7 +290,7 @@ export class OpenAiLlm implements LlmClient {
       }
     } catch (error) {
       if (options.signal?.aborted) throw cancelledWithPartial(options.signal, text);
-      throw withPartial(midStreamError(error, this.#ctx, text.length), text);
+      throw withPartial(streamFailure(error, this.#ctx, text.length), text);
     }
     // The SDK ends the iteration quietly when its request is aborted.
     if (options.signal?.aborted) throw cancelledWithPartial(options.signal, text);
@@ -285,15 +304,6 @@ export class OpenAiLlm implements LlmClient {
       );
     }
     if (!sawChoice) throw this.#emptyChoices();
-    if (finishReason === null) {
-      throw withPartial(
-        new LlmError(
-          'NETWORK_MIDSTREAM',
-          `The model's stream ended before the answer was complete (after ${text.length} characters, no finish_reason).`,
-        ),
-        text,
-      );
-    }
     const toolCalls: ToolCall[] = calls
       .filter((c) => c !== undefined)
       .map((c, i) => ({
@@ -305,7 +315,9 @@ export class OpenAiLlm implements LlmClient {
     return {
       content,
       toolCalls,
-      finishReason,
+      // A stream that ended cleanly without a finish_reason (some servers never send one;
+      // a cut connection throws above instead) is taken as complete.
+      finishReason: finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       usage: usageOf(usage, inputTokens, content, toolCalls),
       model: model || this.model,
     };

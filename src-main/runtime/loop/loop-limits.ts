@@ -13,3 +13,8 @@ export const TEXT_REPLY_REPROMPT =
   'You replied without calling a tool. If the task is complete, call `terminate`; otherwise call the tool that makes progress.';
 export const REQUIRED_REPROMPT =
   'You must call one of the available tools now (tool_choice is "required"); a reply without a tool call does not move the task forward.';
+
+/** Where a text reply would end the run, an empty one ends it as ERROR (never "finished"). */
+export const EMPTY_ANSWER_ERROR =
+  'The model answered with neither text nor a tool call, so nothing was done. ' +
+  'If it runs behind an OpenAI-compatible server, that server may drop tool calls: try stream = false for this profile.';
