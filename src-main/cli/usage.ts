@@ -2,7 +2,9 @@ export const USAGE = `Usage: workbench <command> [options]
 
 Commands:
   run [--agent NAME] [--flow planning] [--config FILE] [--max-steps N] [--jsonl] TASK
-                      run an agent on TASK and print its steps
+                      run an agent on TASK and print its steps; TASK file:PATH reads it from a file
+  run --agent mcp [--connection stdio|sse|http] [--server-url URL | --server-command "CMD ARGS"] TASK
+                      the MCP server for this run (as OpenManus's run_mcp.py), else [mcp] in config.toml
   runs list           list the runs in the history
   runs show RUN_ID [--jsonl]
                       show a run from the history (--jsonl replays its events)

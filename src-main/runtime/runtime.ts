@@ -10,7 +10,7 @@ import { defaultHome } from './config/home';
 import { FileSecretStore, type SecretStore } from './config/secrets';
 import type { LlmClient } from './llm/llm-client';
 import { OpenAiLlm } from './llm/openai-llm';
-import type { LlmProfile } from './config/schema';
+import type { LlmProfile, WorkbenchConfig } from './config/schema';
 import { HumanBroker } from './tools/human-broker';
 import type { RunHistory } from './runs/run-history';
 import { RunManager, type RunFactory } from './runs/run-manager';
@@ -37,6 +37,8 @@ export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** the sandbox containers' owner; default one on the local Docker engine (or DOCKER_HOST) */
   sandboxes?: SandboxManager;
+  /** applied to the config each run reads (the CLI's per-run choices, e.g. --server-url) */
+  configOverlay?: (config: WorkbenchConfig) => WorkbenchConfig;
 }
 
 export interface Runtime {
@@ -59,7 +61,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   });
   const services: RuntimeServices = {
     home,
-    loadConfig: () => config.load(),
+    loadConfig: options.configOverlay
+      ? () => options.configOverlay!(config.load())
+      : () => config.load(),
     config,
     human: new HumanBroker(),
     sessions: new SessionRegistry(join(home, 'workspaces')),

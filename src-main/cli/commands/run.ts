@@ -7,6 +7,8 @@ import { parseCommandArgs, parsePositiveInt } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
 import { formatEvent } from '../format-event';
 import { attachTerminalPrompt } from '../human-prompt';
+import { mcpServerOverlay } from '../mcp-server-options';
+import { resolveTaskText } from '../task-file';
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -15,9 +17,14 @@ export async function runCommand(args: string[]): Promise<number> {
     config: { type: 'string' },
     'max-steps': { type: 'string' },
     jsonl: { type: 'boolean', default: false },
+    // OpenManus's run_mcp.py habits (mcp-server-options.ts)
+    connection: { type: 'string' },
+    'server-url': { type: 'string' },
+    'server-command': { type: 'string' },
   });
-  const task = positionals.join(' ').trim();
-  if (!task) throw new UsageError('run needs a TASK (e.g. workbench run "list the files")');
+  const given = positionals.join(' ').trim();
+  if (!given) throw new UsageError('run needs a TASK (e.g. workbench run "list the files")');
+  const task = resolveTaskText(given);
   const agent = values.agent ?? 'manus';
   if (!isAgentName(agent))
     throw new UsageError(`unknown agent "${agent}" (manus, swe, browser, mcp, toolcall)`);
@@ -25,8 +32,17 @@ export async function runCommand(args: string[]): Promise<number> {
     throw new UsageError(`unknown flow "${values.flow}" (the only flow is "planning")`);
   }
   const maxSteps = parsePositiveInt(values['max-steps'], '--max-steps');
+  const overlay = mcpServerOverlay({
+    agent,
+    connection: values.connection,
+    serverUrl: values['server-url'],
+    serverCommand: values['server-command'],
+  });
 
-  const runtime = createRuntime(values.config !== undefined ? { configFile: values.config } : {});
+  const runtime = createRuntime({
+    ...(values.config !== undefined ? { configFile: values.config } : {}),
+    ...(overlay ? { configOverlay: overlay } : {}),
+  });
   try {
     // Bad config is bad usage: say which file and key, exit 2, before any run starts.
     if (values.config !== undefined && !existsSync(values.config)) {
