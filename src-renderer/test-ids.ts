@@ -24,6 +24,7 @@
  *                              (`data-target-index` = its memory index)
  *   tool-call                  a tool-call card (a tool's memory message is part of it);
  *                              `data-tool`, `data-status` (running | ok | error)
+ *   tool-progress              the progress a running tool reported, on its card
  *   stuck-marker               a `stuck.detected` marker; `data-kind`, `data-count`
  *   nudge-link                 inside a stuck marker: jumps to where the nudge was injected
  *   timeline-marker            state changes, retries, truncation, sandbox, plan; `data-marker`
@@ -70,6 +71,7 @@ export const TEST_IDS = {
   timelineMessage: 'timeline-message',
   duplicateLink: 'duplicate-link',
   toolCall: 'tool-call',
+  toolProgress: 'tool-progress',
   stuckMarker: 'stuck-marker',
   nudgeLink: 'nudge-link',
   timelineMarker: 'timeline-marker',

@@ -22,6 +22,8 @@ export function formatEvent(event: RunEvent): string | null {
       return event.ok
         ? `  ✓ ${event.name}${event.exitCode !== undefined ? ` (exit ${event.exitCode})` : ''}: ${oneLine(event.output)}`
         : `  ✗ ${event.name}: ${oneLine(event.error ?? '')}`;
+    case 'tool.progress':
+      return `  … ${event.name} ${event.progress}${event.total !== undefined ? `/${event.total}` : ''}${event.message ? `: ${oneLine(event.message)}` : ''}`;
     case 'llm.retried':
       return `  ↻ model call failed${event.status !== null ? ` (${event.status})` : ''}; retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(event.error)}`;
     case 'stuck.detected':

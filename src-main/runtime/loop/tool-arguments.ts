@@ -5,6 +5,7 @@
  * model can act on; nothing is guessed or repaired, so a tool never runs on arguments
  * the model did not actually send.
  */
+import type { ToolCall } from '@shared/domain/message';
 
 export type ParsedArguments =
   { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
@@ -78,4 +79,19 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 function isWellFormed(text: string): boolean {
   return !LONE_SURROGATE.test(text);
+}
+
+/**
+ * Arguments too large to run (tool-arguments.ts) are also too large to resend with every
+ * later request: memory keeps a short JSON note in their place. The call itself still
+ * gets the real string, and is refused with the reason.
+ */
+export function shrinkArguments(call: ToolCall): ToolCall {
+  const args = call.function.arguments;
+  if (args.length <= MAX_ARGUMENT_CHARS) return call;
+  const note = `${args.length} characters of arguments, too large to keep: ${args.slice(0, 200)}...`;
+  return {
+    ...call,
+    function: { name: call.function.name, arguments: JSON.stringify({ dropped: note }) },
+  };
 }

@@ -41,7 +41,7 @@ import {
 import { DeltaBatcher } from './delta-batcher';
 import { ReActAgent } from './react-agent';
 import { fromToolCalls, systemMessage, toolMessage, userMessage } from './messages';
-import { MAX_ARGUMENT_CHARS } from './tool-arguments';
+import { shrinkArguments } from './tool-arguments';
 import {
   answerWithoutRunning,
   CANCELLED_OBSERVATION,
@@ -379,21 +379,11 @@ export class ToolCallAgent extends ReActAgent {
   protected fail(message: string): never {
     throw new AgentError(message);
   }
-}
 
-/**
- * Arguments too large to run (tool-arguments.ts) are also too large to resend with every
- * later request: memory keeps a short JSON note in their place. The call itself still
- * gets the real string, and is refused with the reason.
- */
-function shrinkArguments(call: ToolCall): ToolCall {
-  const args = call.function.arguments;
-  if (args.length <= MAX_ARGUMENT_CHARS) return call;
-  const note = `${args.length} characters of arguments, too large to keep: ${args.slice(0, 200)}...`;
-  return {
-    ...call,
-    function: { name: call.function.name, arguments: JSON.stringify({ dropped: note }) },
-  };
+  /** Replaces the system prompt from the next request on (e.g. an MCP server's tools changed). */
+  updateSystemPrompt(prompt: string): void {
+    this.systemPrompt = prompt;
+  }
 }
 
 const TRUNCATED_REASON =
