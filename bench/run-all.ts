@@ -10,6 +10,7 @@ import { browserScreenshotsBench } from './browser-screenshots.bench';
 import { hostThroughputBench } from './host-throughput.bench';
 import type { BenchResult } from './report';
 import { uiLoadBench } from './ui-load.bench';
+import { startupBench } from './startup.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   browser: browserScreenshotsBench,
   ui: uiLoadBench,
   host: hostThroughputBench,
+  startup: startupBench,
 };
 
 const wanted = process.argv.slice(2);

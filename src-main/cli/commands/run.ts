@@ -40,6 +40,8 @@ export async function runCommand(args: string[]): Promise<number> {
   });
 
   const runtime = createRuntime({
+    // a run that never uses the sandbox does not load the Docker client (issue 16 item 7)
+    sweepAtStart: false,
     ...(values.config !== undefined ? { configFile: values.config } : {}),
     ...(overlay ? { configOverlay: overlay } : {}),
   });

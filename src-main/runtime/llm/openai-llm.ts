@@ -9,9 +9,9 @@
  * - Each attempt has a watchdog of `timeout` seconds that restarts on every streamed
  *   chunk: the SDK's own timeout stops at the response headers, so a stream that stalls
  *   would otherwise hang for ever.
- * - The per-request context guard counts the request (token-count.ts) against
- *   `max_input_tokens` before sending it. Per request, never a lifetime budget
- *   (fixes openmanus.md 7.2 item 3).
+ * - The per-request context guard checks the request against `max_input_tokens` before
+ *   sending it (token-budget.ts: estimated, calibrated by the provider's usage, counted
+ *   exactly near the limit). Per request, never a lifetime budget (openmanus.md 7.2 item 3).
  * - The key lives in #private fields only (util.inspect shows the SDK client's key,
  *   reliability.md 0.6), and provider texts are scrubbed before they become messages.
  */
@@ -34,8 +34,8 @@ import {
   type ErrorContext,
 } from './llm-errors';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries, type RetryPolicy } from './retry';
-import { countRequestTokens } from './token-count';
-import { toWireMessage, usageOf, Watchdog } from './chat-wire';
+import { TokenBudget } from './token-budget';
+import { toWireMessage, Watchdog } from './chat-wire';
 import { bodyFailure, streamFailure } from './in-band-errors';
 import { droppedToolCallsNotice, looksLikeDroppedToolCalls } from './stream-fallback';
 
@@ -61,7 +61,7 @@ export class OpenAiLlm implements LlmClient {
   #stream: boolean;
   #maxTokens: number;
   #temperature: number;
-  #maxInputTokens: number;
+  #budget: TokenBudget;
   #timeoutMs: number;
   #reasoning: boolean;
   /** ask for usage in the stream; dropped for servers that refuse `stream_options` */
@@ -84,7 +84,7 @@ export class OpenAiLlm implements LlmClient {
     this.#stream = profile.stream;
     this.#maxTokens = profile.maxTokens;
     this.#temperature = profile.temperature;
-    this.#maxInputTokens = profile.maxInputTokens;
+    this.#budget = new TokenBudget(profile.maxInputTokens, profile.name);
     this.#timeoutMs = profile.timeoutMs;
     this.#reasoning = profile.apiType !== 'ollama' && REASONING_MODEL.test(profile.model);
     const common = {
@@ -115,20 +115,14 @@ export class OpenAiLlm implements LlmClient {
   }
 
   countTokens(request: ChatRequest): number {
-    return countRequestTokens(request);
+    return this.#budget.estimate(request);
   }
 
   async complete(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResponse> {
-    const inputTokens = countRequestTokens(request);
-    if (inputTokens > this.#maxInputTokens) {
-      throw new LlmError(
-        'CONTEXT_LIMIT',
-        `This request needs about ${inputTokens} input tokens, more than max_input_tokens = ${this.#maxInputTokens} of profile "${this.profileName}". Lower max_messages or max_observe for this agent, or raise max_input_tokens if the model allows more.`,
-      );
-    }
+    await this.#budget.check(request);
     const body = this.#body(request);
     const call = (stream: boolean) =>
-      withRetries(() => this.#attempt(body, options, inputTokens, stream), {
+      withRetries(() => this.#attempt(body, options, request, stream), {
         policy: this.#policy,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onRetry ? { onRetry: options.onRetry } : {}),
@@ -147,7 +141,7 @@ export class OpenAiLlm implements LlmClient {
   async #attempt(
     body: Body,
     options: ChatOptions,
-    inputTokens: number,
+    request: ChatRequest,
     stream: boolean,
   ): Promise<ChatResponse> {
     const { signal } = options;
@@ -158,8 +152,8 @@ export class OpenAiLlm implements LlmClient {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       return stream
-        ? await this.#streamed(body, controller, watchdog, options, inputTokens)
-        : await this.#single(body, controller, watchdog, inputTokens);
+        ? await this.#streamed(body, controller, watchdog, options, request)
+        : await this.#single(body, controller, watchdog, request);
     } catch (error) {
       if (signal?.aborted) throw error instanceof CancelledError ? error : abortError(signal);
       if (error instanceof LlmError) throw error;
@@ -182,7 +176,7 @@ export class OpenAiLlm implements LlmClient {
     body: Body,
     controller: AbortController,
     watchdog: Watchdog,
-    inputTokens: number,
+    request: ChatRequest,
   ): Promise<ChatResponse> {
     const { data, response } = await this.#client.chat.completions
       .create({ ...body, stream: false }, { signal: controller.signal })
@@ -219,7 +213,12 @@ export class OpenAiLlm implements LlmClient {
       content,
       toolCalls,
       finishReason: choice.finish_reason ?? 'stop',
-      usage: usageOf((completion as ChatCompletion).usage, inputTokens, content, toolCalls),
+      usage: await this.#budget.usage(
+        request,
+        (completion as ChatCompletion).usage,
+        content,
+        toolCalls,
+      ),
       model: (completion as ChatCompletion).model || this.model,
     };
   }
@@ -229,7 +228,7 @@ export class OpenAiLlm implements LlmClient {
     controller: AbortController,
     watchdog: Watchdog,
     options: ChatOptions,
-    inputTokens: number,
+    request: ChatRequest,
   ): Promise<ChatResponse> {
     let created;
     try {
@@ -247,7 +246,7 @@ export class OpenAiLlm implements LlmClient {
       // Some OpenAI-compatible servers refuse `stream_options`; usage is then counted here.
       if (this.#askUsage && isStreamOptionsRefusal(error)) {
         this.#askUsage = false;
-        return this.#streamed(body, controller, watchdog, options, inputTokens);
+        return this.#streamed(body, controller, watchdog, options, request);
       }
       throw error;
     }
@@ -318,7 +317,7 @@ export class OpenAiLlm implements LlmClient {
       // A stream that ended cleanly without a finish_reason (some servers never send one;
       // a cut connection throws above instead) is taken as complete.
       finishReason: finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
-      usage: usageOf(usage, inputTokens, content, toolCalls),
+      usage: await this.#budget.usage(request, usage, content, toolCalls),
       model: model || this.model,
     };
   }

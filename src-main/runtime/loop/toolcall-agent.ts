@@ -29,7 +29,7 @@
 import type { Message, MessageImage, ToolCall } from '@shared/domain/message';
 import type { TEXT_REPLY_POLICIES } from '../config/schema';
 import type { ChatRequest, ChatResponse, LlmClient, ToolChoice } from '../llm/llm-client';
-import { LlmError } from '../llm/llm-errors';
+import { LlmError } from '../llm/llm-error';
 import { CancelledError } from '../util/abort';
 import type { ToolRegistry } from '../tools/tool-registry';
 import {

@@ -20,7 +20,7 @@ import {
   type ActionOutcome,
   type BrowserActionArgs,
 } from './browser-actions';
-import { useBrowser, type BrowserSession } from './browser-session';
+import type { BrowserSession } from './browser-session';
 import { extractContent } from './extract-content';
 import { capturePageState, formatPageState } from './page-state';
 
@@ -110,6 +110,9 @@ async function executeBrowserAction(
   if (context.signal.aborted) throw abortError(context.signal);
   let lease;
   try {
+    // playwright-core loads with the first browser action, not with every agent that has
+    // the tool (issue 16 item 7: it added about half a second to every CLI run).
+    const { useBrowser } = await import('./browser-session');
     lease = await useBrowser(options.session, options.settings);
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error));

@@ -11,12 +11,9 @@ import type { McpServerSettings } from '../../config/schema';
 import type { Session } from '../../session/session';
 import type { Tool } from '../tool';
 import type { ToolRegistry } from '../tool-registry';
-import { workspaceBlobSink } from './mcp-blobs';
 import type { McpConnection } from './mcp-connection';
-import { checkNameCollisions, mcpToolName } from './mcp-names';
-import { mcpPool } from './mcp-pool';
-import { createResourceTools, resourceToolNames } from './mcp-resources';
-import { createMcpTool } from './mcp-tool';
+import { checkNameCollisions } from './mcp-names';
+import type { serverTools as serverToolsOfModule } from './mcp-server-tools';
 
 export interface McpServerTools {
   server: string;
@@ -52,55 +49,13 @@ export interface LoadMcpToolsOptions {
   workDir?: string;
 }
 
+type ServerToolsLoader = typeof serverToolsOfModule;
+
 interface ServerEntry {
   server: string;
   connection: McpConnection;
   tools: Tool[];
   notes: string[];
-}
-
-/** The agent's tools of one server, as they are now. */
-async function serverTools(
-  server: string,
-  connection: McpConnection,
-  options: LoadMcpToolsOptions,
-): Promise<{ tools: Tool[]; notes: string[] }> {
-  const remote = await connection.listTools(options.signal);
-  const notes: string[] = [];
-  const blobs = workspaceBlobSink(
-    options.session.workspaceDir,
-    options.workDir ?? '/workspace',
-    server,
-  );
-  const resources = await connection.hasResources(options.signal);
-  const readTool = resources ? resourceToolNames(server).read : undefined;
-  const content = { blobs, ...(readTool ? { readTool } : {}) };
-  const tasks = remote.some((t) => t.taskSupport === 'required')
-    ? await connection.supportsTasks(options.signal)
-    : false;
-  const tools: Tool[] = [];
-  for (const tool of remote) {
-    if (tool.taskSupport === 'required' && !tasks) {
-      notes.push(
-        `tool "${tool.name}" of MCP server "${server}" requires task-based execution, which the server does not offer (no tasks capability): left out`,
-      );
-      continue;
-    }
-    tools.push(createMcpTool(connection, tool, mcpToolName(server, tool.name), content));
-  }
-  if (resources) {
-    const taken = new Set(tools.map((t) => t.name));
-    for (const tool of createResourceTools(connection, blobs)) {
-      if (taken.has(tool.name)) {
-        notes.push(
-          `MCP server "${server}" has its own tool named like ${tool.name}: ours is left out`,
-        );
-      } else {
-        tools.push(tool as Tool);
-      }
-    }
-  }
-  return { tools, notes };
 }
 
 function check(entries: ServerEntry[], reserved: Iterable<string> | undefined): void {
@@ -111,6 +66,11 @@ function check(entries: ServerEntry[], reserved: Iterable<string> | undefined): 
 }
 
 export async function loadMcpTools(options: LoadMcpToolsOptions): Promise<McpToolset> {
+  if (Object.keys(options.servers).length === 0) {
+    return { servers: [], failures: [], tools: [], notes: [], follow: () => () => undefined };
+  }
+  // The MCP SDK loads only when a server is configured (issue 16 item 7).
+  const { mcpPool, serverTools } = await import('./mcp-server-tools');
   const pool = await mcpPool(options.session);
   const listed = await Promise.all(
     Object.entries(options.servers).map(async ([server, settings]) => {
@@ -135,7 +95,7 @@ export async function loadMcpTools(options: LoadMcpToolsOptions): Promise<McpToo
     failures,
     tools: entries.flatMap((e) => e.tools),
     notes: entries.flatMap((e) => e.notes),
-    follow: (registry, onChange) => follow(entries, registry, options, onChange),
+    follow: (registry, onChange) => follow(entries, registry, options, serverTools, onChange),
   };
 }
 
@@ -143,6 +103,7 @@ function follow(
   entries: ServerEntry[],
   registry: ToolRegistry,
   options: LoadMcpToolsOptions,
+  serverTools: ServerToolsLoader,
   onChange?: (names: string[]) => void,
 ): () => void {
   const stops = entries.map((entry) =>
