@@ -86,6 +86,16 @@ describe('OpenManus example configs: import, then config test against a local se
     expect(vision.code, vision.stdout).toBe(0);
     const shown = await workbench(home, ['config', 'show', '--agent', 'browser']);
     expect(shown.stdout).toContain('[browser] uses profile [llm.vision]');
+    // a profile no agent uses is shown with how to use it (OpenManus ignored [llm.vision])
+    writeFileSync(
+      join(home, 'config.toml'),
+      `${readFileSync(join(home, 'config.toml'), 'utf8')}\n[llm.spare]\nmodel = "spare-model"\n`,
+    );
+    const all = await workbench(home, ['config', 'show']);
+    expect(all.stdout).toContain(
+      '[llm.spare] is used by no agent: choose it with [agent.NAME] llm = "spare"',
+    );
+    expect(all.stdout).not.toContain('[llm.vision] is used by no agent');
 
     // a second import keeps the first result as the backup, and says so
     const again = await workbench(home, ['config', 'import-openmanus', file]);
