@@ -12,6 +12,7 @@ import { hostThroughputBench } from './host-throughput.bench';
 import type { BenchResult } from './report';
 import { uiLoadBench } from './ui-load.bench';
 import { debuggerBench } from './debugger.bench';
+import { startupBench } from './startup.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   host: hostThroughputBench,
   debugger: debuggerBench,
   diff: compareBench,
+  startup: startupBench,
 };
 
 const wanted = process.argv.slice(2);

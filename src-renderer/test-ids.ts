@@ -32,6 +32,7 @@
  *                              `data-tool`, `data-status` (running | ok | error: an error
  *                              or a non-zero exit), `data-repeat-of` (item id of the first
  *                              call with the same error); repeat-link jumps to an occurrence
+ *   tool-progress              the progress a running tool reported, on its card
  *   stuck-marker               a `stuck.detected` marker; `data-kind`, `data-count`
  *   nudge-link                 inside a stuck marker: jumps to where the nudge was injected
  *   timeline-marker            state changes, retries, truncation, sandbox, plan; `data-marker`
@@ -143,6 +144,7 @@ export const TEST_IDS = {
   timelineMessage: 'timeline-message',
   duplicateLink: 'duplicate-link',
   toolCall: 'tool-call',
+  toolProgress: 'tool-progress',
   stuckMarker: 'stuck-marker',
   nudgeLink: 'nudge-link',
   timelineMarker: 'timeline-marker',

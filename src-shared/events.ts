@@ -147,6 +147,23 @@ export interface ToolFinishedEvent {
   exitCode?: number;
   durationMs: number;
 }
+/**
+ * A running tool reported progress (an MCP server's `notifications/progress`, or the
+ * status of an MCP task). Throttled; a tool may send none.
+ */
+export interface ToolProgressEvent {
+  type: 'tool.progress';
+  agent: string;
+  step: number;
+  toolCallId: string;
+  name: string;
+  /** how far it is, in the tool's own unit; grows with every report */
+  progress: number;
+  /** the end of the scale, when the tool knows it */
+  total?: number;
+  message?: string;
+}
+
 export interface StuckDetectedEvent {
   type: 'stuck.detected';
   agent: string;
@@ -278,6 +295,7 @@ export type RunEventPayload =
   | LlmRetriedEvent
   | ToolStartedEvent
   | ToolFinishedEvent
+  | ToolProgressEvent
   | StuckDetectedEvent
   | SandboxChangedEvent
   | PlanUpdatedEvent
@@ -317,6 +335,7 @@ export const RUN_EVENT_TYPES: readonly RunEventType[] = [
   'llm.retried',
   'tool.started',
   'tool.finished',
+  'tool.progress',
   'stuck.detected',
   'sandbox.changed',
   'plan.updated',

@@ -262,5 +262,7 @@ export function describeConfigSource(source: ConfigSource): string {
       return `[llm.${source.profile}]`;
     case 'agent':
       return `[agent.${source.agent}]`;
+    case 'agents':
+      return '[agent]';
   }
 }

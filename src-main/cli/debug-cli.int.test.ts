@@ -86,6 +86,8 @@ beforeAll(async () => {
       `image = "${LOCAL_SANDBOX_IMAGE}"`,
       '',
     ].join('\n'),
+    // a key in a file others can read is warned about on stderr (issue 12)
+    { mode: 0o600 },
   );
 });
 
@@ -175,6 +177,7 @@ describe('workbench run --break without a terminal', () => {
     writeFileSync(
       saved,
       `${await import('node:fs').then((fs) => fs.readFileSync(configFile, 'utf8'))}\n[agent.toolcall]\nbreakpoints = ["stuck"]\n`,
+      { mode: 0o600 },
     );
     const refused = await plain([
       'run',

@@ -35,6 +35,8 @@ function describeEvent(event: RunEvent): string | null {
       if (!isToolFailure(event)) return `  ✓ ${event.name}${exit}: ${oneLine(event.output)}`;
       return `  ✗ ${event.name}${exit}: ${oneLine(event.error ?? event.output)}`;
     }
+    case 'tool.progress':
+      return `  … ${event.name} ${event.progress}${event.total !== undefined ? `/${event.total}` : ''}${event.message ? `: ${oneLine(event.message)}` : ''}`;
     case 'llm.retried':
       return `  ↻ model call failed${event.status !== null ? ` (${event.status})` : ''}; retry ${event.attempt} in ${(event.delayMs / 1000).toFixed(1)} s: ${oneLine(event.error)}`;
     case 'stuck.detected':

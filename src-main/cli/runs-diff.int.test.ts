@@ -67,6 +67,8 @@ function profile(dir: string, model: string): string {
       'api_key = "sk-never-recorded-0123456789"',
       '',
     ].join('\n'),
+    // a key in a file others can read is warned about on stderr (issue 12)
+    { mode: 0o600 },
   );
   return file;
 }
@@ -84,7 +86,8 @@ async function run(home: string, config: string): Promise<string> {
 describe('workbench runs diff', () => {
   it('finds the divergence at step 3 between two profiles, exits 1; a run and its re-import exit 0', async () => {
     const home = mkdtempSync(join(tmpdir(), 'wb-diff-cli-'));
-    const dir = mkdtempSync(join(tmpdir(), 'wb-diff-profiles-'));
+    // a scenario file must lie inside WORKBENCH_HOME (issue 12)
+    const dir = mkdtempSync(join(home, 'profiles-'));
     writeFileSync(join(dir, 'scenario.json'), JSON.stringify(SCENARIO));
     const a = await run(home, profile(dir, 'model-a'));
     const b = await run(home, profile(dir, 'model-b'));

@@ -2,14 +2,16 @@ export const USAGE = `Usage: workbench <command> [options]
 
 Commands:
   run [--agent NAME] [--flow planning] [--config FILE] [--max-steps N] [--jsonl]
-      [--workspace DIR [--isolated]] TASK | --prompt TASK | -
+      [--workspace DIR [--isolated]] TASK | file:PATH | --prompt TASK | -
                       run an agent on TASK: progress on stderr, the answer on stdout
-                      (- reads the task from stdin); --workspace mounts DIR at
-                      /workspace (--isolated: works on a copy of it)
+                      (file:PATH reads the task from a file, - from stdin); --workspace
+                      mounts DIR at /workspace (--isolated: works on a copy of it)
       [--break SPEC]... [--approve TOOL]... [--no-breakpoints]
                       debug it in this terminal: pause at breakpoints (tool:NAME[:PATTERN],
                       stuck, tool_error, model_error, step:N, tokens:N, cost:USD), approve
                       calls of TOOL before they run; Ctrl-\\ pauses; ? at the prompt for help
+  run --agent mcp [--connection stdio|sse|http] [--server-url URL | --server-command "CMD ARGS"] TASK
+                      the MCP server for this run (as OpenManus's run_mcp.py), else [mcp] in config.toml
   runs list           list the runs in the history
   runs show RUN|PREFIX|last [--jsonl]
                       show a run from the history (--jsonl replays its events)

@@ -9,8 +9,8 @@ import { ConfigService } from './config/config-service';
 import { defaultHome } from './config/home';
 import { FileSecretStore, type SecretStore } from './config/secrets';
 import type { LlmClient } from './llm/llm-client';
-import { OpenAiLlm } from './llm/openai-llm';
-import type { LlmProfile } from './config/schema';
+import { LazyOpenAiLlm } from './llm/lazy-openai-llm';
+import type { LlmProfile, WorkbenchConfig } from './config/schema';
 import { HumanBroker } from './tools/human-broker';
 import type { RunHistory } from './runs/run-history';
 import { RunManager, type RunFactory } from './runs/run-manager';
@@ -37,6 +37,14 @@ export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** the sandbox containers' owner; default one on the local Docker engine (or DOCKER_HOST) */
   sandboxes?: SandboxManager;
+  /**
+   * remove containers left by crashed instances now (default); false leaves it to the
+   * first sandbox this instance creates (the CLI: a run without the sandbox never loads
+   * the Docker client)
+   */
+  sweepAtStart?: boolean;
+  /** applied to the config each run reads (the CLI's per-run choices, e.g. --server-url) */
+  configOverlay?: (config: WorkbenchConfig) => WorkbenchConfig;
 }
 
 export interface Runtime {
@@ -59,16 +67,19 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   });
   const services: RuntimeServices = {
     home,
-    loadConfig: () => config.load(),
+    loadConfig: options.configOverlay
+      ? () => options.configOverlay!(config.load())
+      : () => config.load(),
     config,
     human: new HumanBroker(),
     sessions: new SessionRegistry(join(home, 'workspaces')),
-    createLlm: options.createLlm ?? ((profile) => new OpenAiLlm(profile)),
+    createLlm: options.createLlm ?? ((profile) => new LazyOpenAiLlm(profile)),
     sandboxes: options.sandboxes ?? new SandboxManager(),
     scripted: new ScriptedProvider({ baseDir: home, ...(options.env ? { env: options.env } : {}) }),
   };
-  // Containers left by a crashed instance are removed at start (in the background).
-  void services.sandboxes.startSweep();
+  // Containers left by a crashed instance are removed at start (in the background), or
+  // before this instance's first container is created.
+  if (options.sweepAtStart !== false) void services.sandboxes.startSweep();
   const sessionId = options.sessionId ?? `s-${randomUUID().slice(0, 8)}`;
   const runs = new RunManager(options.factory ?? createRunFactory(services), {
     sessionId,

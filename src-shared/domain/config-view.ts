@@ -75,7 +75,9 @@ export type ConfigSource =
   | { kind: 'default' }
   | { kind: 'llm' }
   | { kind: 'profile'; profile: string }
-  | { kind: 'agent'; agent: string };
+  | { kind: 'agent'; agent: string }
+  /** the bare `[agent]` table: settings of every agent */
+  | { kind: 'agents' };
 
 export interface ConfigField<T> {
   value: T;
@@ -165,7 +167,7 @@ export interface ConfigSaveInput {
 }
 
 export interface ConfigImportInput {
-  /** the text of an OpenManus `config/config.toml` */
+  /** the text of an OpenManus `config/config.toml`, or of its `config/mcp.json` */
   content: string;
   fileName?: string;
   /** report what would be imported without saving */
@@ -179,6 +181,8 @@ export interface ConfigImportResult {
   /** key paths left out, and why */
   ignored: { path: string; reason: string }[];
   isSaved: boolean;
+  /** where the previous config.toml was kept; absent when there was none */
+  backupFile?: string;
 }
 
 export interface ConnectionTestInput {

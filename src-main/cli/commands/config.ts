@@ -91,6 +91,20 @@ function printAgent(view: AgentConfigView): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/**
+ * Profiles no agent uses ([llm.vision] of an OpenManus config, before an agent chooses
+ * it) are shown too, with how to use them: a profile that silently does nothing was
+ * what OpenManus did with [llm.vision].
+ */
+function printUnusedProfiles(view: ReturnType<ConfigService['view']>): void {
+  const used = new Set(CONFIG_AGENT_NAMES.map((agent) => view.agents[agent].profile));
+  for (const profile of view.profiles.filter((p) => !used.has(p))) {
+    process.stdout.write(
+      `[llm.${profile}] is used by no agent: choose it with [agent.NAME] llm = "${profile}"\n`,
+    );
+  }
+}
+
 function show(args: string[]): number {
   const { values, positionals } = parseCommandArgs(args, {
     agent: { type: 'string' },
@@ -114,6 +128,7 @@ function show(args: string[]): number {
   }
   const agents = chosen === 'default' ? CONFIG_AGENT_NAMES : [chosen];
   for (const agent of agents) printAgent(view.agents[agent]);
+  if (chosen === 'default') printUnusedProfiles(view);
   return view.error ? EXIT.usage : EXIT.finished;
 }
 
@@ -138,9 +153,11 @@ function importOpenManus(args: string[]): number {
     for (const { path, reason } of result.ignored)
       process.stdout.write(`ignored   ${path}: ${reason}\n`);
     process.stderr.write(
-      result.isSaved
-        ? `Saved to ${config.file} (the previous file is kept as config.toml.bak)\n`
-        : 'Dry run: nothing was saved\n',
+      !result.isSaved
+        ? 'Dry run: nothing was saved\n'
+        : result.backupFile
+          ? `Saved to ${config.file} (the previous file is kept as ${result.backupFile})\n`
+          : `Saved to ${config.file} (a new file: there was no config to back up)\n`,
     );
     return EXIT.finished;
   } catch (error) {

@@ -16,6 +16,8 @@ import { readTask } from '../task-input';
 import { preflightOrExit } from '../preflight-report';
 import { attachDebugTerminal } from '../debug-terminal';
 import { resolveDebugOptions } from '../debug-options';
+import { mcpServerOverlay } from '../mcp-server-options';
+import { resolveTaskText } from '../task-file';
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -30,6 +32,10 @@ export async function runCommand(args: string[]): Promise<number> {
     break: { type: 'string', multiple: true },
     approve: { type: 'string', multiple: true },
     'no-breakpoints': { type: 'boolean', default: false },
+    // OpenManus's run_mcp.py habits (mcp-server-options.ts)
+    connection: { type: 'string' },
+    'server-url': { type: 'string' },
+    'server-command': { type: 'string' },
   });
   const agent = values.agent ?? 'manus';
   if (!isAgentName(agent))
@@ -45,14 +51,28 @@ export async function runCommand(args: string[]): Promise<number> {
     values.workspace !== undefined
       ? { path: resolve(values.workspace), mode: values.isolated ? 'copy' : 'mount' }
       : undefined;
-  const task = await readTask({
-    positionals,
-    prompt: values.prompt,
-    stdin: process.stdin,
-    hint: (message) => process.stderr.write(`workbench: ${message}\n`),
+  // file:PATH (OpenManus users keep long prompts in files) works wherever the task comes from.
+  const task = resolveTaskText(
+    await readTask({
+      positionals,
+      prompt: values.prompt,
+      stdin: process.stdin,
+      hint: (message) => process.stderr.write(`workbench: ${message}\n`),
+    }),
+  );
+  const overlay = mcpServerOverlay({
+    agent,
+    connection: values.connection,
+    serverUrl: values['server-url'],
+    serverCommand: values['server-command'],
   });
 
-  const runtime = createRuntime(values.config !== undefined ? { configFile: values.config } : {});
+  const runtime = createRuntime({
+    // a run that never uses the sandbox does not load the Docker client (issue 16 item 7)
+    sweepAtStart: false,
+    ...(values.config !== undefined ? { configFile: values.config } : {}),
+    ...(overlay ? { configOverlay: overlay } : {}),
+  });
   let config;
   try {
     // Bad config is bad usage: say which file and key, exit 2, before any run starts.

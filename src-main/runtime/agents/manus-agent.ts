@@ -53,9 +53,11 @@ export async function buildManusAgent(input: AgentBuildInput): Promise<BuiltAgen
     { llm: input.llm, tools: withExtraTools(input, [...own, ...extras.tools]) },
     input.env,
   );
+  const stopFollowing = extras.follow(agent.tools);
   return {
     agent,
     dispose: async () => {
+      stopFollowing();
       try {
         await agent.tools.dispose();
       } finally {

@@ -9,11 +9,13 @@
 import type { AgentBuildInput } from './catalog';
 import { createBrowserTool } from '../tools/browser/browser-tool';
 import type { Tool } from '../tools/tool';
-import { loadMcpTools, type McpServerFailure } from '../tools/mcp/mcp-toolset';
+import { loadMcpTools, type McpServerFailure, type McpToolset } from '../tools/mcp/mcp-toolset';
 
 export interface ManusExtras {
   tools: Tool[];
   failures: McpServerFailure[];
+  /** follows the MCP servers' tool list changes into the agent's registry */
+  follow: McpToolset['follow'];
   /** screenshots to keep in memory (`[browser] keep_screenshots`) */
   keepImages: number;
 }
@@ -31,10 +33,13 @@ export async function browserAndMcpTools(
     session: input.session,
     servers: input.config.mcp.servers,
     reservedNames: [...reservedNames, browser.name],
+    workDir: input.config.sandbox.work_dir,
   });
+  for (const note of mcp.notes) console.warn(`[workbench] ${note}`);
   return {
     tools: [browser as Tool, ...mcp.tools],
     failures: mcp.failures,
+    follow: mcp.follow,
     keepImages: input.config.browser.keep_screenshots,
   };
 }

@@ -50,19 +50,23 @@ export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent>
     session: input.session,
     servers: { [server]: settings },
     reservedNames: [terminate.name],
+    workDir: input.config.sandbox.work_dir,
   });
   const failure = toolset.failures[0];
   if (failure) throw new Error(failure.error);
+  for (const note of toolset.notes) console.warn(`[workbench] ${note}`);
+  const prompt = (names: readonly string[]) =>
+    mcpSystemPrompt(
+      server,
+      names.filter((n) => n !== terminate.name),
+    );
   const agent = VisualToolAgent.create(
     {
       // every resolved run setting, so new ones reach the loop without touching this file
       ...input.settings,
       name: input.name,
       description: `Uses the tools of the MCP server "${server}".`,
-      systemPrompt: mcpSystemPrompt(
-        server,
-        toolset.tools.map((t) => t.name),
-      ),
+      systemPrompt: prompt(toolset.tools.map((t) => t.name)),
       nextStepPrompt: MCP_NEXT_STEP_PROMPT,
       // our terminate, never the server's (openmanus 7.2 item 7), plus a caller's own
       specialToolNames: specialToolNames(input, [terminate.name]),
@@ -71,6 +75,15 @@ export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent>
     { llm: input.llm, tools: withExtraTools(input, [...toolset.tools, terminate]) },
     input.env,
   );
+  // The server may change its tools mid-run (tools/list_changed): the next request
+  // declares the new set and its prompt lists it.
+  const stop = toolset.follow(agent.tools, (names) => agent.updateSystemPrompt(prompt(names)));
   // The connection belongs to the session and outlives the run.
-  return { agent, dispose: () => agent.tools.dispose() };
+  return {
+    agent,
+    dispose: async () => {
+      stop();
+      await agent.tools.dispose();
+    },
+  };
 }

@@ -27,7 +27,7 @@ import {
   readConfigText,
   validateConfigData,
 } from './load';
-import { convertOpenManusConfig } from './openmanus-import';
+import { planImport } from './import-plan';
 import { resolveLlmProfile, resolveNamedProfile, resolveSecret } from './resolve';
 import { configSchema, type LlmProfile, type WorkbenchConfig } from './schema';
 import { SECRET_REF_PREFIX, type SecretStore } from './secrets';
@@ -266,8 +266,6 @@ export class ConfigService {
 
   importOpenManus(input: ConfigImportInput): ConfigImportResult {
     const source = input.fileName ?? 'the OpenManus config';
-    const data = parseTomlText(input.content, source);
-    const conversion = convertOpenManusConfig(data);
     const currentText = this.readText();
     let current: RawTable = {};
     try {
@@ -275,37 +273,25 @@ export class ConfigService {
     } catch {
       // The current file is broken: the import replaces it (a backup is kept below).
     }
-    const next: RawTable = { ...current };
-    const secretsToStore: { name: string; value: string }[] = [];
-    if (conversion.llm) {
-      const llm = structuredClone(conversion.llm);
-      for (const { table, value } of conversion.apiKeys) {
-        const tablePath = table.split('.').slice(1);
-        const target = tablePath.length === 0 ? llm : (llm[tablePath[0] as string] as RawTable);
-        if (value.startsWith('env:')) target['api_key'] = value;
-        else {
-          target['api_key'] = `${SECRET_REF_PREFIX}${table}`;
-          secretsToStore.push({ name: table, value });
-        }
-      }
-      next['llm'] = llm;
-    }
-    if (conversion.browser) next['browser'] = conversion.browser;
-    if (conversion.sandbox) next['sandbox'] = conversion.sandbox;
-    const header = `# Imported from ${input.fileName ?? 'an OpenManus config.toml'} on ${new Date().toISOString()}\n`;
-    const text = header + stringifyToml(next);
+    const plan = planImport(input.content, source, current);
+    const header = `# Imported from ${input.fileName ?? 'an OpenManus config'} on ${new Date().toISOString()}\n`;
+    const text = header + stringifyToml(plan.next);
     validateConfigData(parseTomlText(text, this.file), text, this.file);
-    const result = {
-      imported: conversion.imported,
-      ignored: conversion.ignored,
-    };
+    const result = { imported: plan.imported, ignored: plan.ignored };
     if (input.dryRun) {
       return { ...result, isSaved: false, config: this.view() };
     }
-    for (const secret of secretsToStore) this.secrets.set(secret.name, secret.value);
-    if (existsSync(this.file)) copyFileSync(this.file, `${this.file}.bak`);
+    for (const secret of plan.secrets) this.secrets.set(secret.name, secret.value);
+    // A backup only of a file that exists, and the answer says whether there is one.
+    const backupFile = existsSync(this.file) ? `${this.file}.bak` : undefined;
+    if (backupFile) copyFileSync(this.file, backupFile);
     writeFileAtomic(this.file, text, 0o600);
-    return { ...result, isSaved: true, config: this.changed() };
+    return {
+      ...result,
+      isSaved: true,
+      ...(backupFile ? { backupFile } : {}),
+      config: this.changed(),
+    };
   }
 
   private readText(): string {

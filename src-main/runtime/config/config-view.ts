@@ -17,7 +17,13 @@ import {
   type SecretStorageKind,
 } from '@shared/ipc';
 import { profileNameFor } from './resolve';
-import { AGENT_DEFAULTS, LLM_DEFAULTS, type LlmProfileInput, type WorkbenchConfig } from './schema';
+import {
+  AGENT_DEFAULTS,
+  ALL_AGENTS,
+  LLM_DEFAULTS,
+  type LlmProfileInput,
+  type WorkbenchConfig,
+} from './schema';
 import { SECRET_REF_PREFIX, type SecretStatus } from './secrets';
 import { buildSectionsView } from './sections-view';
 
@@ -88,13 +94,16 @@ export function apiKeyStatus(
 
 function settingFields(config: WorkbenchConfig, agent: ConfigAgentName): AgentSettingFields {
   const own = config.agent[agent] ?? {};
+  const shared = config.agent[ALL_AGENTS] ?? {};
   const fields: Record<string, { value: unknown; source: ConfigSource }> = {};
   for (const key of AGENT_SETTING_KEYS) {
     const value = own[key];
     fields[key] =
       value !== undefined
         ? { value, source: { kind: 'agent', agent } }
-        : { value: AGENT_DEFAULTS[agent][key], source: { kind: 'default' } };
+        : shared[key] !== undefined
+          ? { value: shared[key], source: { kind: 'agents' } }
+          : { value: AGENT_DEFAULTS[agent][key], source: { kind: 'default' } };
   }
   // Every key of AGENT_SETTING_KEYS was filled above with a value of the schema's type.
   return fields as AgentSettingFields;

@@ -7,6 +7,7 @@
 import OpenAI, { AzureOpenAI } from 'openai';
 import type { ConnectionTestResult } from '@shared/ipc';
 import type { LlmProfile } from './schema';
+import { azureTarget } from './azure-url';
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 
@@ -32,9 +33,8 @@ export async function testConnection(
     profile.apiType === 'azure'
       ? new AzureOpenAI({
           ...common,
-          endpoint: profile.baseUrl,
+          ...azureTarget(profile.baseUrl, profile.model),
           apiVersion: profile.apiVersion || '2024-10-21',
-          deployment: profile.model,
         })
       : new OpenAI({ ...common, baseURL: profile.baseUrl });
   try {

@@ -3,27 +3,30 @@
  * as it is: every key we understand is taken over, everything else (`[search]`,
  * `[runflow]`, `[daytona]`, `[browser.proxy]`, keys with no meaning here) is left out
  * with a reason, never an error. Values that would not validate are left out too, so an
- * import always yields a config that loads.
+ * import always yields a config that loads. The one refusal: a profile with
+ * `api_type = "aws"` (see openmanus-llm-import.ts). `config/mcp.json` is converted by
+ * openmanus-mcp-import.ts.
  */
 import type { z } from 'zod';
-import { browserSchema, llmProfileShape, sandboxSchema, type LlmProfileInput } from './schema';
+import { convertLlmSection, type ImportReport } from './openmanus-llm-import';
+import { agentSettingsSchema, browserSchema, sandboxSchema } from './schema';
 
-export interface OpenManusConversion {
+export { ImportRefused } from './openmanus-llm-import';
+
+export interface OpenManusConversion extends ImportReport {
   /** `[llm]` with its named profiles as sub-tables, ready to write */
   llm?: Record<string, unknown>;
   browser?: Record<string, unknown>;
   sandbox?: Record<string, unknown>;
-  /** API keys found, by the table they belong to (`llm`, `llm.vision`) */
-  apiKeys: { table: string; value: string }[];
-  imported: string[];
-  ignored: { path: string; reason: string }[];
+  /** `[agent]` settings of every agent, and `[agent.NAME] llm` choices the import made */
+  agent?: Record<string, unknown>;
 }
 
 const SECTION_REASONS: Record<string, string> = {
   search: 'the workbench has no web search tool',
   runflow: 'the data analysis agent is not part of the workbench',
   daytona: 'the workbench runs code in local Docker sandboxes, not Daytona',
-  mcp: 'MCP servers are configured as [mcp.servers.NAME] (OpenManus used config/mcp.json)',
+  mcp: "server_reference names OpenManus's own Python server; import config/mcp.json for your MCP servers (workbench config import-openmanus config/mcp.json)",
 };
 
 /** OpenManus [browser] keys we have no use for, and why. */
@@ -36,6 +39,9 @@ const BROWSER_IGNORED: Record<string, string> = {
   new_context_config: 'browser context settings are not supported',
 };
 
+/** The agent that works from screenshots, and so gets OpenManus's `[llm.vision]`. */
+const VISION_AGENT = 'browser';
+
 function isTable(value: unknown): value is Record<string, unknown> {
   return (
     typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
@@ -47,75 +53,9 @@ function check(schema: z.ZodType, value: unknown): string | null {
   return result.success ? null : (result.error.issues[0]?.message ?? 'invalid value');
 }
 
-function convertProfile(
-  table: Record<string, unknown>,
-  path: string,
-  out: OpenManusConversion,
-): LlmProfileInput {
-  const profile: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(table)) {
-    const where = `${path}.${key}`;
-    if (key === 'api_key') {
-      if (typeof value === 'string' && value.trim() !== '') {
-        out.apiKeys.push({ table: path, value: value.trim() });
-        out.imported.push(where);
-      } else {
-        out.ignored.push({ path: where, reason: 'empty' });
-      }
-      continue;
-    }
-    if (key === 'max_input_tokens') {
-      out.ignored.push({
-        path: where,
-        reason:
-          'OpenManus uses it as a lifetime token budget; here it is a per-request context guard (default 120000)',
-      });
-      continue;
-    }
-    if (key === 'api_type') {
-      const type = typeof value === 'string' ? value.trim().toLowerCase() : '';
-      if (type === 'azure' || type === 'ollama') profile['api_type'] = type;
-      else if (type === '' || type === 'openai') profile['api_type'] = 'openai';
-      else {
-        out.ignored.push({
-          path: where,
-          reason: `"${String(value)}" is not supported; OpenAI-compatible is used`,
-        });
-        continue;
-      }
-      out.imported.push(where);
-      continue;
-    }
-    const schema = (llmProfileShape as Record<string, z.ZodType | undefined>)[key];
-    if (!schema) {
-      out.ignored.push({ path: where, reason: 'not a model setting the workbench knows' });
-      continue;
-    }
-    const problem = check(schema, value);
-    if (problem) {
-      out.ignored.push({ path: where, reason: problem });
-      continue;
-    }
-    profile[key] = value;
-    out.imported.push(where);
-  }
-  return profile as LlmProfileInput;
-}
-
-function convertLlm(section: Record<string, unknown>, out: OpenManusConversion): void {
-  const scalars: Record<string, unknown> = {};
-  const llm: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(section)) {
-    if (isTable(value)) llm[key] = convertProfile(value, `llm.${key}`, out);
-    else scalars[key] = value;
-  }
-  Object.assign(llm, convertProfile(scalars, 'llm', out));
-  out.llm = llm;
-}
-
 function convertFlat(
   section: Record<string, unknown>,
-  name: 'browser' | 'sandbox',
+  name: string,
   shape: Record<string, z.ZodType>,
   renames: Record<string, string>,
   ignoredKeys: Record<string, string>,
@@ -149,11 +89,41 @@ function convertFlat(
   return result;
 }
 
+/**
+ * `[agent] max_steps` (how OpenManus users set the step limit its code hard-codes) is a
+ * setting of every agent here; sub-tables `[agent.NAME]` are taken as they are.
+ */
+function convertAgent(section: Record<string, unknown>, out: OpenManusConversion): void {
+  const scalars: Record<string, unknown> = {};
+  const agent: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(section)) {
+    if (isTable(value)) {
+      const converted = convertFlat(value, `agent.${key}`, agentSettingsSchema.shape, {}, {}, out);
+      if (Object.keys(converted).length > 0) agent[key] = converted;
+    } else scalars[key] = value;
+  }
+  const shared = convertFlat(scalars, 'agent', agentSettingsSchema.shape, {}, {}, out);
+  out.agent = { ...shared, ...agent };
+}
+
+/** `[llm.vision]` is a profile no OpenManus agent used: the browser agent uses it here. */
+function useVisionProfile(out: OpenManusConversion): void {
+  const vision = out.llm?.['vision'];
+  if (!isTable(vision) || Object.keys(vision).length === 0) return;
+  const agent = (out.agent ??= {});
+  const own = isTable(agent[VISION_AGENT]) ? agent[VISION_AGENT] : {};
+  if (own['llm'] !== undefined) return;
+  agent[VISION_AGENT] = { ...own, llm: 'vision' };
+  out.imported.push(
+    `llm.vision (as the profile of the ${VISION_AGENT} agent, which works from screenshots: [agent.${VISION_AGENT}] llm = "vision")`,
+  );
+}
+
 export function convertOpenManusConfig(data: Record<string, unknown>): OpenManusConversion {
   const out: OpenManusConversion = { apiKeys: [], imported: [], ignored: [] };
   for (const [section, value] of Object.entries(data)) {
     if (section === 'llm' && isTable(value)) {
-      convertLlm(value, out);
+      out.llm = convertLlmSection(value, out);
     } else if (section === 'browser' && isTable(value)) {
       out.browser = convertFlat(
         value,
@@ -165,6 +135,8 @@ export function convertOpenManusConfig(data: Record<string, unknown>): OpenManus
       );
     } else if (section === 'sandbox' && isTable(value)) {
       out.sandbox = convertFlat(value, 'sandbox', sandboxSchema.shape, {}, {}, out);
+    } else if (section === 'agent' && isTable(value)) {
+      convertAgent(value, out);
     } else {
       out.ignored.push({
         path: section,
@@ -172,5 +144,6 @@ export function convertOpenManusConfig(data: Record<string, unknown>): OpenManus
       });
     }
   }
+  useVisionProfile(out);
   return out;
 }

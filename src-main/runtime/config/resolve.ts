@@ -1,13 +1,14 @@
 /**
  * Resolves the effective settings of one agent from a parsed config: `[llm]`, then the
  * profile `[llm.NAME]` (NAME = `agent.NAME.llm`, else the agent's own name), merged key
- * by key over the defaults (OpenManus's shallow merge); `[agent.NAME]` over the agent
- * defaults. API keys written as `env:NAME` are read from the environment here, and
+ * by key over the defaults (OpenManus's shallow merge); `[agent.NAME]` over `[agent]`
+ * (settings of every agent) over the agent defaults. API keys written as `env:NAME` are read from the environment here, and
  * `secret:NAME` from the secret store (keys saved from the UI).
  */
 import type { AgentName } from '@shared/domain/agent';
 import {
   AGENT_DEFAULTS,
+  ALL_AGENTS,
   LLM_DEFAULTS,
   type AgentRunSettings,
   type LlmProfile,
@@ -21,7 +22,7 @@ export type SecretReader = Pick<SecretStore, 'get'>;
 export type ConfigAgentName = AgentName | 'planning';
 
 export function profileNameFor(config: WorkbenchConfig, agent: ConfigAgentName): string | null {
-  const chosen = config.agent[agent]?.llm;
+  const chosen = config.agent[agent]?.llm ?? config.agent[ALL_AGENTS]?.llm;
   if (chosen) return chosen;
   return config.llm.profiles[agent] ? agent : null;
 }
@@ -76,7 +77,7 @@ export function resolveAgentSettings(
   config: WorkbenchConfig,
   agent: ConfigAgentName,
 ): AgentRunSettings {
-  const merged = { ...AGENT_DEFAULTS[agent], ...config.agent[agent] };
+  const merged = { ...AGENT_DEFAULTS[agent], ...config.agent[ALL_AGENTS], ...config.agent[agent] };
   return {
     maxSteps: merged.max_steps,
     duplicateThreshold: merged.duplicate_threshold,

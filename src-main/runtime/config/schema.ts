@@ -27,7 +27,13 @@ export const llmProfileShape = {
   base_url: httpUrl,
   /** the key itself, or "env:NAME" to read it from the environment */
   api_key: z.string().max(4096),
-  api_type: z.enum(API_TYPES),
+  api_type: z.enum(API_TYPES, {
+    // OpenManus's Bedrock client has no counterpart here: say so instead of "invalid option".
+    error: (issue) =>
+      issue.input === 'aws'
+        ? '"aws" (Amazon Bedrock) is not supported: use an OpenAI-compatible gateway in front of Bedrock with api_type = "openai", or another provider'
+        : undefined,
+  }),
   api_version: z.string().max(100),
   max_tokens: z.number().int().min(1).max(1_000_000),
   temperature: z.number().min(0).max(2),
@@ -75,6 +81,45 @@ export const agentSettingsSchema = z
   .partial()
   .strict();
 export type AgentSettingsInput = z.infer<typeof agentSettingsSchema>;
+
+/**
+ * Where the scalars of a bare `[agent]` table go in the parsed config: settings every
+ * agent starts from (`[agent] max_steps = 30`, as OpenManus users write it), under
+ * `[agent.NAME]` and over the built-in defaults.
+ */
+export const ALL_AGENTS = '*';
+
+/** `[agent]`: its scalars are every agent's settings, its sub-tables one agent's each. */
+const agentSectionSchema = z.record(z.string(), z.unknown()).transform((section, ctx) => {
+  const scalars: Record<string, unknown> = {};
+  const agents: Record<string, AgentSettingsInput> = {};
+  for (const [key, value] of Object.entries(section)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      scalars[key] = value;
+      continue;
+    }
+    // Only the agents that exist: `[agent.nope]` used to be accepted and ignored.
+    if (!(CONFIG_AGENT_NAMES as readonly string[]).includes(key)) {
+      ctx.addIssue({ code: 'custom', path: [], message: `unknown key(s): ${key}` });
+      continue;
+    }
+    const parsed = agentSettingsSchema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue(relayIssue(issue, [key]));
+      continue;
+    }
+    agents[key] = parsed.data;
+  }
+  if (Object.keys(scalars).length > 0) {
+    const parsed = agentSettingsSchema.safeParse(scalars);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue(relayIssue(issue, []));
+      return z.NEVER;
+    }
+    agents[ALL_AGENTS] = parsed.data;
+  }
+  return agents;
+});
 
 export const sandboxSchema = z
   .object({
@@ -197,8 +242,8 @@ export type PlanningFlowSettings = z.infer<typeof planningFlowSchema>;
 export const configSchema = z
   .object({
     llm: llmSectionSchema.default({ default: {}, profiles: {} } as never),
-    /** only the agents that exist: `[agent.nope]` is an error, not silently ignored */
-    agent: z.partialRecord(z.enum(CONFIG_AGENT_NAMES), agentSettingsSchema).default({}),
+    /** `[agent]` for every agent, `[agent.NAME]` for one; `[agent.nope]` is an error */
+    agent: agentSectionSchema.default({}),
     sandbox: sandboxSchema.default(sandboxSchema.parse({})),
     browser: browserSchema.default(browserSchema.parse({})),
     mcp: z

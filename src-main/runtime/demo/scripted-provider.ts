@@ -12,9 +12,10 @@
 import { existsSync } from 'node:fs';
 import type { LlmProfile } from '../config/schema';
 import type { ChatOptions, ChatRequest, ChatResponse, LlmClient } from '../llm/llm-client';
-import { OpenAiLlm } from '../llm/openai-llm';
-import { parseScenarioFile, scenarioScript } from '../llm/testing/scenario-script';
-import { ScriptedOpenAiServer } from '../llm/testing/scripted-openai-server';
+import { LazyOpenAiLlm } from '../llm/lazy-openai-llm';
+import type { ScenarioFile } from '../llm/testing/scenario-script';
+import type { ScriptedOpenAiServer } from '../llm/testing/scripted-openai-server';
+import { estimateRequestTokens } from '../llm/token-estimate';
 import { assertRealInside, resolveInside } from '../util/contained-path';
 import { readRegularFile } from '../util/read-regular-file';
 import { demoScenarioFor } from './demo-resources';
@@ -91,6 +92,11 @@ export class ScriptedProvider {
         { cause: error },
       );
     }
+    // Loaded here: the server and the scenario parser are only needed by scripted runs.
+    const [{ parseScenarioFile, scenarioScript }, { ScriptedOpenAiServer }] = await Promise.all([
+      import('../llm/testing/scenario-script'),
+      import('../llm/testing/scripted-openai-server'),
+    ]);
     const scenarios = parseScenarioFile(text, file);
     if (isBundled) applyDemoDelay(scenarios, this.env);
     const server = new ScriptedOpenAiServer(scenarioScript(scenarios), {
@@ -103,7 +109,7 @@ export class ScriptedProvider {
 }
 
 /** WORKBENCH_DEMO_DELAY_MS replaces the demo's pauses (tests make them short). */
-function applyDemoDelay(file: ReturnType<typeof parseScenarioFile>, env: NodeJS.ProcessEnv): void {
+function applyDemoDelay(file: ScenarioFile, env: NodeJS.ProcessEnv): void {
   const value = Number(env['WORKBENCH_DEMO_DELAY_MS']);
   if (!env['WORKBENCH_DEMO_DELAY_MS'] || !Number.isFinite(value) || value < 0) return;
   for (const scenario of file.scenarios) {
@@ -116,7 +122,7 @@ function applyDemoDelay(file: ReturnType<typeof parseScenarioFile>, env: NodeJS.
 /** Starts the scenario's server on the first request, then talks to it like any model. */
 class LazyScriptedClient implements LlmClient {
   readonly model: string;
-  private inner: Promise<OpenAiLlm> | null = null;
+  private inner: Promise<LazyOpenAiLlm> | null = null;
 
   constructor(
     private readonly profile: LlmProfile,
@@ -128,8 +134,12 @@ class LazyScriptedClient implements LlmClient {
   async complete(request: ChatRequest, options?: ChatOptions): Promise<ChatResponse> {
     this.inner ??= this.url().then(
       (baseUrl) =>
-        new OpenAiLlm({ ...this.profile, baseUrl, apiKey: 'scripted', apiType: 'openai' }),
+        new LazyOpenAiLlm({ ...this.profile, baseUrl, apiKey: 'scripted', apiType: 'openai' }),
     );
     return (await this.inner).complete(request, options);
+  }
+
+  countTokens(request: ChatRequest): number {
+    return estimateRequestTokens(request);
   }
 }

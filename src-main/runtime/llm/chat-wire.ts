@@ -1,28 +1,9 @@
 /**
- * Helpers of the OpenAI client: our messages in the wire format, usage when the provider
- * reports none, and the per-attempt watchdog.
+ * Helpers of the OpenAI client: our messages in the wire format and the per-attempt
+ * watchdog.
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { TokenUsage } from '@shared/domain/agent';
-import type { Message, ToolCall } from '@shared/domain/message';
-import { countTextTokens } from './token-count';
-
-/** Provider usage when reported, else our own count (documented in token-count.ts). */
-export function usageOf(
-  reported: { prompt_tokens?: number; completion_tokens?: number } | null | undefined,
-  inputTokens: number,
-  content: string | null,
-  toolCalls: ToolCall[],
-): TokenUsage {
-  if (reported && typeof reported.prompt_tokens === 'number') {
-    return { prompt: reported.prompt_tokens, completion: reported.completion_tokens ?? 0 };
-  }
-  let completion = countTextTokens(content ?? '');
-  for (const call of toolCalls) {
-    completion += countTextTokens(call.function.name + call.function.arguments);
-  }
-  return { prompt: inputTokens, completion };
-}
+import type { Message } from '@shared/domain/message';
 
 /** Our messages in the wire format; images become `image_url` parts of user messages. */
 export function toWireMessage(message: Message): ChatCompletionMessageParam {

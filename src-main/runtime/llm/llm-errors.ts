@@ -6,44 +6,8 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 
-export const LLM_ERROR_KINDS = [
-  'RETRYABLE',
-  'RATE_LIMIT',
-  'AUTH',
-  'CONFIG',
-  'CONTEXT_LIMIT',
-  'ABORTED',
-  'NETWORK_MIDSTREAM',
-  'UNKNOWN',
-] as const;
-export type LlmErrorKind = (typeof LLM_ERROR_KINDS)[number];
-
-export class LlmError extends Error {
-  readonly kind: LlmErrorKind;
-  /** HTTP status, when there was one */
-  readonly status: number | null;
-  /** the provider asked us to wait this long before retrying */
-  readonly retryAfterMs: number | undefined;
-  /** assistant text streamed before a mid-stream failure (so it is not lost) */
-  partialContent: string | undefined;
-
-  constructor(
-    kind: LlmErrorKind,
-    message: string,
-    options: { status?: number | null; retryAfterMs?: number; cause?: unknown } = {},
-  ) {
-    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
-    this.name = 'LlmError';
-    this.kind = kind;
-    this.status = options.status ?? null;
-    this.retryAfterMs = options.retryAfterMs;
-  }
-
-  /** Whether another attempt could succeed (the retry loop also checks its budget). */
-  get retryable(): boolean {
-    return this.kind === 'RETRYABLE' || this.kind === 'RATE_LIMIT';
-  }
-}
+export { LLM_ERROR_KINDS, LlmError, type LlmErrorKind } from './llm-error';
+import { LlmError } from './llm-error';
 
 /** What the classifier needs to word its messages; never the key itself in output. */
 export interface ErrorContext {

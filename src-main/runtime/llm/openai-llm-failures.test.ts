@@ -235,7 +235,7 @@ describe('broken endpoints', () => {
             sseError: { message: 'upstream overloaded', afterChunks: 3 },
           },
         ],
-        /reported an error in the middle.*upstream overloaded/,
+        /The provider failed \(500\): upstream overloaded \(sent inside the 200 stream\), after 8 characters/,
       ],
       [
         [{ content: 'partial answer text', chunkSize: 4, malformedSse: { afterChunks: 3 } }],

@@ -151,6 +151,24 @@ describe('OpenAiLlm', () => {
     expect(sent.headers['api-key']).toBe('sk-test-key-0000');
   });
 
+  it("reaches the deployment of OpenManus's Azure base_url (ENDPOINT/openai/deployments/NAME), issue 16 item 1", async () => {
+    const baseUrl = await serve([reply.text('from the deployment')]);
+    const origin = new URL(baseUrl).origin;
+    const llm = new OpenAiLlm(
+      testProfile(`${origin}/openai/deployments/prod-4o/`, {
+        apiType: 'azure',
+        model: 'gpt-4o-mini',
+        apiVersion: '2024-08-01-preview',
+      }),
+    );
+    expect((await llm.complete({ messages: task })).content).toBe('from the deployment');
+    const sent = server!.requests[0]!;
+    // before: /openai/deployments/prod-4o/openai/chat/completions, a 404 on Azure
+    expect(sent.path).toBe('/openai/deployments/prod-4o/chat/completions');
+    expect(sent.query['api-version']).toBe('2024-08-01-preview');
+    expect(sent.model).toBe('gpt-4o-mini');
+  });
+
   it('speaks Ollama without a key', async () => {
     const baseUrl = await serve([reply.text('llama says hi')]);
     const llm = new OpenAiLlm(testProfile(baseUrl, { apiType: 'ollama', apiKey: '' }));
@@ -176,7 +194,8 @@ describe('OpenAiLlm', () => {
     expect(first.usage.completion).toBeGreaterThan(0);
     await llm.complete({ messages: task });
     expect(server!.requests.map((r) => 'stream_options' in r.body)).toEqual([true, false, false]);
-  });
+    // no usage from the server: the o200k table is built here (1.5 s, more under load)
+  }, 30_000);
 
   it('guards the context per request with a real tokenizer, before sending', async () => {
     const baseUrl = await serve([reply.text('never')]);

@@ -1,7 +1,8 @@
 /**
  * The model client on the `openai` SDK, built from a resolved LlmProfile: any
  * OpenAI-compatible base URL (api_type "openai"), Azure OpenAI ("azure": base_url is the
- * resource endpoint, model the deployment) and Ollama ("ollama": no key needed).
+ * resource endpoint and model the deployment, or OpenManus's base_url ending in
+ * /openai/deployments/NAME) and Ollama ("ollama": no key needed).
  *
  * - The SDK runs with `maxRetries: 0`; retries are ours (retry.ts), so a stop is honoured
  *   during a backoff wait too.
@@ -10,9 +11,9 @@
  *   hang for ever, and one that trickles a chunk every few seconds never ends
  *   (issue 12 item 5; the deadline used to restart on every chunk).
  * - Replies are capped (reply-limits.ts): bodies on the wire, and the reply's characters.
- * - The per-request context guard counts the request (token-count.ts) against
- *   `max_input_tokens` before sending it. Per request, never a lifetime budget
- *   (fixes openmanus.md 7.2 item 3).
+ * - The per-request context guard checks the request against `max_input_tokens` before
+ *   sending it (token-budget.ts: estimated, calibrated by the provider's usage, counted
+ *   exactly near the limit). Per request, never a lifetime budget (openmanus.md 7.2 item 3).
  * - The key lives in #private fields only (util.inspect shows the SDK client's key,
  *   reliability.md 0.6), and provider texts are scrubbed before they become messages.
  */
@@ -24,19 +25,21 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ToolCall } from '@shared/domain/message';
 import type { LlmProfile } from '../config/schema';
+import { azureTarget } from '../config/azure-url';
 import { abortError, CancelledError, cancelledWithPartial } from '../util/abort';
 import type { ChatOptions, ChatRequest, ChatResponse, LlmClient } from './llm-client';
 import {
   classifyError,
   displayUrl,
   LlmError,
-  midStreamError,
   redactSecrets,
   type ErrorContext,
 } from './llm-errors';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries, type RetryPolicy } from './retry';
-import { countRequestTokens } from './token-count';
-import { toWireMessage, usageOf, Watchdog } from './chat-wire';
+import { TokenBudget } from './token-budget';
+import { toWireMessage, Watchdog } from './chat-wire';
+import { bodyFailure, streamFailure } from './in-band-errors';
+import { droppedToolCallsNotice, looksLikeDroppedToolCalls } from './stream-fallback';
 import {
   cappedFetch,
   findReplyTooLarge,
@@ -69,7 +72,7 @@ export class OpenAiLlm implements LlmClient {
   #stream: boolean;
   #maxTokens: number;
   #temperature: number;
-  #maxInputTokens: number;
+  #budget: TokenBudget;
   #timeoutMs: number;
   #maxReplyBytes: number;
   #reasoning: boolean;
@@ -93,7 +96,7 @@ export class OpenAiLlm implements LlmClient {
     this.#stream = profile.stream;
     this.#maxTokens = profile.maxTokens;
     this.#temperature = profile.temperature;
-    this.#maxInputTokens = profile.maxInputTokens;
+    this.#budget = new TokenBudget(profile.maxInputTokens, profile.name);
     this.#timeoutMs = profile.timeoutMs;
     this.#maxReplyBytes = options.maxReplyBytes ?? MAX_REPLY_BYTES;
     this.#reasoning = profile.apiType !== 'ollama' && REASONING_MODEL.test(profile.model);
@@ -106,12 +109,14 @@ export class OpenAiLlm implements LlmClient {
     };
     if (profile.apiType === 'azure') {
       if (!profile.apiKey) throw this.#configError('azure needs an api_key');
+      // base_url is the endpoint, or OpenManus's ENDPOINT/openai/deployments/NAME
+      const { endpoint, deployment } = azureTarget(baseUrl, profile.model);
       this.#client = new AzureOpenAI({
         ...common,
         apiKey: profile.apiKey,
-        endpoint: baseUrl,
+        endpoint,
         apiVersion: profile.apiVersion || AZURE_DEFAULT_API_VERSION,
-        deployment: profile.model,
+        deployment,
       });
     } else {
       this.#client = new OpenAI({
@@ -124,27 +129,35 @@ export class OpenAiLlm implements LlmClient {
   }
 
   countTokens(request: ChatRequest): number {
-    return countRequestTokens(request);
+    return this.#budget.estimate(request);
   }
 
   async complete(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResponse> {
-    const inputTokens = countRequestTokens(request);
-    if (inputTokens > this.#maxInputTokens) {
-      throw new LlmError(
-        'CONTEXT_LIMIT',
-        `This request needs about ${inputTokens} input tokens, more than max_input_tokens = ${this.#maxInputTokens} of profile "${this.profileName}". Lower max_messages or max_observe for this agent, or raise max_input_tokens if the model allows more.`,
-      );
-    }
+    await this.#budget.check(request);
     const body = this.#body(request);
-    return withRetries(() => this.#attempt(body, options, inputTokens), {
-      policy: this.#policy,
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-    });
+    const call = (stream: boolean) =>
+      withRetries(() => this.#attempt(body, options, request, stream), {
+        policy: this.#policy,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+      });
+    const streamed = this.#stream;
+    const response = await call(streamed);
+    if (!streamed || !looksLikeDroppedToolCalls(response, body)) return response;
+    // stream-fallback.ts: some servers lose tool calls when they stream
+    options.onRetry?.(droppedToolCallsNotice(response.finishReason));
+    const single = await call(false);
+    if (single.toolCalls.length > 0) this.#stream = false;
+    return single;
   }
 
   /** One attempt, with its own abort controller: the user's stop or the watchdog. */
-  async #attempt(body: Body, options: ChatOptions, inputTokens: number): Promise<ChatResponse> {
+  async #attempt(
+    body: Body,
+    options: ChatOptions,
+    request: ChatRequest,
+    stream: boolean,
+  ): Promise<ChatResponse> {
     const { signal } = options;
     if (signal?.aborted) throw abortError(signal);
     const controller = new AbortController();
@@ -152,9 +165,9 @@ export class OpenAiLlm implements LlmClient {
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return this.#stream
-        ? await this.#streamed(body, controller, watchdog, options, inputTokens)
-        : await this.#single(body, controller, watchdog, inputTokens);
+      return stream
+        ? await this.#streamed(body, controller, watchdog, options, request)
+        : await this.#single(body, controller, watchdog, request);
     } catch (error) {
       if (signal?.aborted) throw error instanceof CancelledError ? error : abortError(signal);
       const tooLarge = findReplyTooLarge(error);
@@ -179,13 +192,15 @@ export class OpenAiLlm implements LlmClient {
     body: Body,
     controller: AbortController,
     watchdog: Watchdog,
-    inputTokens: number,
+    request: ChatRequest,
   ): Promise<ChatResponse> {
     const { data, response } = await this.#client.chat.completions
       .create({ ...body, stream: false }, { signal: controller.signal })
       .withResponse();
     watchdog.stop();
     const completion = data as unknown;
+    const inBand = bodyFailure(completion, this.#ctx);
+    if (inBand) throw inBand;
     if (typeof completion !== 'object' || completion === null) {
       throw this.#notAChatEndpoint(response.headers.get('content-type'));
     }
@@ -218,7 +233,12 @@ export class OpenAiLlm implements LlmClient {
       content,
       toolCalls,
       finishReason: choice.finish_reason ?? 'stop',
-      usage: usageOf((completion as ChatCompletion).usage, inputTokens, content, toolCalls),
+      usage: await this.#budget.usage(
+        request,
+        (completion as ChatCompletion).usage,
+        content,
+        toolCalls,
+      ),
       model: (completion as ChatCompletion).model || this.model,
     };
   }
@@ -228,7 +248,7 @@ export class OpenAiLlm implements LlmClient {
     controller: AbortController,
     watchdog: Watchdog,
     options: ChatOptions,
-    inputTokens: number,
+    request: ChatRequest,
   ): Promise<ChatResponse> {
     let created;
     try {
@@ -246,13 +266,15 @@ export class OpenAiLlm implements LlmClient {
       // Some OpenAI-compatible servers refuse `stream_options`; usage is then counted here.
       if (this.#askUsage && isStreamOptionsRefusal(error)) {
         this.#askUsage = false;
-        return this.#streamed(body, controller, watchdog, options, inputTokens);
+        return this.#streamed(body, controller, watchdog, options, request);
       }
       throw error;
     }
     const { data: stream, response } = created;
+    // Read the stream unless the server said it is something else: the SDK reads a
+    // stream sent without a content-type, and so do we (issue 16 item 5).
     const contentType = response.headers.get('content-type') ?? '';
-    if (!contentType.includes('text/event-stream')) {
+    if (contentType !== '' && !/text\/event-stream|application\/x-ndjson/i.test(contentType)) {
       controller.abort();
       throw this.#notAChatEndpoint(contentType);
     }
@@ -297,21 +319,12 @@ export class OpenAiLlm implements LlmClient {
       if (options.signal?.aborted) throw cancelledWithPartial(options.signal, text);
       if (budget.exceeded) throw error; // the reply is dropped whole, not kept as partial text
       if (watchdog.fired) throw withPartial(this.#deadlineError(lastChunkAt, text.length), text);
-      throw withPartial(midStreamError(error, this.#ctx, text.length), text);
+      throw withPartial(streamFailure(error, this.#ctx, text.length), text);
     }
     // The SDK ends the iteration quietly when its request is aborted.
     if (options.signal?.aborted) throw cancelledWithPartial(options.signal, text);
     if (watchdog.fired) throw withPartial(this.#deadlineError(lastChunkAt, text.length), text);
     if (!sawChoice) throw this.#emptyChoices();
-    if (finishReason === null) {
-      throw withPartial(
-        new LlmError(
-          'NETWORK_MIDSTREAM',
-          `The model's stream ended before the answer was complete (after ${text.length} characters, no finish_reason).`,
-        ),
-        text,
-      );
-    }
     const toolCalls: ToolCall[] = calls
       .filter((c) => c !== undefined)
       .map((c, i) => ({
@@ -323,8 +336,10 @@ export class OpenAiLlm implements LlmClient {
     return {
       content,
       toolCalls,
-      finishReason,
-      usage: usageOf(usage, inputTokens, content, toolCalls),
+      // A stream that ended cleanly without a finish_reason (some servers never send one;
+      // a cut connection throws above instead) is taken as complete.
+      finishReason: finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+      usage: await this.#budget.usage(request, usage, content, toolCalls),
       model: model || this.model,
     };
   }

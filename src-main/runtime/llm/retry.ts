@@ -6,7 +6,7 @@
  * announced so it can be shown (`llm.retried`).
  */
 import { abortError, abortableSleep } from '../util/abort';
-import { LlmError } from './llm-errors';
+import { LlmError } from './llm-error';
 import type { RetryNotice } from './llm-client';
 
 export interface RetryPolicy {

@@ -19,3 +19,7 @@ export const TRUNCATED_REASON =
   'Not executed: your reply was cut off at the token limit (finish_reason "length") while writing the arguments of this call, so they may be incomplete. Call the tool again with shorter arguments.';
 export const DISABLED_REASON =
   'Not executed: tools are disabled for this agent (tool_choice "none").';
+/** Where a text reply would end the run, an empty one ends it as ERROR (never "finished"). */
+export const EMPTY_ANSWER_ERROR =
+  'The model answered with neither text nor a tool call, so nothing was done. ' +
+  'If it runs behind an OpenAI-compatible server, that server may drop tool calls: try stream = false for this profile.';

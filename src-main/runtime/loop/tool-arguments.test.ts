@@ -76,7 +76,9 @@ describe('L1: malformed tool arguments', () => {
     // a megabyte is not carried in memory and resent with every request
     expect(h.server.answered.at(-1)!.body['messages']).toBeDefined();
     expect(JSON.stringify(h.server.answered.at(-1)!.messages).length).toBeLessThan(100_000);
-  });
+    // The megabyte of arguments streams as 65,536 chunks through a server in this same
+    // process: several seconds on a loaded machine, so the default 5 s is not enough.
+  }, 30_000);
 
   it('parseArguments accepts a plain object and "" as no arguments', () => {
     expect(parseArguments('{"a": [1, {"b": "c"}]}')).toEqual({

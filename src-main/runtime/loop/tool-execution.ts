@@ -100,6 +100,9 @@ export async function executeToolCall(
       step: ctx.step,
       toolCallId: call.id,
       emit: ctx.emit,
+      ...(ctx.maxObserve !== undefined
+        ? { outputBudget: Math.max(0, ctx.maxObserve - observationPrefix(name).length) }
+        : {}),
     });
     // A tool that finished despite a stop keeps its real result; the loop stops after it.
     return finish(result, null, parsed.value);
@@ -171,7 +174,7 @@ function started(
     const ok = result.error === undefined;
     const output = typeof result.output === 'string' ? result.output : String(result.output);
     const raw = ok
-      ? `Observed output of cmd \`${name}\` executed:\n${output || '(no output)'}`
+      ? `${observationPrefix(name)}${output || '(no output)'}`
       : `Error: ${result.error}`;
     ctx.emit({
       type: 'tool.finished',
@@ -198,6 +201,11 @@ function started(
       ...(result.endsRun && !ok ? { endsRun: true } : {}),
     };
   };
+}
+
+/** How a successful result is framed for the model (OpenManus's wording). */
+function observationPrefix(name: string): string {
+  return `Observed output of cmd \`${name}\` executed:\n`;
 }
 
 function statusOf(args: unknown): string | undefined {

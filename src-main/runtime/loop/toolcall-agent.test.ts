@@ -200,10 +200,11 @@ describe('ToolCallAgent: replies without a tool call', () => {
     });
   });
 
-  it('an empty reply is treated like a text reply', async () => {
+  it('an empty reply is reprompted like a text reply, and a second one ends the run as an error, never as finished', async () => {
     h = await startHarness(() => ({ content: '' }));
     const result = await h.run();
-    expect(result).toMatchObject({ outcome: 'finished', steps: 2 });
+    expect(result).toMatchObject({ outcome: 'error', steps: 2 });
+    expect(result.error).toMatch(/neither text nor a tool call/);
     expect(h.agent.memory.messages[1]).toEqual({ role: 'assistant', content: '' });
   });
 });

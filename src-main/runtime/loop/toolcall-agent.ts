@@ -12,8 +12,9 @@
  *                              a row without a tool call finishes the run with that answer;
  *     finish                   the reply is the answer: the run finishes at once;
  *     continue                 the original's behaviour: the loop goes on.
- *   An empty reply counts as a text reply. With tool_choice none, a reply finishes the
- *   run unless the policy is `continue` (there is no tool to call).
+ *   An empty reply counts as a text reply, but a run never finishes on one: where a text
+ *   reply would end the run, an empty one ends it as ERROR. With tool_choice none, a
+ *   reply finishes the run unless the policy is `continue` (there is no tool to call).
  * - Special tools (`terminate` by default) end the run; the rest of the batch is answered
  *   but not executed (fixes 7.2 item 6).
  * - Every tool call gets exactly one tool.started, one tool.finished and one tool message,
@@ -28,7 +29,7 @@
 import type { Message, MessageImage, ToolCall } from '@shared/domain/message';
 import type { TEXT_REPLY_POLICIES } from '../config/schema';
 import type { ChatRequest, ChatResponse, LlmClient, ToolChoice } from '../llm/llm-client';
-import { LlmError } from '../llm/llm-errors';
+import { LlmError } from '../llm/llm-error';
 import { CancelledError } from '../util/abort';
 import type { ToolRegistry } from '../tools/tool-registry';
 import {
@@ -70,6 +71,7 @@ export interface ToolCallAgentDeps {
 
 export const TOOLCALL_DEFAULT_MAX_STEPS = 30;
 import {
+  EMPTY_ANSWER_ERROR,
   MAX_REQUIRED_MISSES,
   MAX_TIMEOUT_STREAK,
   MAX_UNKNOWN_TOOL_STREAK,
@@ -266,9 +268,10 @@ export class ToolCallAgent extends ReActAgent {
     const finishNow =
       this.toolChoice === 'none' || this.textReplyPolicy === 'finish' || this.noToolStreak >= 2;
     if (finishNow) {
-      this.noActionNote = response.content
-        ? 'Finished: the model answered without calling a tool'
-        : 'Finished: the model gave an empty answer twice';
+      // An empty answer is not a result: ending "finished" would claim success for a run
+      // that did nothing (issue 16 item 5: a server that drops streamed tool calls).
+      if (!response.content?.trim()) throw new AgentError(EMPTY_ANSWER_ERROR);
+      this.noActionNote = 'Finished: the model answered without calling a tool';
       this.finishRun();
       return;
     }
@@ -391,5 +394,10 @@ export class ToolCallAgent extends ReActAgent {
 
   protected fail(message: string): never {
     throw new AgentError(message);
+  }
+
+  /** Replaces the system prompt from the next request on (e.g. an MCP server's tools changed). */
+  updateSystemPrompt(prompt: string): void {
+    this.systemPrompt = prompt;
   }
 }

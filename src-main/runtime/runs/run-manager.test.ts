@@ -65,7 +65,9 @@ describe('RunManager', () => {
     });
     expect(runtime.runs.get(c.runId)).toMatchObject({ sessionId: 'other', outcome: 'finished' });
     expect(runtime.runs.list()).toHaveLength(3);
-  });
+    // The Docker client now loads with the SWE agent's first container (prewarmed here),
+    // inside the test rather than at import: a loaded machine needs more than 5 s.
+  }, 30_000);
 
   it('gives a snapshot mid-run that live events continue without gap or duplicate', async () => {
     runtime = createRuntime({

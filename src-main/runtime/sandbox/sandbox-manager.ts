@@ -24,7 +24,7 @@ import {
   type OwnerLabels,
   type SandboxUser,
 } from './container-policy';
-import { DockerodeEngine } from './dockerode-engine';
+import { LazyDockerEngine } from './lazy-engine';
 import type { ContainerEngine, EngineInfo } from './engine';
 import { SandboxError } from './errors';
 import { ensureImage } from './image';
@@ -76,7 +76,8 @@ export class SandboxManager {
   private readonly slots: SandboxSlots;
 
   constructor(options: SandboxManagerOptions = {}) {
-    this.engine = options.engine ?? new DockerodeEngine();
+    // dockerode loads on first use (lazy-engine.ts): a run without the sandbox never loads it
+    this.engine = options.engine ?? new LazyDockerEngine();
     this.owner = options.owner ?? currentOwner();
     this.user = options.user ?? sandboxUser();
     this.slots = new SandboxSlots(

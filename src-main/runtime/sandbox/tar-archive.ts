@@ -7,7 +7,7 @@
  * names, big sizes) and GNU long names.
  */
 import { Readable } from 'node:stream';
-import { extract, pack, type Header } from 'tar-stream';
+import type { Header } from 'tar-stream';
 
 export type TarEntryType = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -35,6 +35,8 @@ export interface TarFileInput {
 
 /** One archive of `entries`, in memory (what the engine's putArchive takes). */
 export async function createTar(entries: readonly TarFileInput[]): Promise<Buffer> {
+  // tar-stream loads with the first file transfer, not with every run (issue 16 item 7)
+  const { pack } = await import('tar-stream');
   const archive = pack();
   const chunks: Buffer[] = [];
   const collected = (async () => {
@@ -70,6 +72,7 @@ export async function createTar(entries: readonly TarFileInput[]): Promise<Buffe
 
 /** Every entry of an archive, with its bytes. Damaged or truncated archives throw. */
 export async function parseTar(archive: Buffer | Readable): Promise<TarEntry[]> {
+  const { extract } = await import('tar-stream');
   const reader = extract();
   const source = Buffer.isBuffer(archive) ? Readable.from([archive]) : archive;
   source.on('error', (error) => reader.destroy(error));

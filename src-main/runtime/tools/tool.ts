@@ -29,6 +29,12 @@ export interface ToolContext {
   step: number;
   toolCallId: string;
   emit: (event: RunEventPayload) => void;
+  /**
+   * characters of `output` the model will see uncut (`max_observe` less the observation's
+   * framing); a tool whose output has structure (the browser's element list) fits itself
+   * into it rather than being cut in the middle. Absent: no cap.
+   */
+  outputBudget?: number;
 }
 
 export interface Tool<Args = unknown> {

@@ -154,3 +154,34 @@ describe('Timeline navigation', () => {
     expect(screen.getByTestId('follow-tail').getAttribute('aria-pressed')).toBe('true');
   });
 });
+
+describe('Timeline tool progress', () => {
+  it('shows the progress a running tool reported on its card', async () => {
+    await openRun((s) => {
+      s.emit({ type: 'step.started', agent: 'manus', step: 1, maxSteps: 20 });
+      s.emit({
+        type: 'tool.started',
+        agent: 'manus',
+        step: 1,
+        toolCallId: 'call_long',
+        name: 'mcp_everything_trigger-long-running-operation',
+        args: { duration: 8 },
+      });
+      s.emit({
+        type: 'tool.progress',
+        agent: 'manus',
+        step: 1,
+        toolCallId: 'call_long',
+        name: 'mcp_everything_trigger-long-running-operation',
+        progress: 3,
+        total: 4,
+        message: 'almost there',
+      });
+    });
+    const card = screen.getByTestId('tool-call');
+    expect(card.getAttribute('data-status')).toBe('running');
+    expect(within(card).getByTestId('tool-progress').textContent).toBe(
+      '3 of 4 (75 %): almost there',
+    );
+  });
+});

@@ -279,3 +279,39 @@ describe('applyTimelineEvents: duplicates and stuck markers', () => {
     expect((ofKind(model.items, 'tool')[0] as ToolItem).name).toBe('bash');
   });
 });
+
+describe('applyTimelineEvents: tool progress', () => {
+  it('shows the latest progress on the running tool card, and keeps it after it finishes', () => {
+    const script = new RunScript('r').start('long work');
+    script.emit({ type: 'step.started', agent: 'manus', step: 1, maxSteps: 20 });
+    script.emit({
+      type: 'tool.started',
+      agent: 'manus',
+      step: 1,
+      toolCallId: 'call_long',
+      name: 'mcp_everything_trigger-long-running-operation',
+      args: { duration: 8, steps: 4 },
+    });
+    const running = applyTimelineEvents(createTimeline(), script.events);
+    for (const progress of [1, 2, 3]) {
+      script.emit({
+        type: 'tool.progress',
+        agent: 'manus',
+        step: 1,
+        toolCallId: 'call_long',
+        name: 'mcp_everything_trigger-long-running-operation',
+        progress,
+        total: 4,
+        ...(progress === 3 ? { message: 'almost there' } : {}),
+      });
+    }
+    const model = applyTimelineEvents(running, script.events);
+    const tool = ofKind(model.items, 'tool')[0]!;
+    expect(tool).toMatchObject({
+      status: 'running',
+      progress: { progress: 3, total: 4, message: 'almost there' },
+    });
+    // an unchanged card keeps its identity only when nothing about it changed
+    expect(ofKind(running.items, 'tool')[0]).not.toBe(tool);
+  });
+});

@@ -129,6 +129,19 @@ class Draft extends DebugDraft {
         return;
       case 'tool.finished':
         return this.toolFinished(e);
+      case 'tool.progress': {
+        const position = this.m.index.tools.get(e.toolCallId);
+        const tool = position === undefined ? undefined : this.items[position];
+        if (position === undefined || tool?.kind !== 'tool') return;
+        this.patch(position, tool, {
+          progress: {
+            progress: e.progress,
+            ...(e.total !== undefined ? { total: e.total } : {}),
+            ...(e.message !== undefined ? { message: e.message } : {}),
+          },
+        });
+        return;
+      }
       case 'stuck.detected':
         return this.stuck(e);
       case 'sandbox.changed':

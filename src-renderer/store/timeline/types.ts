@@ -126,6 +126,8 @@ export interface ToolItem extends ItemBase {
   error?: string;
   exitCode?: number;
   durationMs?: number;
+  /** the latest progress the tool reported while it ran (tool.progress) */
+  progress?: { progress: number; total?: number; message?: string };
   /** the tool message stored in memory for this call (what the model observed) */
   memoryIndex?: number;
   observation?: string;

@@ -48,6 +48,9 @@ export async function writeReply(
     return;
   }
   const parts = completionParts(record, reply);
+  if (reply.inBandError && !record.stream) {
+    return sendJson(res, 200, { error: reply.inBandError.body });
+  }
   if (reply.emptyChoices && !record.stream) {
     return sendJson(res, 200, { ...completionBody(parts), choices: [] });
   }
@@ -73,6 +76,10 @@ async function writeStream(
   wait: Wait,
 ): Promise<void> {
   const options = record.body['stream_options'] as { include_usage?: boolean } | undefined;
+  // what text-only streaming servers send: the text, and no tool calls
+  const sent = reply.dropStreamedToolCalls
+    ? { ...parts, toolCalls: [], finishReason: reply.finishReason ?? 'stop' }
+    : parts;
   const chunks = reply.emptyChoices
     ? [
         {
@@ -83,18 +90,23 @@ async function writeStream(
           choices: [],
         },
       ]
-    : completionChunks(parts, reply.chunkSize ?? 16, options?.include_usage === true);
+    : completionChunks(sent, reply.chunkSize ?? 16, options?.include_usage === true);
   res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
+    ...(reply.noContentType ? {} : { 'content-type': 'text/event-stream; charset=utf-8' }),
     'cache-control': 'no-cache',
     connection: 'keep-alive',
   });
   const stopAt =
-    reply.cutAfterChunks ?? reply.sseError?.afterChunks ?? reply.malformedSse?.afterChunks;
+    reply.cutAfterChunks ??
+    reply.sseError?.afterChunks ??
+    reply.malformedSse?.afterChunks ??
+    reply.inBandError?.afterChunks;
   const limit =
     reply.cutAfterChunks !== undefined || reply.sseError || reply.malformedSse
       ? Math.min(stopAt ?? 2, chunks.length)
-      : chunks.length;
+      : reply.inBandError
+        ? Math.min(stopAt ?? 0, chunks.length)
+        : chunks.length;
   for (let i = 0; i < limit; i++) {
     if (res.destroyed) return;
     res.write(`data: ${JSON.stringify(chunks[i])}\n\n`);
@@ -112,6 +124,10 @@ async function writeStream(
       type: reply.sseError.type ?? 'server_error',
     };
     res.end(`event: error\ndata: ${JSON.stringify({ error })}\n\n`);
+    return;
+  }
+  if (reply.inBandError) {
+    res.end(`data: ${JSON.stringify({ error: reply.inBandError.body })}\n\n`);
     return;
   }
   if (reply.malformedSse) {

@@ -28,7 +28,7 @@
  * A turn is any reply of ScriptedServerReply (see scripted-openai-server.ts): content,
  * toolCalls (arguments as an object, or a raw string for malformed JSON), finishReason,
  * usage, delayMs, chunkDelayMs, error, hang, cutAfterChunks, sseError, malformedSse, html,
- * emptyChoices. "{{model}}" in content or tool arguments becomes the model the request
+ * emptyChoices, noContentType, dropStreamedToolCalls, inBandError. "{{model}}" in content or tool arguments becomes the model the request
  * asked for (the UI e2e checks that a changed model is really called); "{{turn}}" the turn.
  *
  * The turn of a request is the number of assistant messages it carries, plus one: stateless,
@@ -84,6 +84,11 @@ const replySchema = z
     malformedSse: z.object({ afterChunks: z.number().int().optional() }).optional(),
     html: z.union([z.string(), z.boolean()]).optional(),
     emptyChoices: z.boolean().optional(),
+    noContentType: z.boolean().optional(),
+    dropStreamedToolCalls: z.boolean().optional(),
+    inBandError: z
+      .object({ body: z.unknown(), afterChunks: z.number().int().nonnegative().optional() })
+      .optional(),
   })
   .strict();
 

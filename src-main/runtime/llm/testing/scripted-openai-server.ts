@@ -30,6 +30,12 @@
  *   malformedSse   {afterChunks?}: stream chunks then `data: {not json`
  *   html           200 with an HTML body instead of JSON (a proxy or a wrong base_url)
  *   emptyChoices   200 with `choices: []`
+ *   noContentType  a stream sent without a content-type header
+ *   dropStreamedToolCalls  streams only the text (tool calls dropped, finish_reason "stop"), as
+ *                  text-only streaming servers do; the non-streamed answer keeps them
+ *   inBandError    {body, afterChunks?}: a 200 whose data is `{"error": body}` (in the stream
+ *                  after N chunks, or as the whole JSON body), as LiteLLM, OpenRouter and
+ *                  mock servers send errors
  *
  * Every chat request is validated like the real API (openai-wire.ts): a tool message that
  * answers no preceding `tool_calls`, or an assistant `tool_calls` id without a following tool
@@ -193,6 +199,7 @@ export class ScriptedOpenAiServer {
       index: this.requests.length,
       method: req.method ?? 'POST',
       path,
+      query: Object.fromEntries(new URL(req.url ?? '/', 'http://scripted').searchParams),
       headers: flatHeaders(req),
       model: typeof b['model'] === 'string' ? b['model'] : '',
       messages: Array.isArray(b['messages']) ? (b['messages'] as WireMessage[]) : [],

@@ -23,6 +23,12 @@ export interface ScriptedServerReply {
   malformedSse?: { afterChunks?: number };
   html?: string | boolean;
   emptyChoices?: boolean;
+  /** stream without a content-type header (the SDK reads such a stream anyway) */
+  noContentType?: boolean;
+  /** stream only the text; tool calls are dropped (finish_reason as given, default "stop") */
+  dropStreamedToolCalls?: boolean;
+  /** a 200 whose data is `{"error": body}`: in the stream after N chunks, or as the JSON body */
+  inBandError?: { body: unknown; afterChunks?: number };
 }
 
 export interface RecordedRequest {
@@ -30,6 +36,8 @@ export interface RecordedRequest {
   index: number;
   method: string;
   path: string;
+  /** the URL's query parameters (Azure's api-version travels there) */
+  query: Record<string, string>;
   /** header names lower-cased */
   headers: Record<string, string>;
   model: string;

@@ -24,6 +24,8 @@ export class BrowserSession implements SessionResource {
   private queue: Promise<unknown> = Promise.resolve();
   private isAlive = true;
   private isDisposed = false;
+  /** told once, with the first action that uses this browser */
+  private launchWarning: string | undefined;
 
   private constructor(
     private readonly browser: Browser,
@@ -37,7 +39,7 @@ export class BrowserSession implements SessionResource {
   }
 
   static async launch(settings: LaunchSettings): Promise<BrowserSession> {
-    const browser = await launchChromium(settings);
+    const { browser, warning } = await launchChromium(settings);
     try {
       const context = await browser.newContext({
         viewport: VIEWPORT,
@@ -47,11 +49,22 @@ export class BrowserSession implements SessionResource {
       context.setDefaultNavigationTimeout(NAVIGATION_TIMEOUT_MS);
       const session = new BrowserSession(browser, context, browserFingerprint(settings));
       session.active = await context.newPage();
+      if (warning) {
+        session.launchWarning = warning;
+        console.warn(`[workbench] ${warning}`);
+      }
       return session;
     } catch (error) {
       await browser.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  /** How the browser was started, if the user should know (once). */
+  takeLaunchWarning(): string | undefined {
+    const warning = this.launchWarning;
+    this.launchWarning = undefined;
+    return warning;
   }
 
   /** False once Chromium exited or crashed; the next use starts a new one. */
@@ -151,7 +164,8 @@ export async function useBrowser(
   const create = () => BrowserSession.launch(settings);
   const current = await session.use(BROWSER_RESOURCE_KEY, create);
   if (current.alive && current.fingerprint === browserFingerprint(settings)) {
-    return { browser: current };
+    const warning = current.takeLaunchWarning();
+    return warning ? { browser: current, notice: warning } : { browser: current };
   }
   const notice = current.alive
     ? 'The [browser] settings changed, so the browser was restarted; earlier tabs are closed.'

@@ -20,12 +20,14 @@ import {
   type ActionOutcome,
   type BrowserActionArgs,
 } from './browser-actions';
-import { useBrowser, type BrowserSession } from './browser-session';
+import type { BrowserSession } from './browser-session';
 import { extractContent } from './extract-content';
 import { capturePageState, formatPageState } from './page-state';
 
 export const BROWSER_TOOL_NAME = 'browser';
 const SCREENSHOT_QUALITY = 60;
+/** characters kept free of the page state for the separators and a restart notice */
+const STATE_RESERVE = 400;
 
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
 
@@ -82,7 +84,7 @@ Actions and their parameters:
 - wait (seconds optional): wait for the page, default ${DEFAULT_WAIT_SECONDS} seconds
 - extract_content (goal): read the page text and extract what the goal asks for
 - switch_tab (tab_id), open_tab (url), close_tab (tab_id optional)
-After each action you get the page state: URL, title, tabs, scroll position and the numbered interactive elements (use those numbers as 'index'; they change when the page changes). There is no web search: open URLs directly.`;
+After each action you get the page state: URL, title, tabs, scroll position and the numbered interactive elements in and near the visible area (use those numbers as 'index'; a number stays the same until the page changes). There is no web search: open URLs directly.`;
 
 export interface BrowserToolOptions {
   session: Session;
@@ -108,6 +110,9 @@ async function executeBrowserAction(
   if (context.signal.aborted) throw abortError(context.signal);
   let lease;
   try {
+    // playwright-core loads with the first browser action, not with every agent that has
+    // the tool (issue 16 item 7: it added about half a second to every CLI run).
+    const { useBrowser } = await import('./browser-session');
     lease = await useBrowser(options.session, options.settings);
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error));
@@ -175,7 +180,12 @@ async function performAndObserve(
   try {
     const page = await browser.activePage();
     const state = await capturePageState(page, await browser.tabs());
-    parts.push(formatPageState(state));
+    // Fit the list into what the model will see: the observation cap must not cut it.
+    const budget =
+      context.outputBudget === undefined
+        ? undefined
+        : context.outputBudget - parts.join('\n\n').length - (error?.length ?? 0) - STATE_RESERVE;
+    parts.push(formatPageState(state, budget));
     if (options.settings.keep_screenshots > 0) {
       const shot = await page.screenshot({
         type: 'jpeg',

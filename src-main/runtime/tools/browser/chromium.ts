@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import type { BrowserSettings } from '../../config/schema';
+import { chooseHeadless } from './display';
 
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',
@@ -65,9 +66,15 @@ export class BrowserLaunchError extends Error {
   }
 }
 
+export interface LaunchedChromium {
+  browser: Browser;
+  /** something the user should know about how it was started (headless fallback) */
+  warning?: string;
+}
+
 export async function launchChromium(
   settings: Pick<BrowserSettings, 'executable_path' | 'headless'>,
-): Promise<Browser> {
+): Promise<LaunchedChromium> {
   const location = locateChromium(settings);
   if (!location.path) {
     throw new BrowserLaunchError(
@@ -84,19 +91,20 @@ export async function launchChromium(
       `The browser binary ${location.path} (from ${where}) does not exist. Fix the path or remove it to use the system Chromium.`,
     );
   }
+  const { headless, warning } = chooseHeadless(settings.headless);
   try {
-    return await chromium.launch({
+    const browser = await chromium.launch({
       executablePath: location.path,
-      headless: settings.headless,
+      headless,
       args: [...CHROMIUM_FLAGS],
       timeout: 30_000,
     });
+    return warning ? { browser, warning } : { browser };
   } catch (error) {
     const detail = firstLines(error instanceof Error ? error.message : String(error), 3);
-    const hint =
-      !settings.headless && process.platform === 'linux' && !process.env['DISPLAY']
-        ? ' [browser] headless = false needs a display (DISPLAY is not set); set headless = true.'
-        : '';
+    const hint = !headless
+      ? ' [browser] headless = false needs a working display; set headless = true to run without one.'
+      : '';
     throw new BrowserLaunchError(
       `Could not start the browser at ${location.path}: ${detail}.${hint}`,
       {

@@ -9,12 +9,20 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerSettings } from '../../config/schema';
 import { abortError } from '../../util/abort';
 import type { McpCallResult } from './mcp-content';
+import { trackSends, type PendingSends } from './pending-sends';
+import { callToolAsTask, type ToolProgress } from './mcp-task-call';
 
 export const CONNECT_TIMEOUT_MS = 30_000;
+/** how long a close waits for messages in flight (a cancellation) to reach the server */
+const CLOSE_GRACE_MS = 2_000;
 const STDERR_TAIL_CHARS = 1500;
 const CLIENT_INFO = { name: 'agent-workbench', version: '0.1.0' };
 
@@ -22,6 +30,15 @@ export interface RemoteTool {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** MCP tasks: "required" tools cannot be called with a plain tools/call */
+  taskSupport?: 'required' | 'optional' | 'forbidden';
+}
+
+export type { ToolProgress } from './mcp-task-call';
+
+export interface CallOptions {
+  /** progress the server reports (notifications/progress, or a task's status) */
+  onProgress?: (progress: ToolProgress) => void;
 }
 
 /** Why a call did not produce a result; the message is written for the model and the user. */
@@ -48,6 +65,10 @@ export class McpConnection {
   private connecting: Promise<Client> | null = null;
   private toolCache: RemoteTool[] | null = null;
   private stderrTail = '';
+  private pending: PendingSends | null = null;
+  private readonly toolListeners = new Set<() => Promise<void> | void>();
+  /** the listeners' work after the latest tools/list_changed */
+  private refreshing: Promise<unknown> = Promise.resolve();
   /** why the previous connection ended unexpectedly; reported once on reconnect */
   private lost: string | null = null;
   private closed = false;
@@ -91,10 +112,12 @@ export class McpConnection {
           ...(signal ? { signal } : {}),
         });
         for (const tool of page.tools) {
+          const taskSupport = tool.execution?.taskSupport;
           tools.push({
             name: tool.name,
             description: tool.description ?? tool.title ?? '',
             inputSchema: tool.inputSchema as Record<string, unknown>,
+            ...(taskSupport ? { taskSupport } : {}),
           });
         }
         cursor = page.nextCursor;
@@ -106,18 +129,88 @@ export class McpConnection {
     return tools;
   }
 
+  /** Whether the server offers resources (resources/list, resources/read). */
+  async hasResources(signal?: AbortSignal): Promise<boolean> {
+    const client = await this.connect(signal);
+    return Boolean(client.getServerCapabilities()?.resources);
+  }
+
+  /** Whether the server can run task-based tools (MCP tasks). */
+  async supportsTasks(signal?: AbortSignal): Promise<boolean> {
+    const client = await this.connect(signal);
+    return Boolean(client.getServerCapabilities()?.tasks?.requests?.tools?.call);
+  }
+
+  /** Called when the server says its tool list changed (notifications/tools/list_changed). */
+  onToolsChanged(listener: () => Promise<void> | void): () => void {
+    this.toolListeners.add(listener);
+    return () => this.toolListeners.delete(listener);
+  }
+
+  /**
+   * Waits (a little) for the listeners to take in a tool list change. A server that
+   * changes its tools during a call says so before it answers, so a tool call that waits
+   * for this returns to an agent whose next request already declares the new tools.
+   */
+  async toolsSettled(graceMs = 5_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.refreshing,
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * The client of a live connection, for the resource tools (mcp-resources.ts); failures
+   * are worded by `failure`.
+   */
+  async withClient<T>(
+    doing: string,
+    signal: AbortSignal | undefined,
+    work: (client: Client, timeoutMs: number) => Promise<T>,
+  ): Promise<T> {
+    const client = await this.connect(signal);
+    try {
+      return await work(client, this.timeoutMs);
+    } catch (error) {
+      throw this.callFailure(error, doing, signal);
+    }
+  }
+
   async callTool(
     name: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    options: CallOptions & { taskSupport?: RemoteTool['taskSupport'] } = {},
   ): Promise<CallOutcome> {
     const wasLost = this.lost;
     const client = await this.connect(signal);
     try {
-      const result = (await client.callTool({ name, arguments: args }, undefined, {
-        signal,
-        timeout: this.timeoutMs,
-      })) as McpCallResult;
+      // A progress token is sent with every call, and each report restarts the timeout:
+      // a long tool that says it is working is not cut off (issue 16 item 4).
+      const onProgress = options.onProgress;
+      const result = (
+        options.taskSupport === 'required'
+          ? await callToolAsTask(client, name, args, {
+              signal,
+              timeoutMs: this.timeoutMs,
+              ...(onProgress ? { onProgress } : {}),
+            })
+          : await client.callTool({ name, arguments: args }, undefined, {
+              signal,
+              timeout: this.timeoutMs,
+              resetTimeoutOnProgress: true,
+              onprogress: (p) =>
+                onProgress?.({
+                  progress: p.progress,
+                  ...(p.total !== undefined ? { total: p.total } : {}),
+                  ...(p.message !== undefined ? { message: p.message } : {}),
+                }),
+            })
+      ) as McpCallResult;
       return wasLost
         ? {
             result,
@@ -153,7 +246,14 @@ export class McpConnection {
     this.stderrTail = '';
     this.toolCache = null;
     const transport = this.createTransport();
+    const pending = trackSends(transport);
     const client = new Client(CLIENT_INFO, { capabilities: {} });
+    // The server's tools changed: forget the list, and tell the agents using them.
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (this.client !== client) return;
+      this.toolCache = null;
+      this.refreshing = Promise.allSettled([...this.toolListeners].map((listener) => listener()));
+    });
     client.onclose = () => {
       if (this.client !== client) return;
       // The server went away on its own: remember why, reconnect on next use.
@@ -183,6 +283,7 @@ export class McpConnection {
     }
     this.client = client;
     this.transport = transport;
+    this.pending = pending;
     this.connectCount++;
     this.lost = null;
     return client;
@@ -212,10 +313,13 @@ export class McpConnection {
   private async drop(): Promise<void> {
     const client = this.client;
     const transport = this.transport;
+    const pending = this.pending;
     this.client = null;
     this.transport = null;
+    this.pending = null;
     this.toolCache = null;
     if (!client) return;
+    await pending?.drain(CLOSE_GRACE_MS);
     if (transport instanceof StreamableHTTPClientTransport) {
       await transport.terminateSession().catch(() => undefined);
     }

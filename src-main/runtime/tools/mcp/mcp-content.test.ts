@@ -1,3 +1,7 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { workspaceBlobSink } from './mcp-blobs';
 import { describe, expect, it } from 'vitest';
 import { mcpResultToToolResult } from './mcp-content';
 
@@ -64,11 +68,54 @@ describe('MCP results as tool results', () => {
     });
     expect(result.output).toContain('audio (audio/wav)');
     expect(result.output).toContain('Resource file:///a.txt:\nhello');
-    expect(result.output).toContain('binary resource file:///b.bin (application/zip)');
+    expect(result.output).toContain('binary resource file:///b.bin (application/zip, 1 bytes)');
     expect(result.output).toContain('Resource link: report file:///r.pdf');
     expect(
       mcpResultToToolResult({ content: [], structuredContent: { total: 3 } }).output,
     ).toContain('"total": 3');
     expect(mcpResultToToolResult({ toolResult: { legacy: true } }).output).toBe('{"legacy":true}');
+  });
+
+  it('saves binary resources into the workspace, decodes text blobs, shows image blobs, and says how to read links', () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'wb-blobs-'));
+    const blobs = workspaceBlobSink(workspace, '/workspace', 'everything');
+    const gz = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02]);
+    const result = mcpResultToToolResult(
+      {
+        content: [
+          {
+            type: 'resource',
+            resource: {
+              uri: 'demo://resource/session/data.gz',
+              mimeType: 'application/gzip',
+              blob: gz.toString('base64'),
+            },
+          },
+          {
+            type: 'resource',
+            resource: {
+              uri: 'demo://config',
+              mimeType: 'application/json',
+              blob: Buffer.from('{"a":1}').toString('base64'),
+            },
+          },
+          { type: 'resource_link', uri: 'demo://resource/dynamic/text/1', name: 'Text 1' },
+          {
+            type: 'resource',
+            resource: { uri: 'demo://logo', mimeType: 'image/png', blob: 'iVBORw0KGgo=' },
+          },
+        ],
+      },
+      { blobs, readTool: 'mcp_everything_read_resource' },
+    );
+    expect(result.output).toContain(
+      'Binary resource demo://resource/session/data.gz (application/gzip, 6 bytes): saved in the workspace as mcp-resources/everything/data.gz (/workspace/mcp-resources/everything/data.gz in the sandbox)',
+    );
+    expect(readFileSync(join(workspace, 'mcp-resources/everything/data.gz'))).toEqual(gz);
+    expect(result.output).toContain('Resource demo://config (application/json):\n{"a":1}');
+    expect(result.output).toContain(
+      'Resource link: Text 1 demo://resource/dynamic/text/1; read it with mcp_everything_read_resource',
+    );
+    expect(result.image).toEqual({ mimeType: 'image/png', data: 'iVBORw0KGgo=' });
   });
 });

@@ -1,10 +1,20 @@
 /**
  * Turns an MCP tool result into our ToolResult: text parts are joined, the first image is
- * forwarded as the result's image (the agent shows it in a user message), other content
- * is described rather than dropped silently, and `isError` becomes a tool error.
+ * forwarded as the result's image (the agent shows it in a user message), embedded
+ * resources are given as text or saved (mcp-blobs.ts), resource links say which tool
+ * reads them, other content is described rather than dropped silently, and `isError`
+ * becomes a tool error.
  */
 import type { MessageImage } from '@shared/domain/message';
 import { fail, ok, type ToolResult } from '../tool';
+import { describeBlob, MODEL_IMAGE_TYPES, type BlobSink } from './mcp-blobs';
+
+/** What the conversion may use: where blobs go, and the tool that reads resources. */
+export interface ContentOptions {
+  blobs?: BlobSink;
+  /** the name of this server's read_resource tool, when the server has resources */
+  readTool?: string;
+}
 
 /** The parts of an MCP CallToolResult we read (kept loose: servers vary). */
 export interface McpCallResult {
@@ -17,15 +27,15 @@ export interface McpCallResult {
 
 type ContentPart = Record<string, unknown> & { type?: unknown };
 
-/** Image types chat models accept in a user message. */
-const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-
-export function mcpResultToToolResult(result: McpCallResult): ToolResult {
+export function mcpResultToToolResult(
+  result: McpCallResult,
+  options: ContentOptions = {},
+): ToolResult {
   const texts: string[] = [];
   let image: MessageImage | undefined;
   const parts = Array.isArray(result.content) ? (result.content as ContentPart[]) : [];
   for (const part of parts) {
-    const text = describePart(part);
+    const text = describePart(part, options);
     if (text.image && !image) {
       image = text.image;
       texts.push(`[image ${image.mimeType}]`);
@@ -53,7 +63,10 @@ export function mcpResultToToolResult(result: McpCallResult): ToolResult {
   return ok(output, extra);
 }
 
-function describePart(part: ContentPart): { text: string | null; image?: MessageImage } {
+function describePart(
+  part: ContentPart,
+  options: ContentOptions,
+): { text: string | null; image?: MessageImage } {
   switch (part.type) {
     case 'text':
       return { text: typeof part['text'] === 'string' ? part['text'] : '' };
@@ -81,14 +94,21 @@ function describePart(part: ContentPart): { text: string | null; image?: Message
       const uri = String(resource['uri'] ?? '(no uri)');
       if (typeof resource['text'] === 'string')
         return { text: `Resource ${uri}:\n${resource['text']}` };
-      return {
-        text: `[binary resource ${uri} (${String(resource['mimeType'] ?? 'unknown type')}) not shown]`,
-      };
+      if (typeof resource['blob'] === 'string') {
+        const mimeType =
+          typeof resource['mimeType'] === 'string' ? resource['mimeType'] : undefined;
+        const blob = describeBlob(uri, mimeType, resource['blob'], options.blobs);
+        return blob.image ? { text: null, image: blob.image } : { text: blob.text };
+      }
+      return { text: `[resource ${uri} without content]` };
     }
-    case 'resource_link':
-      return {
-        text: `Resource link: ${String(part['name'] ?? '')} ${String(part['uri'] ?? '')}`.trim(),
-      };
+    case 'resource_link': {
+      const uri = String(part['uri'] ?? '');
+      const name = typeof part['name'] === 'string' ? part['name'] : '';
+      const type = typeof part['mimeType'] === 'string' ? ` (${part['mimeType']})` : '';
+      const how = options.readTool ? `; read it with ${options.readTool}` : '';
+      return { text: `Resource link: ${name ? `${name} ` : ''}${uri}${type}${how}` };
+    }
     default:
       return { text: `[content of type ${String(part.type)} not shown]` };
   }

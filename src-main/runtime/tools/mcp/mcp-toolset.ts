@@ -2,13 +2,18 @@
  * The tools of configured MCP servers for one agent instance: connections come from the
  * session's pool, the Tool objects are new for every agent (never shared), and names are
  * namespaced and checked for collisions. The mcp agent uses one server; Manus may use all.
+ *
+ * Per server: its tools (those requiring task-based execution only when the server runs
+ * tasks), and its resources as `list_resources`/`read_resource` tools when it has any.
+ * `follow` keeps an agent's registry in step with `notifications/tools/list_changed`.
  */
 import type { McpServerSettings } from '../../config/schema';
 import type { Session } from '../../session/session';
 import type { Tool } from '../tool';
-import { checkNameCollisions, mcpToolName, type NamedRemoteTool } from './mcp-names';
-import { mcpPool } from './mcp-pool';
-import { createMcpTool } from './mcp-tool';
+import type { ToolRegistry } from '../tool-registry';
+import type { McpConnection } from './mcp-connection';
+import { checkNameCollisions } from './mcp-names';
+import type { serverTools as serverToolsOfModule } from './mcp-server-tools';
 
 export interface McpServerTools {
   server: string;
@@ -25,6 +30,13 @@ export interface McpToolset {
   /** servers that could not be reached; their tools are missing */
   failures: McpServerFailure[];
   tools: Tool[];
+  /** tools a server has that the agent cannot use, and why */
+  notes: string[];
+  /**
+   * Follows the servers' tool list changes into `registry` (tools added and removed
+   * between steps); `onChange` gets the registry's names after each change. Returns stop.
+   */
+  follow(registry: ToolRegistry, onChange?: (names: string[]) => void): () => void;
 }
 
 export interface LoadMcpToolsOptions {
@@ -33,44 +45,83 @@ export interface LoadMcpToolsOptions {
   /** names the agent already uses (its other tools) */
   reservedNames?: Iterable<string>;
   signal?: AbortSignal;
+  /** where the sandbox sees the workspace, to say where saved blobs are */
+  workDir?: string;
+}
+
+type ServerToolsLoader = typeof serverToolsOfModule;
+
+interface ServerEntry {
+  server: string;
+  connection: McpConnection;
+  tools: Tool[];
+  notes: string[];
+}
+
+function check(entries: ServerEntry[], reserved: Iterable<string> | undefined): void {
+  checkNameCollisions(
+    entries.flatMap((e) => e.tools.map((t) => ({ server: e.server, tool: t.name, name: t.name }))),
+    reserved,
+  );
 }
 
 export async function loadMcpTools(options: LoadMcpToolsOptions): Promise<McpToolset> {
+  if (Object.keys(options.servers).length === 0) {
+    return { servers: [], failures: [], tools: [], notes: [], follow: () => () => undefined };
+  }
+  // The MCP SDK loads only when a server is configured (issue 16 item 7).
+  const { mcpPool, serverTools } = await import('./mcp-server-tools');
   const pool = await mcpPool(options.session);
-  const entries = Object.entries(options.servers);
   const listed = await Promise.all(
-    entries.map(async ([server, settings]) => {
+    Object.entries(options.servers).map(async ([server, settings]) => {
       const connection = pool.connection(server, settings);
       try {
-        return { server, connection, remote: await connection.listTools(options.signal) };
+        return { server, connection, ...(await serverTools(server, connection, options)) };
       } catch (error) {
         return { server, error: error instanceof Error ? error.message : String(error) };
       }
     }),
   );
   const failures: McpServerFailure[] = [];
-  const named: (NamedRemoteTool & { build: () => Tool })[] = [];
+  const entries: ServerEntry[] = [];
   for (const entry of listed) {
-    if ('error' in entry) {
+    if ('error' in entry)
       failures.push({ server: entry.server, error: entry.error ?? 'unknown error' });
-      continue;
-    }
-    for (const remote of entry.remote) {
-      const name = mcpToolName(entry.server, remote.name);
-      named.push({
-        server: entry.server,
-        tool: remote.name,
-        name,
-        build: () => createMcpTool(entry.connection, remote, name),
-      });
-    }
+    else entries.push(entry);
   }
-  checkNameCollisions(named, options.reservedNames);
-  const servers = entries
-    .filter(([server]) => !failures.some((f) => f.server === server))
-    .map(([server]) => ({
-      server,
-      tools: named.filter((n) => n.server === server).map((n) => n.build()),
-    }));
-  return { servers, failures, tools: servers.flatMap((s) => s.tools) };
+  check(entries, options.reservedNames);
+  return {
+    servers: entries.map((e) => ({ server: e.server, tools: e.tools })),
+    failures,
+    tools: entries.flatMap((e) => e.tools),
+    notes: entries.flatMap((e) => e.notes),
+    follow: (registry, onChange) => follow(entries, registry, options, serverTools, onChange),
+  };
+}
+
+function follow(
+  entries: ServerEntry[],
+  registry: ToolRegistry,
+  options: LoadMcpToolsOptions,
+  serverTools: ServerToolsLoader,
+  onChange?: (names: string[]) => void,
+): () => void {
+  const stops = entries.map((entry) =>
+    entry.connection.onToolsChanged(
+      () =>
+        serverTools(entry.server, entry.connection, { ...options, signal: undefined })
+          .then(({ tools }) => {
+            const mine = new Set(entry.tools.map((t) => t.name));
+            const others = registry.names.filter((name) => !mine.has(name));
+            const collisions = new Set(others);
+            const usable = tools.filter((t) => !collisions.has(t.name));
+            for (const name of mine) registry.remove(name);
+            for (const tool of usable) registry.add(tool);
+            entry.tools = usable;
+            onChange?.(registry.names);
+          })
+          .catch(() => undefined), // the next call to one of its tools reports the problem
+    ),
+  );
+  return () => stops.forEach((stop) => stop());
 }

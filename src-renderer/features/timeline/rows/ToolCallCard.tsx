@@ -47,6 +47,11 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
             ×{item.repeats.length + 1}
           </span>
         )}
+        {item.status === 'running' && item.progress && (
+          <span className="chip" data-testid={TEST_IDS.toolProgress}>
+            {formatProgress(item.progress)}
+          </span>
+        )}
         {item.exitCode !== undefined && (
           <span className={`chip ${item.exitCode === 0 ? '' : 'chip-error'}`}>
             exit {item.exitCode}
@@ -145,4 +150,13 @@ function ToolError({ item, isExpanded, actions }: Omit<RowProps<ToolItem>, 'isSe
       />
     </div>
   );
+}
+
+/** "3 of 5 (60 %): Analyzing" or "3: Analyzing" when the tool gives no total. */
+function formatProgress(p: NonNullable<ToolItem['progress']>): string {
+  const amount =
+    p.total !== undefined && p.total > 0
+      ? `${p.progress} of ${p.total} (${Math.round((p.progress / p.total) * 100)} %)`
+      : String(p.progress);
+  return p.message ? `${amount}: ${p.message}` : amount;
 }

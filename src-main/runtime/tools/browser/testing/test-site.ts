@@ -1,8 +1,8 @@
 /**
  * A small local web site for browser tests (plain node:http on 127.0.0.1, a random
  * port): a start page holding a value to read, a link to a second page, a second page
- * with a button that leads to a third, a form, a dropdown, a long page to scroll and a
- * link that opens a new tab. The secret is chosen per server so a test cannot pass on
+ * with a button that leads to a third, a form, a dropdown, a long page to scroll, a
+ * link that opens a new tab, and a big index page of thousands of links (/big). The secret is chosen per server so a test cannot pass on
  * a value it did not read from the page.
  */
 import { createServer, type Server } from 'node:http';
@@ -15,6 +15,9 @@ export interface TestSite {
   hits: string[];
   close(): Promise<void>;
 }
+
+/** Links on the /big page. */
+export const BIG_PAGE_LINKS = 4000;
 
 function page(title: string, body: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>
@@ -65,6 +68,17 @@ export async function startTestSite(): Promise<TestSite> {
         `<h1>Order received</h1><p>Name: <span id="name">${escapeHtml(q.get('name') ?? '')}</span></p>
 <p>Colour: <span id="colour">${escapeHtml(q.get('colour') ?? '')}</span></p>`,
       ),
+    // Like the Python docs' genindex-all.html: thousands of links, one per line.
+    '/big': () =>
+      page(
+        'Big index',
+        `<h1>Index of everything</h1><ul>${Array.from(
+          { length: BIG_PAGE_LINKS },
+          (_, i) => `<li><a href="/entry?n=${i}">Entry ${i} of the index</a></li>`,
+        ).join('')}</ul>`,
+      ),
+    '/entry': (q) =>
+      page('Entry', `<h1>Entry <span id="entry">${escapeHtml(q.get('n') ?? '')}</span></h1>`),
     '/long': () =>
       page(
         'Long page',

@@ -8,7 +8,8 @@
  * Tools: add, counter (counts calls per connection, so tests can tell connections
  * apart), whoami (process id and connection number), snapshot (returns a PNG image),
  * fail (an isError result), crash (the process exits mid-call), slow, terminate (a
- * server-side tool that must not end the agent's run), and "dotted.name".
+ * server-side tool that must not end the agent's run), "dotted.name", and grow / shrink
+ * (add and remove the tool "grown", so the server sends tools/list_changed).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -83,6 +84,19 @@ function buildServer(): McpServer {
   server.registerTool('dotted.name', { description: 'A name with a dot.' }, async () =>
     text('dotted ok'),
   );
+  // Tools that change the tool list mid-session (the SDK sends tools/list_changed).
+  let grown: { remove(): void } | null = null;
+  server.registerTool('grow', { description: 'Adds the tool "grown".' }, async () => {
+    grown ??= server.registerTool('grown', { description: 'Added at run time.' }, async () =>
+      text('grown ok'),
+    );
+    return text('added "grown"');
+  });
+  server.registerTool('shrink', { description: 'Removes the tool "grown".' }, async () => {
+    grown?.remove();
+    grown = null;
+    return text('removed "grown"');
+  });
   return server;
 }
 
