@@ -29,7 +29,7 @@
  *   duplicate-link             inside a duplicate: jumps to an earlier occurrence
  *                              (`data-target-index` = its memory index)
  *   tool-call                  a tool-call card (a tool's memory message is part of it);
- *                              `data-tool`, `data-status` (running | ok | error: an error
+ *                              `data-tool`, `data-status` (running | ok | skipped | error: an error
  *                              or a non-zero exit), `data-repeat-of` (item id of the first
  *                              call with the same error); repeat-link jumps to an occurrence
  *   tool-progress              the progress a running tool reported, on its card

@@ -146,6 +146,11 @@ export interface ToolFinishedEvent {
   error?: string;
   exitCode?: number;
   durationMs: number;
+  /**
+   * the user skipped the call in the debugger: it never ran and the model got the
+   * user's observation (`ok` is false for the model's sake); not a tool error
+   */
+  skipped?: boolean;
 }
 /**
  * A running tool reported progress (an MCP server's `notifications/progress`, or the

@@ -25,6 +25,11 @@ describe('isToolFailure', () => {
     expect(isToolFailure({ ok: true, exitCode: 1 })).toBe(true);
     expect(isToolFailure({ ok: false })).toBe(true);
   });
+
+  it('does not count a call the user skipped in the debugger (it never ran)', () => {
+    expect(isToolFailure({ ok: false, skipped: true })).toBe(false);
+    expect(isToolFailure({ ok: false, skipped: false })).toBe(true);
+  });
 });
 
 describe('runVerdict', () => {

@@ -38,7 +38,11 @@ type VerdictInput = Pick<
 >;
 
 /** A tool call failed: it returned an error, or its command exited non-zero. */
-export function isToolFailure(event: Pick<ToolFinishedEvent, 'ok' | 'exitCode'>): boolean {
+export function isToolFailure(
+  event: Pick<ToolFinishedEvent, 'ok' | 'exitCode' | 'skipped'>,
+): boolean {
+  // A call the user skipped did not fail: it was not run (its card says "skipped").
+  if (event.skipped === true) return false;
   return !event.ok || (event.exitCode !== undefined && event.exitCode !== 0);
 }
 

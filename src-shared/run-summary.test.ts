@@ -71,6 +71,19 @@ describe('summarize', () => {
           durationMs: 1,
         },
         {
+          // skipped by the user in the debugger: a call, not an error
+          type: 'tool.finished',
+          agent: 'manus',
+          step: 2,
+          toolCallId: 'd',
+          name: 'bash',
+          ok: false,
+          output: '',
+          error: 'Skipped by the user; the model is told: no',
+          durationMs: 0,
+          skipped: true,
+        },
+        {
           type: 'stuck.detected',
           agent: 'manus',
           step: 2,
@@ -111,7 +124,7 @@ describe('summarize', () => {
       ]),
     )!;
     expect(summary.health).toEqual({
-      toolCalls: 3,
+      toolCalls: 4,
       toolErrors: 2,
       stuck: 1,
       duplicates: 1,

@@ -17,6 +17,8 @@ export interface ScriptedToolCall {
   error?: string;
   exitCode?: number;
   durationMs?: number;
+  /** skipped by the user in the debugger (with `error` as what the model was told) */
+  skipped?: boolean;
 }
 
 export interface ScriptedStep {
@@ -158,6 +160,7 @@ export class RunScript {
         ...(call.error !== undefined ? { error: call.error } : {}),
         ...(call.exitCode !== undefined ? { exitCode: call.exitCode } : {}),
         durationMs: call.durationMs ?? 12,
+        ...(call.skipped ? { skipped: true } : {}),
       });
       this.message({
         role: 'tool',

@@ -7,6 +7,7 @@
 import type { TokenUsage } from '../domain/agent';
 import type { RunEvent, RunSettings } from '../events';
 import { estimateCostUsd } from '../pricing';
+import { isToolFailure } from '../run-outcome';
 import { forkOfEvent } from './fork';
 import type { RunFacts } from './types';
 
@@ -71,7 +72,7 @@ export function runFacts(
       }
       case 'tool.finished':
         facts.toolCalls += 1;
-        if (!event.ok) facts.toolErrors += 1;
+        if (isToolFailure(event)) facts.toolErrors += 1;
         break;
       case 'stuck.detected':
         facts.stuckDetections += 1;

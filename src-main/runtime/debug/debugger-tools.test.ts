@@ -157,6 +157,7 @@ describe('breakpoints on a tool', () => {
     const finished = h.of('tool.finished').find((e) => e.toolCallId === 'call_x');
     expect(finished).toMatchObject({
       ok: false,
+      skipped: true,
       error: expect.stringContaining('Skipped by the user'),
     });
   });

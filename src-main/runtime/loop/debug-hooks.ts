@@ -144,6 +144,7 @@ export class LoopDebugHooks {
       output: '',
       error: `Skipped by the user; the model is told: ${observation}`,
       durationMs: 0,
+      skipped: true,
     });
     return { ok: false, observation, invalid: null } satisfies ToolCallOutcome;
   }

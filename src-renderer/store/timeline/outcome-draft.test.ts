@@ -79,6 +79,17 @@ describe('the timeline never contradicts the outcome', () => {
     expect(model.items.find((i) => i.kind === 'step')).toMatchObject({ hasError: true });
   });
 
+  it('shows a call the user skipped as skipped, not as a failure of the step or the run', () => {
+    const script = new RunScript('r').start('test');
+    script.addStep({
+      calls: [{ name: 'bash', error: 'Skipped by the user; the model is told: no', skipped: true }],
+    });
+    script.endStep();
+    const model = applyTimelineEvents(createTimeline(), script.events);
+    expect(tools(model.items)[0]).toMatchObject({ status: 'skipped' });
+    expect(model.items.find((i) => i.kind === 'step')).toMatchObject({ hasError: false });
+  });
+
   it('links a repeated tool error to its first occurrence', () => {
     const script = new RunScript('r').start('t');
     for (let i = 0; i < 3; i++) {

@@ -97,7 +97,7 @@ export class OutcomeDraft extends TimelineDraft {
   protected toolOutcome(e: RunEventOf<'tool.finished'>, tool: ToolItem): Partial<ToolItem> {
     const failed = isToolFailure(e);
     const changes: Partial<ToolItem> = {
-      status: failed ? 'error' : 'ok',
+      status: e.skipped === true ? 'skipped' : failed ? 'error' : 'ok',
       output: e.output,
       durationMs: e.durationMs,
       ...(e.error !== undefined ? { error: e.error } : {}),

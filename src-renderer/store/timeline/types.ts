@@ -121,7 +121,8 @@ export interface ToolItem extends ItemBase {
   toolCallId: string;
   name: string;
   args: unknown;
-  status: 'running' | 'ok' | 'error';
+  /** `skipped`: the user skipped it in the debugger (not run, not an error) */
+  status: 'running' | 'ok' | 'error' | 'skipped';
   output?: string;
   error?: string;
   exitCode?: number;

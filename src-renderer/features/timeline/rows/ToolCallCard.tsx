@@ -10,6 +10,13 @@ import type { RowProps } from './row-props';
  * the result and the error below. Collapsed it shows the head of each; expanded (click
  * "show more" or press Enter) everything.
  */
+const TOOL_STATUS_LABELS: Record<ToolItem['status'], string> = {
+  running: 'running…',
+  ok: 'ok',
+  error: 'failed',
+  skipped: 'skipped',
+};
+
 export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps<ToolItem>) {
   const args = formatArgs(item.args);
   const sentDiffers =
@@ -39,9 +46,7 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
           {isExpanded ? '▾' : '▸'}
         </button>
         <span className="tool-name mono">{item.name}</span>
-        <span className={`chip chip-status-${item.status}`}>
-          {item.status === 'running' ? 'running…' : item.status === 'error' ? 'failed' : 'ok'}
-        </span>
+        <span className={`chip chip-status-${item.status}`}>{TOOL_STATUS_LABELS[item.status]}</span>
         {item.repeats && item.repeats.length > 0 && (
           <span className="chip chip-error" title="The same error came again later in the run">
             ×{item.repeats.length + 1}
@@ -106,6 +111,20 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
  * banner above the timeline, and a repeated error points at its first occurrence.
  */
 function ToolError({ item, isExpanded, actions }: Omit<RowProps<ToolItem>, 'isSelected'>) {
+  if (item.status === 'skipped') {
+    // Not an error: the user chose it in the debugger, and this is what the model was told.
+    return (
+      <div className="tool-section" role="note">
+        <div className="section-label">Skipped by you</div>
+        <ClampedText
+          className="code"
+          text={item.error ?? ''}
+          isExpanded={isExpanded}
+          onToggle={() => actions.toggleExpanded(item.id)}
+        />
+      </div>
+    );
+  }
   if (item.isSandboxFailure) {
     return (
       <div className="tool-section tool-error" role="note">
