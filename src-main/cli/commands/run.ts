@@ -125,6 +125,13 @@ export async function runCommand(args: string[]): Promise<number> {
   });
   // An exit without run.finished is never a success (issue 12 item 3).
   const exitGuard = guardRunExit(runtime.runs, handle.runId);
+  // Containers a killed CLI left behind are swept on every start (reliability.md S9), but
+  // only once the run has said its first word: the Docker client is not loaded before it
+  // (issue 16 item 7), and a run that never uses the sandbox sweeps all the same.
+  const stopSweepHook = runtime.runs.onEvent(() => {
+    stopSweepHook();
+    void runtime.services.sandboxes.startSweep();
+  });
   // Pauses are answered at the terminal; Ctrl-\ (SIGQUIT) pauses at the next safe point.
   const detachDebug = debugging.isInteractive
     ? attachDebugTerminal({ runs: runtime.runs, runId: handle.runId })

@@ -18,7 +18,7 @@ import type { ConfigAgentName } from '../config/resolve';
 import type { LlmProfile, WorkbenchConfig } from '../config/schema';
 import { DEMO_MODEL_NAME } from '../demo/scripted-provider';
 import { isLocalOnlyImage } from '../sandbox/image';
-import { locateChromium } from '../tools/browser/chromium';
+import { locateChromium } from '../tools/browser/chromium-location';
 import { isCancellation } from '../util/abort';
 import { modelKind } from './model-client';
 import { probeModelEndpoint } from './model-probe';

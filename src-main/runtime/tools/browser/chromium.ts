@@ -8,6 +8,9 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import type { BrowserSettings } from '../../config/schema';
 import { chooseHeadless } from './display';
+import { locateChromium } from './chromium-location';
+
+export { locateChromium, type ChromiumLocation } from './chromium-location';
 
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',
@@ -16,48 +19,6 @@ export const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--no-first-run',
 ] as const;
-
-const SYSTEM_CANDIDATES: Record<string, string[]> = {
-  linux: [
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/usr/bin/google-chrome',
-    '/usr/bin/google-chrome-stable',
-    '/snap/bin/chromium',
-  ],
-  darwin: [
-    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-    '/Applications/Chromium.app/Contents/MacOS/Chromium',
-  ],
-  win32: [
-    'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
-    'C:\\Program Files (x86)\\Google\\Chrome\\Application\\chrome.exe',
-  ],
-};
-
-export interface ChromiumLocation {
-  path: string | null;
-  /** where the path came from, for error messages */
-  source: 'config' | 'env' | 'system' | 'none';
-  tried: string[];
-}
-
-export function locateChromium(
-  settings: Pick<BrowserSettings, 'executable_path'>,
-  env: NodeJS.ProcessEnv = process.env,
-  platform: string = process.platform,
-): ChromiumLocation {
-  if (settings.executable_path) {
-    return { path: settings.executable_path, source: 'config', tried: [settings.executable_path] };
-  }
-  const fromEnv = env['WORKBENCH_CHROMIUM'];
-  if (fromEnv) return { path: fromEnv, source: 'env', tried: [fromEnv] };
-  const candidates = SYSTEM_CANDIDATES[platform] ?? [];
-  const found = candidates.find((p) => existsSync(p));
-  return found
-    ? { path: found, source: 'system', tried: candidates }
-    : { path: null, source: 'none', tried: candidates };
-}
 
 export class BrowserLaunchError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
