@@ -37,6 +37,7 @@ import {
 } from './llm-errors';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries, type RetryPolicy } from './retry';
 import { TokenBudget } from './token-budget';
+import { deadlineError, emptyChoices, notAChatEndpoint, type AnswerSource } from './answer-errors';
 import { toWireMessage, Watchdog } from './chat-wire';
 import { bodyFailure, streamFailure } from './in-band-errors';
 import { droppedToolCallsNotice, looksLikeDroppedToolCalls } from './stream-fallback';
@@ -202,14 +203,14 @@ export class OpenAiLlm implements LlmClient {
     const inBand = bodyFailure(completion, this.#ctx);
     if (inBand) throw inBand;
     if (typeof completion !== 'object' || completion === null) {
-      throw this.#notAChatEndpoint(response.headers.get('content-type'));
+      throw notAChatEndpoint(this.#answerWho(), response.headers.get('content-type'));
     }
     const choice = (completion as ChatCompletion).choices?.[0];
     if (!Array.isArray((completion as ChatCompletion).choices)) {
-      throw this.#notAChatEndpoint(response.headers.get('content-type'));
+      throw notAChatEndpoint(this.#answerWho(), response.headers.get('content-type'));
     }
     if (!choice || typeof choice.message !== 'object' || choice.message === null) {
-      throw this.#emptyChoices();
+      throw emptyChoices(this.#answerWho());
     }
     const message = choice.message;
     const toolCalls: ToolCall[] = (message.tool_calls ?? []).flatMap((call, i) =>
@@ -276,7 +277,7 @@ export class OpenAiLlm implements LlmClient {
     const contentType = response.headers.get('content-type') ?? '';
     if (contentType !== '' && !/text\/event-stream|application\/x-ndjson/i.test(contentType)) {
       controller.abort();
-      throw this.#notAChatEndpoint(contentType);
+      throw notAChatEndpoint(this.#answerWho(), contentType);
     }
     // The deadline runs on from the request: chunks do not extend it (a trickle must end).
     let lastChunkAt = Date.now();
@@ -318,13 +319,21 @@ export class OpenAiLlm implements LlmClient {
     } catch (error) {
       if (options.signal?.aborted) throw cancelledWithPartial(options.signal, text);
       if (budget.exceeded) throw error; // the reply is dropped whole, not kept as partial text
-      if (watchdog.fired) throw withPartial(this.#deadlineError(lastChunkAt, text.length), text);
+      if (watchdog.fired)
+        throw withPartial(
+          deadlineError(this.#answerWho(), this.#timeoutMs, lastChunkAt, text.length),
+          text,
+        );
       throw withPartial(streamFailure(error, this.#ctx, text.length), text);
     }
     // The SDK ends the iteration quietly when its request is aborted.
     if (options.signal?.aborted) throw cancelledWithPartial(options.signal, text);
-    if (watchdog.fired) throw withPartial(this.#deadlineError(lastChunkAt, text.length), text);
-    if (!sawChoice) throw this.#emptyChoices();
+    if (watchdog.fired)
+      throw withPartial(
+        deadlineError(this.#answerWho(), this.#timeoutMs, lastChunkAt, text.length),
+        text,
+      );
+    if (!sawChoice) throw emptyChoices(this.#answerWho());
     const toolCalls: ToolCall[] = calls
       .filter((c) => c !== undefined)
       .map((c, i) => ({
@@ -344,6 +353,11 @@ export class OpenAiLlm implements LlmClient {
     };
   }
 
+  /** Who answered, for the error messages of answer-errors.ts. */
+  #answerWho(): AnswerSource {
+    return { profileName: this.profileName, model: this.model, baseUrl: this.#ctx.baseUrl };
+  }
+
   #body(request: ChatRequest): Body {
     const tools = request.tools ?? [];
     const body: Body = {
@@ -361,31 +375,6 @@ export class OpenAiLlm implements LlmClient {
       body.temperature = this.#temperature;
     }
     return body;
-  }
-
-  /** The attempt's deadline passed mid-stream: silent for most of it, or trickling. */
-  #deadlineError(lastChunkAt: number, received: number): LlmError {
-    const seconds = this.#timeoutMs / 1000;
-    const silentMs = Date.now() - lastChunkAt;
-    const message =
-      silentMs >= this.#timeoutMs / 2
-        ? `The model's stream stalled: nothing arrived for ${(silentMs / 1000).toFixed(1)} s (after ${received} characters; timeout ${seconds} s of profile "${this.profileName}").`
-        : `The model did not finish its answer within ${seconds} s (timeout of profile "${this.profileName}"): it kept sending, too slowly (${received} characters so far).`;
-    return new LlmError('NETWORK_MIDSTREAM', message);
-  }
-
-  #notAChatEndpoint(contentType: string | null): LlmError {
-    return new LlmError(
-      'CONFIG',
-      `${this.#ctx.baseUrl} did not answer like a chat-completions endpoint (content-type ${contentType || 'unknown'}): check base_url of profile "${this.profileName}" (it usually ends in /v1).`,
-    );
-  }
-
-  #emptyChoices(): LlmError {
-    return new LlmError(
-      'UNKNOWN',
-      `The model answered with an empty "choices" list (profile "${this.profileName}", model "${this.model}"): no reply to use. This can be a provider-side content filter.`,
-    );
   }
 
   #configError(detail: string): LlmError {

@@ -1,0 +1,166 @@
+/**
+ * Malformed input for every contract entry, sent over the real WebSocket transport:
+ * each gets a typed error naming the bad field, and raw frames that break the protocol
+ * close only their own connection.
+ */
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { REQUEST_CHANNELS, type RequestChannel } from '@shared/ipc';
+import type { WsServerFrame } from '@shared/ws-protocol';
+import { serve, until } from './testing/ws-contract-fixture';
+
+describe('contract over WebSocket: malformed input gets a typed error for every entry', () => {
+  const MALFORMED: Record<RequestChannel, { input: unknown; path: string }[]> = {
+    'app:info': [{ input: { extra: 1 }, path: '(input)' }],
+    'run:start': [
+      { input: { task: '' }, path: 'task' },
+      { input: { task: 'x', agent: 'root' }, path: 'agent' },
+      { input: { task: 'x', maxSteps: -1 }, path: 'maxSteps' },
+      { input: { task: 'x', sessionId: '../../etc' }, path: 'sessionId' },
+      { input: { task: 'x', breakpoints: ['tool:'] }, path: 'breakpoints.0' },
+      { input: { task: 'x', approveTools: [''] }, path: 'approveTools.0' },
+    ],
+    'run:stop': [
+      { input: {}, path: 'runId' },
+      { input: { runId: '../x' }, path: 'runId' },
+    ],
+    'runs:list': [{ input: { all: true }, path: '(input)' }],
+    'runs:get': [
+      { input: { runId: 'r', afterSeq: -1 }, path: 'afterSeq' },
+      { input: { runId: 'r', afterSeq: 1.5 }, path: 'afterSeq' },
+      { input: { runId: 'r', limit: 0 }, path: 'limit' },
+      { input: { runId: 'r', limit: '10' }, path: 'limit' },
+    ],
+    'runs:export': [{ input: { runId: '' }, path: 'runId' }],
+    'runs:import': [
+      { input: { content: '' }, path: 'content' },
+      { input: { content: 42 }, path: 'content' },
+    ],
+    'runs:diff': [
+      { input: { a: 'r' }, path: 'b' },
+      { input: { a: 'r', b: '../x' }, path: 'b' },
+    ],
+    'runs:compare': [
+      { input: { runIds: ['r'] }, path: 'runIds' },
+      { input: { runIds: Array.from({ length: 13 }, (_, i) => `r${i}`) }, path: 'runIds' },
+      { input: { runIds: ['r', '/etc/passwd'] }, path: 'runIds.1' },
+    ],
+    'config:get': [{ input: { agent: 'manus' }, path: '(input)' }],
+    'config:save': [
+      { input: { target: 'root' }, path: 'target' },
+      { input: { target: 'manus', llm: { temperature: 'hot' } }, path: 'llm.temperature' },
+      { input: { target: 'manus', llm: { colour: 'red' } }, path: 'llm' },
+      { input: { target: 'default', settings: { max_steps: 3 } }, path: 'settings' },
+      { input: { target: 'manus', apiKey: { action: 'set', value: ' ' } }, path: 'apiKey.value' },
+      { input: { target: 'manus', apiKey: { action: 'env', name: '1 x' } }, path: 'apiKey.name' },
+      { input: { target: 'manus', apiKey: { action: 'steal' } }, path: 'apiKey.action' },
+    ],
+    'config:import-openmanus': [{ input: { content: null }, path: 'content' }],
+    'config:test-connection': [
+      { input: { target: 'manus', llm: { model: 5 } }, path: 'llm.model' },
+    ],
+    'human:answer': [
+      { input: { runId: 'r', toolCallId: '', answer: 'a' }, path: 'toolCallId' },
+      { input: { runId: 'r', toolCallId: 't' }, path: 'answer' },
+    ],
+    'sandbox:status': [{ input: { sessionId: 'a b' }, path: 'sessionId' }],
+    'run:preflight': [
+      { input: { agent: 'root' }, path: 'agent' },
+      { input: { workspace: { path: 'relative/dir', mode: 'mount' } }, path: 'workspace.path' },
+      { input: { workspace: { path: '/tmp', mode: 'steal' } }, path: 'workspace.mode' },
+    ],
+    'sandbox:images': [{ input: { all: true }, path: '(input)' }],
+    'config:save-sections': [
+      { input: { sandbox: { image: 5 } }, path: 'sandbox.image' },
+      { input: { sandbox: { privileged: true } }, path: 'sandbox' },
+      { input: { mcp: { servers: { 'bad name': null } } }, path: 'mcp.servers.bad name' },
+      { input: { mcp: { servers: { a: { type: 'ftp' } } } }, path: 'mcp.servers.a.type' },
+    ],
+    'mcp:test': [
+      { input: { name: 'x' }, path: 'server' },
+      { input: { name: '', server: { type: 'stdio' } }, path: 'name' },
+    ],
+    'dialog:pick-folder': [{ input: { path: '/' }, path: '(input)' }],
+    'debug:pause': [{ input: { runId: '' }, path: 'runId' }],
+    'debug:resume': [{ input: { runId: 'r', mode: 'fast' }, path: '(input)' }],
+    'debug:step': [{ input: { runId: 'r', scope: 'all' }, path: 'scope' }],
+    'debug:set-breakpoint': [
+      { input: { runId: 'r', spec: 'loop' }, path: 'spec' },
+      { input: { runId: 'r', spec: 'step:0' }, path: 'spec' },
+    ],
+    'debug:clear-breakpoint': [{ input: { runId: 'r', id: '1' }, path: 'id' }],
+    'debug:set-approval': [{ input: { runId: 'r', tools: ['rm -rf'] }, path: 'tools.0' }],
+    'debug:edit': [
+      { input: { runId: 'r', edit: { kind: 'rewrite' } }, path: 'edit.kind' },
+      {
+        input: { runId: 'r', edit: { kind: 'add_message', role: 'system', content: 'x' } },
+        path: 'edit.role',
+      },
+      { input: { runId: 'r', edit: { kind: 'change_model' } }, path: 'edit' },
+      {
+        input: { runId: 'r', edit: { kind: 'change_model', temperature: 3 } },
+        path: 'edit.temperature',
+      },
+      {
+        input: { runId: 'r', edit: { kind: 'edit_message', index: -1, content: '' } },
+        path: 'edit.index',
+      },
+    ],
+  };
+  /** wrong shapes every entry must refuse */
+  const GENERIC: unknown[] = [undefined, null, 42, 'text', [], [{}]];
+
+  it('answers each malformed request with invalid_input naming the field, and stays up', async () => {
+    const { host } = await serve();
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const answers = new Map<number, WsServerFrame>();
+    ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as WsServerFrame;
+      if (frame.kind === 'response') answers.set(frame.id, frame);
+    });
+    expect(Object.keys(MALFORMED).sort()).toEqual([...REQUEST_CHANNELS].sort());
+    const cases: { id: number; channel: string; path: string | null }[] = [];
+    for (const channel of REQUEST_CHANNELS) {
+      const inputs = [...MALFORMED[channel], ...GENERIC.map((input) => ({ input, path: null }))];
+      for (const { input, path } of inputs) {
+        const id = cases.length + 1;
+        cases.push({ id, channel, path });
+        ws.send(JSON.stringify({ kind: 'request', id, channel, input }));
+      }
+    }
+    await until(() => answers.size === cases.length);
+    for (const c of cases) {
+      const frame = answers.get(c.id);
+      expect(frame, `${c.channel} #${c.id}`).toMatchObject({
+        result: { ok: false, error: { code: 'invalid_input' } },
+      });
+      if (c.path && frame?.kind === 'response' && !frame.result.ok) {
+        expect(
+          frame.result.error.issues?.map((i) => i.path),
+          `${c.channel} #${c.id}`,
+        ).toContain(c.path);
+      }
+    }
+    // unknown channels are refused, the connection stays; a frame that is not our
+    // protocol closes that connection (1007) and only that one
+    ws.send(JSON.stringify({ kind: 'request', id: 9001, channel: 'fs:read', input: {} }));
+    ws.send(JSON.stringify({ kind: 'request', id: 9002, channel: 'runs:list', input: {} }));
+    await until(() => answers.has(9002));
+    expect(answers.get(9001)).toMatchObject({
+      result: { ok: false, error: { code: 'not_found' } },
+    });
+    expect(answers.get(9002)).toMatchObject({ result: { ok: true, value: [] } });
+    const closed = new Promise<number>((resolve) => ws.once('close', resolve));
+    ws.send('{not json');
+    expect(await closed).toBe(1007);
+    const again = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`);
+    await new Promise((resolve, reject) => again.once('open', resolve).once('error', reject));
+    const answer = new Promise<WsServerFrame>((resolve) =>
+      again.once('message', (data) => resolve(JSON.parse(data.toString()) as WsServerFrame)),
+    );
+    again.send(JSON.stringify({ kind: 'request', id: 1, channel: 'runs:list', input: {} }));
+    expect(await answer).toMatchObject({ kind: 'response', id: 1, result: { ok: true } });
+    again.close();
+  });
+});
