@@ -89,6 +89,7 @@
  *                              config-discard, config-save-status, config-test,
  *                              config-test-status, config-import-file, config-import-confirm,
  *                              config-import-report
+ * Settings warnings            config-warnings (what the host says about the config files)
  * Settings sections            settings-tab-sandbox | browser | mcp, settings-field-SECTION-KEY
  *                              (`data-source` = file | default), settings-reset-SECTION-KEY,
  *                              settings-save, settings-status, sandbox-images,
@@ -228,6 +229,7 @@ export const TEST_IDS = {
   replyUse: 'reply-use',
   runBreakpointsInput: 'run-breakpoints-input',
   runApproveInput: 'run-approve-input',
+  configWarnings: 'config-warnings',
   historyCompareToggle: 'history-compare-toggle',
   historyCompareCheck: 'history-compare-check',
   historyCompareOpen: 'history-compare-open',

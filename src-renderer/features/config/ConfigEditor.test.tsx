@@ -32,6 +32,18 @@ describe('ConfigEditor', () => {
     expect(screen.queryByTestId('config-field-default-max_steps')).toBeNull();
   });
 
+  it("shows the host's warnings about the config files (issue 12: a key others can read)", async () => {
+    const warning =
+      '/home/u/.agent-workbench/config.toml can be read by other users of this machine (mode 0644) and holds an API key (llm.api_key).';
+    await openSettings({ ...configView(), warnings: [warning] });
+    expect(screen.getByTestId('config-warnings').textContent).toContain('mode 0644');
+  });
+
+  it('says nothing when there is nothing to warn about', async () => {
+    await openSettings();
+    expect(screen.queryByTestId('config-warnings')).toBeNull();
+  });
+
   it('validates inline and saves only valid edits; reset to inherited sends null', async () => {
     const { api } = await openSettings(configView({ swe: 'gpt-4o-mini' }));
     fireEvent.click(screen.getByTestId('config-tab-swe'));

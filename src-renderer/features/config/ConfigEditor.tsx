@@ -56,6 +56,17 @@ export function ConfigEditor() {
           </ul>
         </div>
       )}
+      {config?.warnings && config.warnings.length > 0 && (
+        // Said by the host when it reads the files (an API key in a config.toml others
+        // can read, a damaged secrets.json): the CLI prints them, the desktop shows them here.
+        <div className="warn-note" role="status" data-testid={TEST_IDS.configWarnings}>
+          <ul>
+            {config.warnings.map((warning) => (
+              <li key={warning}>{warning}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <div className="config-tabs" role="tablist" aria-label="Agents">
         {TARGETS.map((t) => (
           <button
