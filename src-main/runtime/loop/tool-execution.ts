@@ -183,9 +183,9 @@ function started(
       toolCallId: call.id,
       name,
       ok,
-      output: capObservation(output, ctx.maxObserve),
+      output: capObservation(output, ctx.maxObserve, result.earlierCuts),
       ...(result.error !== undefined
-        ? { error: capObservation(result.error, ctx.maxObserve) }
+        ? { error: capObservation(result.error, ctx.maxObserve, result.earlierCuts) }
         : {}),
       ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
       durationMs: Math.round(performance.now() - t0),
@@ -193,7 +193,7 @@ function started(
     const status = ok ? statusOf(validArgs) : undefined;
     return {
       ok,
-      observation: capObservation(raw, ctx.maxObserve),
+      observation: capObservation(raw, ctx.maxObserve, result.earlierCuts),
       invalid,
       ...(result.image ? { image: result.image } : {}),
       ...(status !== undefined ? { terminateStatus: status } : {}),

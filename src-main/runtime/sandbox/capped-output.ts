@@ -74,10 +74,7 @@ export class CappedOutput {
     const head = Buffer.concat(this.head);
     const tail = Buffer.concat(this.tail);
     if (!this.isTruncated) return Buffer.concat([head, tail]);
-    // Cut on UTF-8 character boundaries so the text around the marker stays readable.
-    const headEnd = utf8BoundaryBefore(head, head.length);
-    const tailStart = utf8BoundaryAfter(tail, 0);
-    const omitted = this.omittedBytes + (head.length - headEnd) + tailStart;
+    const { headEnd, tailStart, omitted } = this.#boundaries(head, tail);
     return Buffer.concat([
       head.subarray(0, headEnd),
       Buffer.from(truncationMarker(omitted)),
@@ -85,10 +82,34 @@ export class CappedOutput {
     ]);
   }
 
+  /**
+   * The cut this capture made, as its marker and the bytes it stands for: a later cap
+   * (max_observe) that cuts the marker away adds them to its own count instead of
+   * reporting only what it cut itself (issue 17: "55,679 cut" when ~467,000 were).
+   */
+  cut(): OutputCut | null {
+    if (!this.isTruncated) return null;
+    const { omitted } = this.#boundaries(Buffer.concat(this.head), Buffer.concat(this.tail));
+    return { marker: truncationMarker(omitted), omitted };
+  }
+
+  // Cut on UTF-8 character boundaries so the text around the marker stays readable.
+  #boundaries(head: Buffer, tail: Buffer) {
+    const headEnd = utf8BoundaryBefore(head, head.length);
+    const tailStart = utf8BoundaryAfter(tail, 0);
+    return { headEnd, tailStart, omitted: this.omittedBytes + (head.length - headEnd) + tailStart };
+  }
+
   /** decoded as UTF-8; invalid bytes become U+FFFD rather than failing */
   toString(): string {
     return this.toBuffer().toString('utf8');
   }
+}
+
+/** A middle cut of captured output: the marker put in its place and the bytes it stands for. */
+export interface OutputCut {
+  marker: string;
+  omitted: number;
 }
 
 export function truncationMarker(omittedBytes: number): string {
@@ -118,4 +139,9 @@ function utf8BoundaryAfter(buffer: Buffer, start: number): number {
   let i = start;
   while (i < buffer.length && i - start < 3 && isContinuation(buffer[i])) i++;
   return i;
+}
+
+/** The cuts of a command's captured streams, for CommandResult.cuts. */
+export function cutsOf(...outputs: CappedOutput[]): OutputCut[] {
+  return outputs.map((o) => o.cut()).filter((c): c is OutputCut => c !== null);
 }

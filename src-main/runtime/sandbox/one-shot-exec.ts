@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { abortError, waitOutcome } from '../util/abort';
-import { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from './capped-output';
+import { CappedOutput, cutsOf, DEFAULT_OUTPUT_CAP_BYTES, type OutputCut } from './capped-output';
 import type { ContainerEngine } from './engine';
 
 export interface ExecOptions {
@@ -33,6 +33,8 @@ export interface ExecResult {
   truncated: boolean;
   /** stdout as bytes (capped), for binary-safe callers */
   stdoutBytes: Buffer;
+  /** the cuts the capture cap made (stdout's, then stderr's) */
+  cuts: OutputCut[];
 }
 
 /** Grace for the killed process's stream to end before the connection is dropped. */
@@ -95,6 +97,7 @@ export async function runOneShot(
     timedOut: outcome === 'timeout',
     truncated: stdout.isTruncated || stderr.isTruncated,
     stdoutBytes,
+    cuts: cutsOf(stdout, stderr),
   };
 }
 

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { abortError, waitOutcome } from '../util/abort';
-import { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from './capped-output';
+import { CappedOutput, cutsOf, DEFAULT_OUTPUT_CAP_BYTES, type OutputCut } from './capped-output';
 import type { ContainerEngine, ExecStream } from './engine';
 import { exitCodeOf } from './one-shot-exec';
 import { killShellArgv, killShellWorkArgv } from './process-killer';
@@ -47,6 +47,8 @@ export interface ShellResult {
   stderr: string;
   timedOut: boolean;
   truncated: boolean;
+  /** the cuts the capture cap made (stdout's, then stderr's) */
+  cuts: OutputCut[];
   /** the shell's working directory after the command */
   cwd: string;
   /** the shell ended during the command (`exit`, killed); the next command starts a new one */
@@ -250,6 +252,7 @@ export class PersistentShell {
         : pending.stderr.toString(),
       timedOut,
       truncated: pending.stdout.isTruncated || pending.stderr.isTruncated,
+      cuts: cutsOf(pending.stdout, pending.stderr),
       cwd: this.cwdKnown,
       shellExited,
       processCount: pending.processCount,

@@ -20,6 +20,7 @@ import {
   statusOf,
 } from './errors';
 import { readOomKillCount } from './oom-count';
+import type { OutputCut } from './capped-output';
 import { runOneShot, type ExecOptions, type ExecResult } from './one-shot-exec';
 import { PersistentShell, type ShellResult, type ShellRunOptions } from './persistent-shell';
 import { killMarkedArgv } from './process-killer';
@@ -53,6 +54,8 @@ export interface CommandResult {
   notes: string[];
   /** stdout as bytes (capped), for binary-safe callers; one-shot execs only */
   stdoutBytes?: Buffer;
+  /** the capture cap's cuts, so a later cap can count what they stood for */
+  cuts?: OutputCut[];
 }
 
 export class Sandbox implements SessionResource {
@@ -324,6 +327,7 @@ export class Sandbox implements SessionResource {
       oomKilled: false,
       notes: [],
       ...(result.stdoutBytes ? { stdoutBytes: result.stdoutBytes } : {}),
+      ...(result.cuts && result.cuts.length > 0 ? { cuts: result.cuts } : {}),
     };
     // SIGKILLed (137, or bash's "Killed" for a job inside a longer command): maybe OOM.
     const wasKilled = result.exitCode === 137 || /\bKilled\b/.test(result.stderr);

@@ -16,6 +16,12 @@ export interface ToolResult {
   /** an image to show the model; it is attached to a following user message */
   image?: MessageImage;
   exitCode?: number;
+  /**
+   * cuts an earlier cap (the sandbox's capture cap) made in this output: its marker and
+   * what it stood for, so max_observe's marker can state the true amount when it cuts
+   * that marker away (observation.ts)
+   */
+  earlierCuts?: readonly { marker: string; omitted: number }[];
   /** the call ran out of time and was stopped (the loop ends a run after several in a row) */
   timedOut?: boolean;
   /** the failure must end the run (e.g. the workspace outgrew its limit) */

@@ -26,7 +26,10 @@ export function formatCommandResult(
   const output = combinedOutput(result);
   const notes = result.notes.length > 0 ? `\n${result.notes.join('\n')}` : '';
   const exitCode = result.exitCode ?? undefined;
-  const extra = exitCode !== undefined ? { exitCode } : {};
+  const extra = {
+    ...(exitCode !== undefined ? { exitCode } : {}),
+    ...(result.cuts && result.cuts.length > 0 ? { earlierCuts: result.cuts } : {}),
+  };
   if (result.timedOut) {
     return fail(
       `${context.what} timed out after ${context.timeoutSeconds}s and was stopped (its processes ` +
