@@ -8,6 +8,7 @@ import OpenAI, { AzureOpenAI } from 'openai';
 import type { ConnectionTestResult } from '@shared/ipc';
 import type { LlmProfile } from './schema';
 import { azureTarget } from './azure-url';
+import { explainConnectionFailure } from '../util/connection-cause';
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 
@@ -77,17 +78,14 @@ function explain(
     );
   }
   if (error instanceof OpenAI.APIConnectionError) {
-    const cause = (error.cause as NodeJS.ErrnoException | undefined) ?? undefined;
-    const code = cause?.code ?? (cause?.cause as NodeJS.ErrnoException | undefined)?.code;
-    const host = safeHost(profile.baseUrl);
-    if (code === 'ECONNREFUSED')
-      return done(false, `Nothing is listening at ${host} (connection refused).`);
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-      return done(false, `The host ${host} was not found (DNS).`);
-    if (code?.startsWith('CERT_') || code?.includes('SSL') || code?.includes('TLS')) {
-      return done(false, `TLS error talking to ${host}: ${code}.`);
-    }
-    return done(false, `Could not connect to ${host}${code ? ` (${code})` : ''}.`);
+    // the same classification a run's model client uses (util/connection-cause.ts)
+    return done(
+      false,
+      explainConnectionFailure(error, {
+        baseUrl: displayUrl(profile.baseUrl),
+        profileName: profile.name,
+      }).message,
+    );
   }
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
     const detail = firstLine(error.message);
@@ -120,9 +118,14 @@ function explain(
   );
 }
 
-function safeHost(url: string): string {
+/** The base URL without credentials or query, fit for a message. */
+function displayUrl(url: string): string {
   try {
-    return new URL(url).host;
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    return parsed.toString().replace(/\/$/, '');
   } catch {
     return url;
   }

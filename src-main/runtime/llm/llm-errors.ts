@@ -8,6 +8,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
 
 export { LLM_ERROR_KINDS, LlmError, type LlmErrorKind } from './llm-error';
 import { LlmError } from './llm-error';
+import { explainConnectionFailure } from '../util/connection-cause';
 
 /** What the classifier needs to word its messages; never the key itself in output. */
 export interface ErrorContext {
@@ -101,38 +102,16 @@ export function classifyError(error: unknown, ctx: ErrorContext, retryAfterMs?: 
     });
   }
   if (error instanceof APIConnectionError) {
-    const code = causeCode(error);
-    if (code === 'ECONNREFUSED') {
-      return new LlmError(
-        'CONFIG',
-        `Could not connect to ${where}: connection refused. Is the server running, and is base_url right?`,
-        { cause: error },
-      );
-    }
-    if (code === 'ENOTFOUND') {
-      return new LlmError(
-        'CONFIG',
-        `Could not resolve the host of base_url ${ctx.baseUrl} (profile "${ctx.profileName}"): check the URL.`,
-        { cause: error },
-      );
-    }
-    if (code && /CERT|SSL|TLS|EPROTO|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(code)) {
-      return new LlmError(
-        'CONFIG',
-        `TLS error talking to ${where} (${code}): the server's certificate was not accepted.`,
-        { cause: error },
-      );
-    }
-    if (code === undefined || RETRYABLE_NET_CODES.has(code)) {
-      return new LlmError(
-        'RETRYABLE',
-        `Network error talking to ${where}${code ? ` (${code})` : ''}`,
-        { cause: error },
-      );
-    }
-    return new LlmError('RETRYABLE', `Network error talking to ${where} (${code})`, {
-      cause: error,
+    // util/connection-cause.ts: the same words as Test connection, naming the real cause
+    const failure = explainConnectionFailure(error, {
+      baseUrl: ctx.baseUrl,
+      profileName: ctx.profileName,
     });
+    return new LlmError(
+      failure.retryable ? 'RETRYABLE' : 'CONFIG',
+      `${redactSecrets(failure.message, ctx.apiKey).replace(/\.$/, '')} (model "${ctx.model}").`,
+      { cause: error },
+    );
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const status = error.status;
