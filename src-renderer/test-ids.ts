@@ -37,6 +37,11 @@
  *   nudge-link                 inside a stuck marker: jumps to where the nudge was injected
  *   timeline-marker            state changes, retries, truncation, sandbox, plan; `data-marker`
  *   run-finished               the final row; `data-outcome`
+ *   pending-call               after the rows, per agent, while a model call waits for its
+ *                              answer (`data-agent`, `data-attempt`, `data-max-attempts`);
+ *                              inside: pending-call-elapsed (ticking), pending-call-attempt
+ *                              ("attempt n of max"), pending-call-retry (one per failed
+ *                              attempt, `data-status`: its reason)
  * Filters                      filter-search, filter-role-ROLE, filter-tool, filter-errors,
  *                              filter-duplicates, filter-clear, follow-tail
  * Inspector                    inspector, inspector-empty, context-at-step,
@@ -150,6 +155,10 @@ export const TEST_IDS = {
   nudgeLink: 'nudge-link',
   timelineMarker: 'timeline-marker',
   runFinished: 'run-finished',
+  pendingCall: 'pending-call',
+  pendingCallElapsed: 'pending-call-elapsed',
+  pendingCallAttempt: 'pending-call-attempt',
+  pendingCallRetry: 'pending-call-retry',
   filterSearch: 'filter-search',
   filterTool: 'filter-tool',
   filterErrors: 'filter-errors',

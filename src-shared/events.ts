@@ -99,6 +99,12 @@ export interface LlmRequestedEvent {
   system?: string;
   /** the stuck nudge sent after memory with this request only (it is never stored) */
   nudge?: string;
+  /**
+   * attempts this call may take, retries included (the profile's max_retries + 1): the
+   * pending-call row's "attempt n of max". Absent in older runs and for clients that
+   * do not retry.
+   */
+  maxAttempts?: number;
 }
 export interface LlmDeltaEvent {
   type: 'llm.delta';

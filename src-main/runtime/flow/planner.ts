@@ -133,11 +133,17 @@ async function ask(
     model: deps.llm.model,
     messageCount: messages.length,
     inputTokens: 0,
+    ...(deps.llm.maxAttempts !== undefined ? { maxAttempts: deps.llm.maxAttempts } : {}),
   });
   const started = performance.now();
   const response = await deps.llm.complete(
     { messages, ...(tools ? { tools, toolChoice: 'auto' as const } : {}) },
-    { signal },
+    {
+      signal,
+      // the planner's retries show in its pending-call row like an agent's (issue 17)
+      onRetry: (notice) =>
+        deps.emit({ type: 'llm.retried', agent: PLANNER_AGENT, step, ...notice }),
+    },
   );
   deps.usage.prompt += response.usage.prompt;
   deps.usage.completion += response.usage.completion;

@@ -11,6 +11,7 @@ import { estimateRequestTokens } from './token-estimate';
 
 export class LazyOpenAiLlm implements LlmClient {
   readonly model: string;
+  readonly maxAttempts: number;
   private loading: Promise<OpenAiLlm> | null = null;
   private loaded: OpenAiLlm | null = null;
 
@@ -19,6 +20,7 @@ export class LazyOpenAiLlm implements LlmClient {
     private readonly options: OpenAiLlmOptions = {},
   ) {
     this.model = profile.model;
+    this.maxAttempts = profile.maxRetries + 1;
   }
 
   countTokens(request: ChatRequest): number {

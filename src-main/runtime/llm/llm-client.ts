@@ -45,6 +45,12 @@ export interface ChatOptions {
 
 export interface LlmClient {
   readonly model: string;
+  /**
+   * attempts one call may take, retries included (the profile's max_retries + 1), shown
+   * as "attempt n of max" while a call waits (`llm.requested.maxAttempts`); absent when
+   * the client does not retry
+   */
+  readonly maxAttempts?: number;
   complete(request: ChatRequest, options?: ChatOptions): Promise<ChatResponse>;
   /** input tokens of a request as this client counts them (shown in `llm.requested`) */
   countTokens?(request: ChatRequest): number;

@@ -67,6 +67,7 @@ type Body = ChatCompletionCreateParamsBase;
 export class OpenAiLlm implements LlmClient {
   readonly model: string;
   readonly profileName: string;
+  readonly maxAttempts: number;
   #client: OpenAI;
   #ctx: ErrorContext;
   #policy: RetryPolicy;
@@ -83,6 +84,7 @@ export class OpenAiLlm implements LlmClient {
   constructor(profile: LlmProfile, options: OpenAiLlmOptions = {}) {
     this.model = profile.model;
     this.profileName = profile.name;
+    this.maxAttempts = profile.maxRetries + 1;
     const baseUrl =
       profile.apiType === 'ollama' && profile.baseUrl === OPENAI_DEFAULT_URL
         ? OLLAMA_DEFAULT_URL

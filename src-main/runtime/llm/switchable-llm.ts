@@ -12,6 +12,10 @@ export class SwitchableLlm implements LlmClient {
     return this.inner.model;
   }
 
+  get maxAttempts(): number | undefined {
+    return this.inner.maxAttempts;
+  }
+
   complete(request: ChatRequest, options?: ChatOptions): Promise<ChatResponse> {
     return this.inner.complete(request, options);
   }

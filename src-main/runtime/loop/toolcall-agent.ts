@@ -187,6 +187,7 @@ export class ToolCallAgent extends ReActAgent {
       model: this.llm.model,
       messageCount: request.messages.length,
       inputTokens: this.llm.countTokens?.(request) ?? 0,
+      ...(this.llm.maxAttempts !== undefined ? { maxAttempts: this.llm.maxAttempts } : {}),
       // What the request carries beyond memory, so a UI can show exactly what was sent.
       ...(this.systemPrompt && this.systemPrompt !== this.emittedSystemPrompt
         ? { system: this.systemPrompt }

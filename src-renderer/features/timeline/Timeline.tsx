@@ -9,6 +9,7 @@ import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { TEST_IDS } from '../../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import type { TimelineItem, TimelineItemKind } from '../../store/timeline/types';
+import { PendingCalls } from './PendingCalls';
 import { TimelineRow } from './rows/TimelineRow';
 import type { RowActions } from './rows/row-props';
 import { useRows } from './use-row-index';
@@ -175,6 +176,7 @@ export function Timeline({ runId }: { runId: string }) {
           );
         })}
       </div>
+      <PendingCalls runId={runId} isLive={isLive} />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import type { RunEvent, RunEventOf } from '@shared/events';
 import { matchDuplicate } from './duplicate-index';
 import { key } from './timeline-draft';
 import { DebugDraft } from './debug-draft';
+import { callRequested, callRetried, callSettled } from './pending-calls';
 import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
 
 export function applyTimelineEvents(
@@ -56,6 +57,9 @@ class Draft extends DebugDraft {
       case 'step.started':
         return this.stepStarted(e);
       case 'step.finished':
+        // a failed call ends its step: nothing waits any more
+        if (this.m.pendingCalls[e.agent]?.step === e.step)
+          callSettled(this.m.pendingCalls, e.agent);
         this.updateStep(e.agent, e.step, () => ({
           isFinished: true,
           durationMs: e.durationMs,
@@ -66,6 +70,7 @@ class Draft extends DebugDraft {
       case 'memory.truncated':
         return this.memoryTruncated(e);
       case 'llm.requested': {
+        callRequested(this.m.pendingCalls, e);
         if (e.system !== undefined) this.m.systemPrompts[e.agent] = e.system;
         const system = this.m.systemPrompts[e.agent];
         this.updateStep(e.agent, e.step, () => ({
@@ -81,8 +86,10 @@ class Draft extends DebugDraft {
         return;
       }
       case 'llm.delta':
+        callSettled(this.m.pendingCalls, e.agent);
         return this.delta(e);
       case 'llm.responded':
+        callSettled(this.m.pendingCalls, e.agent);
         this.m.pendingResponse[e.agent] = {
           step: e.step,
           info: {
@@ -102,6 +109,7 @@ class Draft extends DebugDraft {
       case 'llm.retried': {
         // The retried attempt streams afresh; the partial text of the failed one stays visible.
         delete this.m.streams[e.agent];
+        callRetried(this.m.pendingCalls, e);
         const cause = e.status === null ? 'a network error' : `HTTP ${e.status}`;
         const wait = (e.delayMs / 1000).toFixed(1);
         this.marker(
@@ -181,6 +189,7 @@ class Draft extends DebugDraft {
       }
       case 'run.finished': {
         this.m.streams = {};
+        this.m.pendingCalls = {};
         this.m.openQuestions = [];
         const verdict = this.runFinished(e);
         this.push({

@@ -20,6 +20,7 @@ export function createTimeline(): TimelineModel {
     lastAgent: '',
     streams: {},
     pendingResponse: {},
+    pendingCalls: {},
     pendingNudge: {},
     systemPrompts: {},
     openQuestions: [],

@@ -24,6 +24,7 @@ export class TimelineDraft {
       current: { ...previous.current },
       streams: { ...previous.streams },
       pendingResponse: { ...previous.pendingResponse },
+      pendingCalls: { ...previous.pendingCalls },
       pendingNudge: { ...previous.pendingNudge },
       openQuestions: previous.openQuestions.slice(),
     };

@@ -7,6 +7,7 @@
  */
 import type { AgentState, FlowName, RunOutcome, TokenUsage } from '@shared/domain/agent';
 import type { Role, ToolCall } from '@shared/domain/message';
+import type { PendingCalls } from './pending-calls';
 import type { PlanStep, RunPausedEvent, SandboxFailureReason, SandboxStatus } from '@shared/events';
 import type { RunVerdict } from '@shared/run-outcome';
 import type {
@@ -277,6 +278,8 @@ export interface TimelineModel {
   streams: Record<string, number>;
   /** per agent: the last `llm.responded`, waiting for its assistant memory message */
   pendingResponse: Record<string, { step: number; info: ResponseInfo }>;
+  /** per agent: the model call waiting for its answer (pending-calls.ts) */
+  pendingCalls: PendingCalls;
   /** per agent: a stuck marker whose nudge goes into the agent's next step */
   pendingNudge: Record<string, number>;
   /** per agent: the system prompt its requests carry (sent only when it changes) */
