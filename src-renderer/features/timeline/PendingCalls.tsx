@@ -86,7 +86,7 @@ export function PendingCallRow({ call }: { call: PendingCall }) {
               data-testid={TEST_IDS.pendingCallRetry}
               data-status={retry.status ?? 'network'}
             >
-              ↻ attempt {retry.attempt} failed ({retryReason(retry)}); retried after{' '}
+              ↻ attempt {retry.attempt} failed ({retryReason(retry)}); next attempt after{' '}
               {(retry.delayMs / 1000).toFixed(1)} s
             </li>
           ))}
