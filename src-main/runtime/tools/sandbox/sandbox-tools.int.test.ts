@@ -22,6 +22,7 @@ import { createStrReplaceEditorTool } from './str-replace-editor';
 import type { Tool, ToolContext, ToolResult } from '../tool';
 import { SandboxAccess } from './sandbox-access';
 import { CancelledError } from '../../util/abort';
+import { capObservation } from '../../loop/observation';
 
 const engine = await probeDocker();
 
@@ -117,6 +118,21 @@ describe.skipIf(!engine.available)('sandbox tools', () => {
         .filter((e) => e.type === 'sandbox.changed')
         .map((e) => e.status);
       expect(statuses).toEqual(['busy', 'idle']);
+    });
+
+    it("500,000 printed characters: max_observe's marker counts what the capture cap cut too (issue 17)", async () => {
+      const printed = 500_000;
+      const result = await call(bash, {
+        command: `python3 -c "import sys; sys.stdout.write('Z' * ${printed})"`,
+      });
+      expect(result.earlierCuts).toHaveLength(1);
+      const observation = capObservation(result.output, 10_000, result.earlierCuts);
+      const match = /\[\.\.\. (\d+) characters cut: observation capped/.exec(observation);
+      const kept = observation.replace(/\n\n\[\.\.\. \d+ characters cut[^\]]*\]\n\n/, '');
+      expect(kept).not.toContain('bytes of output omitted'); // the capture's marker was cut away
+      const keptPrinted = kept.split('').filter((c) => c === 'Z').length;
+      // Before: ~55,600, only the observation cap's share of ~490,000.
+      expect(Number(match?.[1])).toBe(printed - keptPrinted);
     });
 
     it('restarts on request, resetting variables', async () => {
