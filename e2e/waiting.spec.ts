@@ -28,7 +28,8 @@ async function setToolcall(page: Page, values: Record<string, string | null>): P
   await expect(page.getByTestId('config-editor')).toBeVisible();
   await page.getByTestId('config-tab-toolcall').click();
   // max_retries sits under "Advanced"
-  await page.locator('details.advanced').evaluate((d) => ((d as HTMLDetailsElement).open = true));
+  const advanced = page.locator('details.advanced');
+  if ((await advanced.getAttribute('open')) === null) await advanced.locator('summary').click();
   for (const [key, value] of Object.entries(values)) {
     if (value === null) {
       const reset = page.getByTestId(`config-reset-toolcall-${key}`);

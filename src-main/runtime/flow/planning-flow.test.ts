@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEventPayload } from '@shared/events';
 import { ToolCallAgent } from '../loop/toolcall-agent';
-import type { ChatRequest } from '../llm/llm-client';
+import type { ChatRequest, LlmClient } from '../llm/llm-client';
 import { ScriptedLlm, type ScriptedReply } from '../llm/scripted-llm';
 import { createTerminateTool } from '../tools/terminate';
 import { ToolRegistry } from '../tools/tool-registry';
@@ -150,6 +150,29 @@ describe('PlanningFlow', () => {
     const plan = lastPlan(events);
     expect(plan.steps.map((s) => s.status)).toEqual(['completed', 'completed', 'completed']);
     expect(plan.steps[2]?.notes).toMatch(/Skipped: the task was finished early at step 0/);
+  });
+
+  it("the planner's model calls say their attempts and emit their retries (issue 17 pending row)", async () => {
+    const scripted = planner([createPlan(['do the work']), { content: 'Done.' }]);
+    // a client that retried once before answering, as OpenAiLlm does on a 429
+    const retrying: LlmClient = {
+      model: scripted.model,
+      maxAttempts: 3,
+      complete: (request, options) => {
+        options?.onRetry?.({ attempt: 1, status: 429, delayMs: 10, error: 'Rate limited' });
+        return scripted.complete(request, options);
+      },
+    };
+    const { flow, events } = run({
+      planner: retrying,
+      executors: [executor('manus', () => terminate('success'))],
+    });
+    await flow.run('a task');
+    const requested = events.filter((e) => e.type === 'llm.requested' && e.agent === 'planning');
+    expect(requested[0]).toMatchObject({ maxAttempts: 3 });
+    const retried = events.filter((e) => e.type === 'llm.retried' && e.agent === 'planning');
+    expect(retried.length).toBeGreaterThan(0);
+    expect(retried[0]).toMatchObject({ attempt: 1, status: 429, error: 'Rate limited' });
   });
 
   it('fixes openmanus §6 (infinite loop on executor errors): a step whose executor errors is retried, then blocked', async () => {

@@ -84,6 +84,12 @@ describe('ToolCallAgent: the loop', () => {
     ]);
   });
 
+  it('llm.requested says how many attempts the call may take (max_retries + 1, issue 17)', async () => {
+    h = await startHarness([reply.terminate()], { profile: { maxRetries: 3 } });
+    await h.run();
+    expect(h.of('llm.requested')[0]).toMatchObject({ maxAttempts: 4 });
+  });
+
   it('fixes openmanus 7.2 item 1: a persistent 500 ends the run as ERROR with a clear message, not a crash', async () => {
     h = await startHarness(() => reply.serverError(500), { profile: { maxRetries: 2 } });
     const result = await h.run();
