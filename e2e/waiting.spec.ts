@@ -84,6 +84,15 @@ test('a call waiting out a 429 shows a pending row; a refused connection names i
     await expect(finished).toContainText('check base_url of profile');
     await expect(finished).not.toContainText('Network error');
     await page.screenshot({ path: testInfo.outputPath('refused-connection.png') });
+
+    // The issue's own example: port 9 is one Node's fetch will not connect to at all.
+    await setToolcall(page, { base_url: 'http://127.0.0.1:9/v1' });
+    await startRun(page, `Say hello (port 9 ${Date.now()})`, 'toolcall');
+    await expect(page.getByTestId('run-finished')).toContainText(
+      "http://127.0.0.1:9/v1 uses port 9, which Node's fetch refuses to connect to",
+      { timeout: 30_000 },
+    );
+    await page.screenshot({ path: testInfo.outputPath('blocked-port.png') });
   } finally {
     // leave the config as the other specs expect it
     await setToolcall(page, { base_url: null, max_retries: null });
