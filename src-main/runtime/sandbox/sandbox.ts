@@ -20,7 +20,6 @@ import {
   statusOf,
 } from './errors';
 import { readOomKillCount } from './oom-count';
-import type { OutputCut } from './capped-output';
 import { runOneShot, type ExecOptions, type ExecResult } from './one-shot-exec';
 import { PersistentShell, type ShellResult, type ShellRunOptions } from './persistent-shell';
 import { killMarkedArgv } from './process-killer';
@@ -41,8 +40,8 @@ export interface SandboxInit {
   onDisposed: (sandbox: Sandbox, isRemoved: boolean) => void;
 }
 
-/** What every command returns, from a one-shot exec or the persistent shell. */
-export interface CommandResult {
+/** What every command returns, from a one-shot exec or the persistent shell (with its cuts). */
+export interface CommandResult extends Pick<ExecResult, 'cuts'> {
   exitCode: number | null;
   stdout: string;
   stderr: string;
@@ -54,8 +53,6 @@ export interface CommandResult {
   notes: string[];
   /** stdout as bytes (capped), for binary-safe callers; one-shot execs only */
   stdoutBytes?: Buffer;
-  /** the capture cap's cuts, so a later cap can count what they stood for */
-  cuts?: OutputCut[];
 }
 
 export class Sandbox implements SessionResource {
@@ -327,7 +324,7 @@ export class Sandbox implements SessionResource {
       oomKilled: false,
       notes: [],
       ...(result.stdoutBytes ? { stdoutBytes: result.stdoutBytes } : {}),
-      ...(result.cuts && result.cuts.length > 0 ? { cuts: result.cuts } : {}),
+      cuts: result.cuts,
     };
     // SIGKILLed (137, or bash's "Killed" for a job inside a longer command): maybe OOM.
     const wasKilled = result.exitCode === 137 || /\bKilled\b/.test(result.stderr);
