@@ -3,8 +3,10 @@
  * OpenAI-compatible model server (replaying e2e/fixtures/scenarios.json) and a
  * `workbench serve` whose WORKBENCH_HOME config points every agent at it.
  */
-export const E2E_PORT = Number(process.env['WORKBENCH_E2E_PORT'] ?? 47813);
-export const SCRIPTED_PORT = Number(process.env['WORKBENCH_E2E_SCRIPTED_PORT'] ?? 47814);
+// Below Linux's ephemeral range (32768-60999): a port the kernel hands out to some other
+// process's outgoing or port-0 socket cannot take them (47814 once failed with EADDRINUSE).
+export const E2E_PORT = Number(process.env['WORKBENCH_E2E_PORT'] ?? 31813);
+export const SCRIPTED_PORT = Number(process.env['WORKBENCH_E2E_SCRIPTED_PORT'] ?? 31814);
 export const E2E_TOKEN = 'e2e-token-0123456789abcdef';
 export const E2E_URL = `http://127.0.0.1:${E2E_PORT}/?token=${E2E_TOKEN}`;
 export const SCRIPTED_URL = `http://127.0.0.1:${SCRIPTED_PORT}/v1`;
