@@ -112,11 +112,18 @@ function plain(args: string[], home = mkdtempSync(join(tmpdir(), 'wb-home-'))) {
   });
 }
 
-/** Runs the CLI in a real pseudo-terminal (util-linux `script`): stdin and stderr are TTYs. */
+/**
+ * Runs the CLI in a real pseudo-terminal (util-linux `script`): stdin and stderr are TTYs.
+ * `script` runs the command through `$SHELL -c`; `exec` makes the CLI replace that shell.
+ * Without it a shell that does not exec its last command (dash, CI's /bin/sh when SHELL is
+ * unset) stays in the terminal's foreground group, dies of the Ctrl-\ meant for the CLI
+ * (SIGQUIT), and `script` hangs up the terminal under the run.
+ */
 function inTerminal(home: string, args: string[]) {
-  const command = [process.execPath, bin, ...args].join(' ');
+  const command = ['exec', process.execPath, bin, ...args].join(' ');
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
-    env: { ...process.env, WORKBENCH_HOME: home, TERM: 'xterm' },
+    // the shell CI has when SHELL is unset: the test holds with the least helpful one
+    env: { ...process.env, SHELL: '/bin/sh', WORKBENCH_HOME: home, TERM: 'xterm' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let screen = '';
