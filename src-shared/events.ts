@@ -105,6 +105,38 @@ export interface LlmRequestedEvent {
    * do not retry.
    */
   maxAttempts?: number;
+  /**
+   * the sampling parameters sent, by their wire names (absent in older runs; a reasoning
+   * model gets `max_completion_tokens` and no temperature)
+   */
+  params?: RequestParams;
+  /** the tool_choice sent; present when the request offered tools */
+  toolChoice?: 'auto' | 'required' | 'none';
+  /**
+   * a reference to the tool list sent (names, descriptions, JSON schemas): its hash.
+   * The list itself is in `tools` of the first request of this agent that sent it, so
+   * a 10,000-step run does not repeat the schemas in every step (`requestTools`).
+   */
+  toolsHash?: string;
+  /** the tool list, present when `toolsHash` differs from this agent's previous request */
+  tools?: RequestTool[];
+  /**
+   * the messages sent, for requests not built from the agent's memory (the planner, a
+   * page extraction). Absent: the request was the system prompt (`system`), this agent's
+   * memory messages as `memory.appended`/`memory.truncated` left them, and `nudge`.
+   */
+  messages?: EventMessage[];
+}
+/** The sampling parameters of a model request, named as on the wire. */
+export interface RequestParams {
+  temperature?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+}
+/** A tool as the model was offered it (an OpenAI function declaration). */
+export interface RequestTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
 }
 export interface LlmDeltaEvent {
   type: 'llm.delta';
@@ -122,6 +154,11 @@ export interface LlmRespondedEvent {
   usage: TokenUsage;
   durationMs: number;
   finishReason: string;
+  /**
+   * who counted `usage`: the provider (its `usage` figures) or, when it reported none,
+   * the runtime with the o200k tokenizer. Absent in older runs.
+   */
+  usageSource?: 'provider' | 'o200k';
 }
 export interface LlmRetriedEvent {
   type: 'llm.retried';
@@ -173,6 +210,24 @@ export interface ToolProgressEvent {
   /** the end of the scale, when the tool knows it */
   total?: number;
   message?: string;
+}
+/**
+ * What a running command printed (the sandbox's bash and python_execute), batched like
+ * `llm.delta`: at most one event per stream every ~100 ms or 16 KiB. Each stream of a
+ * call streams at most the capture cap (64 KiB, as `tool.finished.output` keeps);
+ * after that, events carry only `omittedBytes` (at most one a second), and the full
+ * head-and-tail output comes with `tool.finished`.
+ */
+export interface ToolOutputEvent {
+  type: 'tool.output';
+  agent: string;
+  step: number;
+  toolCallId: string;
+  name: string;
+  stream: 'stdout' | 'stderr';
+  text: string;
+  /** bytes of this stream not streamed so far because the cap was reached */
+  omittedBytes?: number;
 }
 
 export interface StuckDetectedEvent {
@@ -307,6 +362,7 @@ export type RunEventPayload =
   | ToolStartedEvent
   | ToolFinishedEvent
   | ToolProgressEvent
+  | ToolOutputEvent
   | StuckDetectedEvent
   | SandboxChangedEvent
   | PlanUpdatedEvent
@@ -347,6 +403,7 @@ export const RUN_EVENT_TYPES: readonly RunEventType[] = [
   'tool.started',
   'tool.finished',
   'tool.progress',
+  'tool.output',
   'stuck.detected',
   'sandbox.changed',
   'plan.updated',

@@ -16,6 +16,8 @@ import { LazyOpenAiLlm } from '../llm/lazy-openai-llm';
 import type { ScenarioFile } from '../llm/testing/scenario-script';
 import type { ScriptedOpenAiServer } from '../llm/testing/scripted-openai-server';
 import { estimateRequestTokens } from '../llm/token-estimate';
+import { requestParamsOf } from '../llm/request-params';
+import type { RequestParams } from '@shared/events';
 import { assertRealInside, resolveInside } from '../util/contained-path';
 import { readRegularFile } from '../util/read-regular-file';
 import { demoScenarioFor } from './demo-resources';
@@ -141,5 +143,9 @@ class LazyScriptedClient implements LlmClient {
 
   countTokens(request: ChatRequest): number {
     return estimateRequestTokens(request);
+  }
+
+  requestParams(): RequestParams {
+    return requestParamsOf({ ...this.profile, apiType: 'openai' });
   }
 }

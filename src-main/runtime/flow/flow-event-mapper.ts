@@ -52,6 +52,8 @@ export class FlowEventMapper {
       case 'llm.retried':
       case 'tool.started':
       case 'tool.finished':
+      case 'tool.progress':
+      case 'tool.output':
         return { ...event, step: event.step + this.stepOffset };
       case 'stuck.detected': {
         const offset = this.indexOffsets.get(event.agent) ?? 0;

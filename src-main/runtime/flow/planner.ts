@@ -6,7 +6,8 @@
 import type { Message, ToolCall } from '@shared/domain/message';
 import type { RunEventPayload } from '@shared/events';
 import type { TokenUsage } from '@shared/domain/agent';
-import type { ChatResponse, LlmClient } from '../llm/llm-client';
+import type { ChatRequest, ChatResponse, LlmClient } from '../llm/llm-client';
+import { eventMessagesOf, RequestRecorder } from '../llm/request-record';
 import { toolSpec } from '../tools/tool';
 import { createPlanningTool, type PlanningArgs } from '../tools/planning/planning-tool';
 import { formatPlan, type Plan } from '../tools/planning/plan';
@@ -126,6 +127,10 @@ async function ask(
   if (paused) await paused;
   const step = deps.currentStep();
   const tools = withTool ? [toolSpec(createPlanningTool(deps.store))] : undefined;
+  const request: ChatRequest = {
+    messages,
+    ...(tools ? { tools, toolChoice: 'auto' as const } : {}),
+  };
   deps.emit({
     type: 'llm.requested',
     agent: PLANNER_AGENT,
@@ -134,17 +139,16 @@ async function ask(
     messageCount: messages.length,
     inputTokens: 0,
     ...(deps.llm.maxAttempts !== undefined ? { maxAttempts: deps.llm.maxAttempts } : {}),
+    ...recorderOf(deps).fields(request, deps.llm),
+    // built here, not from a memory: recorded as sent
+    messages: eventMessagesOf(messages),
   });
   const started = performance.now();
-  const response = await deps.llm.complete(
-    { messages, ...(tools ? { tools, toolChoice: 'auto' as const } : {}) },
-    {
-      signal,
-      // the planner's retries show in its pending-call row like an agent's (issue 17)
-      onRetry: (notice) =>
-        deps.emit({ type: 'llm.retried', agent: PLANNER_AGENT, step, ...notice }),
-    },
-  );
+  const response = await deps.llm.complete(request, {
+    signal,
+    // the planner's retries show in its pending-call row like an agent's (issue 17)
+    onRetry: (notice) => deps.emit({ type: 'llm.retried', agent: PLANNER_AGENT, step, ...notice }),
+  });
   deps.usage.prompt += response.usage.prompt;
   deps.usage.completion += response.usage.completion;
   deps.emit({
@@ -157,8 +161,17 @@ async function ask(
     usage: response.usage,
     durationMs: Math.round(performance.now() - started),
     finishReason: response.finishReason,
+    ...(response.usageSource ? { usageSource: response.usageSource } : {}),
   });
   return response;
+}
+
+/** One recorder per planner, so its tool list is recorded once, not with every call. */
+const recorders = new WeakMap<PlannerDeps, RequestRecorder>();
+function recorderOf(deps: PlannerDeps): RequestRecorder {
+  let recorder = recorders.get(deps);
+  if (!recorder) recorders.set(deps, (recorder = new RequestRecorder()));
+  return recorder;
 }
 
 /**

@@ -8,6 +8,8 @@ import type { LlmProfile } from '../config/schema';
 import type { ChatOptions, ChatRequest, ChatResponse, LlmClient } from './llm-client';
 import type { OpenAiLlm, OpenAiLlmOptions } from './openai-llm';
 import { estimateRequestTokens } from './token-estimate';
+import { requestParamsOf } from './request-params';
+import type { RequestParams } from '@shared/events';
 
 export class LazyOpenAiLlm implements LlmClient {
   readonly model: string;
@@ -25,6 +27,10 @@ export class LazyOpenAiLlm implements LlmClient {
 
   countTokens(request: ChatRequest): number {
     return this.loaded ? this.loaded.countTokens(request) : estimateRequestTokens(request);
+  }
+
+  requestParams(): RequestParams {
+    return requestParamsOf(this.profile);
   }
 
   async complete(request: ChatRequest, options?: ChatOptions): Promise<ChatResponse> {

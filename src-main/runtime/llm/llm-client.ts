@@ -4,6 +4,7 @@
  */
 import type { TokenUsage } from '@shared/domain/agent';
 import type { Message, ToolCall } from '@shared/domain/message';
+import type { RequestParams } from '@shared/events';
 
 export type ToolChoice = 'auto' | 'required' | 'none';
 
@@ -25,6 +26,8 @@ export interface ChatResponse {
   /** 'stop' | 'tool_calls' | 'length' | ... as the provider said it */
   finishReason: string;
   usage: TokenUsage;
+  /** who counted `usage`: the provider, or the o200k tokenizer when it reported none */
+  usageSource?: 'provider' | 'o200k';
   model: string;
 }
 
@@ -54,4 +57,6 @@ export interface LlmClient {
   complete(request: ChatRequest, options?: ChatOptions): Promise<ChatResponse>;
   /** input tokens of a request as this client counts them (shown in `llm.requested`) */
   countTokens?(request: ChatRequest): number;
+  /** the sampling parameters every request of this client carries (`llm.requested.params`) */
+  requestParams?(): RequestParams | undefined;
 }

@@ -36,7 +36,9 @@ import {
   type ErrorContext,
 } from './llm-errors';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries, type RetryPolicy } from './retry';
-import { TokenBudget } from './token-budget';
+import { TokenBudget, usageSourceOf } from './token-budget';
+import { requestParamsOf } from './request-params';
+import type { RequestParams } from '@shared/events';
 import { deadlineError, emptyChoices, notAChatEndpoint, type AnswerSource } from './answer-errors';
 import { toWireMessage, Watchdog } from './chat-wire';
 import { bodyFailure, streamFailure } from './in-band-errors';
@@ -59,8 +61,6 @@ export interface OpenAiLlmOptions {
 const OLLAMA_DEFAULT_URL = 'http://localhost:11434/v1';
 const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
 const AZURE_DEFAULT_API_VERSION = '2024-10-21';
-/** models that take max_completion_tokens and no temperature */
-const REASONING_MODEL = /^(o\d|gpt-5)/i;
 
 type Body = ChatCompletionCreateParamsBase;
 
@@ -72,12 +72,10 @@ export class OpenAiLlm implements LlmClient {
   #ctx: ErrorContext;
   #policy: RetryPolicy;
   #stream: boolean;
-  #maxTokens: number;
-  #temperature: number;
+  #params: RequestParams;
   #budget: TokenBudget;
   #timeoutMs: number;
   #maxReplyBytes: number;
-  #reasoning: boolean;
   /** ask for usage in the stream; dropped for servers that refuse `stream_options` */
   #askUsage = true;
 
@@ -97,12 +95,10 @@ export class OpenAiLlm implements LlmClient {
     };
     this.#policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, maxRetries: profile.maxRetries };
     this.#stream = profile.stream;
-    this.#maxTokens = profile.maxTokens;
-    this.#temperature = profile.temperature;
+    this.#params = requestParamsOf(profile);
     this.#budget = new TokenBudget(profile.maxInputTokens, profile.name);
     this.#timeoutMs = profile.timeoutMs;
     this.#maxReplyBytes = options.maxReplyBytes ?? MAX_REPLY_BYTES;
-    this.#reasoning = profile.apiType !== 'ollama' && REASONING_MODEL.test(profile.model);
     const common = {
       maxRetries: 0,
       // our watchdog is the real per-attempt timeout; this one is a backstop
@@ -242,6 +238,7 @@ export class OpenAiLlm implements LlmClient {
         content,
         toolCalls,
       ),
+      usageSource: usageSourceOf((completion as ChatCompletion).usage),
       model: (completion as ChatCompletion).model || this.model,
     };
   }
@@ -351,11 +348,16 @@ export class OpenAiLlm implements LlmClient {
       // a cut connection throws above instead) is taken as complete.
       finishReason: finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       usage: await this.#budget.usage(request, usage, content, toolCalls),
+      usageSource: usageSourceOf(usage),
       model: model || this.model,
     };
   }
 
   /** Who answered, for the error messages of answer-errors.ts. */
+  requestParams(): RequestParams {
+    return this.#params;
+  }
+
   #answerWho(): AnswerSource {
     return { profileName: this.profileName, model: this.model, baseUrl: this.#ctx.baseUrl };
   }
@@ -370,13 +372,7 @@ export class OpenAiLlm implements LlmClient {
       body.tools = tools;
       body.tool_choice = request.toolChoice ?? 'auto';
     }
-    if (this.#reasoning) {
-      body.max_completion_tokens = this.#maxTokens;
-    } else {
-      body.max_tokens = this.#maxTokens;
-      body.temperature = this.#temperature;
-    }
-    return body;
+    return { ...body, ...this.#params };
   }
 
   #configError(detail: string): LlmError {

@@ -3,6 +3,7 @@
  * "change the model profile or temperature for the rest of the run". The agent keeps
  * talking to this one object; the next request goes to the new client.
  */
+import type { RequestParams } from '@shared/events';
 import type { ChatOptions, ChatRequest, ChatResponse, LlmClient } from './llm-client';
 
 export class SwitchableLlm implements LlmClient {
@@ -22,6 +23,10 @@ export class SwitchableLlm implements LlmClient {
 
   countTokens(request: ChatRequest): number {
     return this.inner.countTokens?.(request) ?? 0;
+  }
+
+  requestParams(): RequestParams | undefined {
+    return this.inner.requestParams?.();
   }
 
   switchTo(inner: LlmClient): void {

@@ -55,6 +55,7 @@ export class TokenBudget {
   }
 
   /** The usage to report: the provider's (and it calibrates the estimates), else counted. */
+  /** `usage` counts with the o200k tokenizer exactly when the provider reported no prompt_tokens */
   async usage(
     request: ChatRequest,
     reported: { prompt_tokens?: number; completion_tokens?: number } | null | undefined,
@@ -72,4 +73,11 @@ export class TokenBudget {
     }
     return { prompt: counter.countRequestTokens(request), completion };
   }
+}
+
+/** Who counted a reply's usage (`llm.responded.usageSource`), by TokenBudget.usage's rule. */
+export function usageSourceOf(
+  reported: { prompt_tokens?: number } | null | undefined,
+): 'provider' | 'o200k' {
+  return reported && typeof reported.prompt_tokens === 'number' ? 'provider' : 'o200k';
 }

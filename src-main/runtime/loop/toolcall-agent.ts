@@ -70,6 +70,7 @@ export interface ToolCallAgentDeps {
 }
 
 export const TOOLCALL_DEFAULT_MAX_STEPS = 30;
+import { RequestRecorder } from '../llm/request-record';
 import {
   EMPTY_ANSWER_ERROR,
   MAX_REQUIRED_MISSES,
@@ -89,6 +90,8 @@ export class ToolCallAgent extends ReActAgent {
   protected nextStepPrompt: string | undefined;
   /** the system prompt last reported in an `llm.requested` event */
   private emittedSystemPrompt: string | undefined;
+  /** sampling parameters and the tool list (by reference) for `llm.requested` */
+  private readonly requestRecorder = new RequestRecorder();
   /** the nudge the request being built carries */
   private requestNudge: string | undefined;
   protected readonly specialToolNames: Set<string>;
@@ -193,6 +196,7 @@ export class ToolCallAgent extends ReActAgent {
         ? { system: this.systemPrompt }
         : {}),
       ...(this.requestNudge ? { nudge: this.requestNudge } : {}),
+      ...this.requestRecorder.fields(request, this.llm),
     });
     this.emittedSystemPrompt = this.systemPrompt;
     const deltas = new DeltaBatcher((text) =>
@@ -230,6 +234,7 @@ export class ToolCallAgent extends ReActAgent {
       usage: response.usage,
       durationMs: Math.round(performance.now() - started),
       finishReason: response.finishReason,
+      ...(response.usageSource ? { usageSource: response.usageSource } : {}),
     });
     return response;
   }

@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import type { RunEventPayload } from '@shared/events';
 import type { LlmClient } from '../../llm/llm-client';
+import { eventMessagesOf, RequestRecorder } from '../../llm/request-record';
 import { PAGE_SCRIPTS, callScript } from './page-script';
 
 export const EXTRACT_SYSTEM_PROMPT =
@@ -61,6 +62,9 @@ export async function extractContent(
     model: ctx.llm.model,
     messageCount: messages.length,
     inputTokens: 0,
+    ...new RequestRecorder().fields({ messages }, ctx.llm),
+    // built here, not from a memory: recorded as sent
+    messages: eventMessagesOf(messages),
   });
   const response = await ctx.llm.complete({ messages }, { signal: ctx.signal });
   ctx.emit({
@@ -73,6 +77,7 @@ export async function extractContent(
     usage: response.usage,
     durationMs: Math.round(performance.now() - started),
     finishReason: response.finishReason,
+    ...(response.usageSource ? { usageSource: response.usageSource } : {}),
   });
   const answer = response.content?.trim();
   if (!answer) throw new Error('the model returned no text for the extraction');

@@ -1,0 +1,22 @@
+/**
+ * The sampling parameters a profile's requests carry, as the wire names them: the one
+ * place `OpenAiLlm` builds them from and `llm.requested.params` reports them from, so
+ * what the timeline shows is what was sent.
+ */
+import type { RequestParams } from '@shared/events';
+import type { LlmProfile } from '../config/schema';
+
+/** models that take max_completion_tokens and no temperature */
+const REASONING_MODEL = /^(o\d|gpt-5)/i;
+
+export function isReasoningProfile(profile: Pick<LlmProfile, 'apiType' | 'model'>): boolean {
+  return profile.apiType !== 'ollama' && REASONING_MODEL.test(profile.model);
+}
+
+export function requestParamsOf(
+  profile: Pick<LlmProfile, 'apiType' | 'model' | 'maxTokens' | 'temperature'>,
+): RequestParams {
+  return isReasoningProfile(profile)
+    ? { max_completion_tokens: profile.maxTokens }
+    : { max_tokens: profile.maxTokens, temperature: profile.temperature };
+}
