@@ -36,3 +36,35 @@ describe('looksLikeRunEvent', () => {
     }
   });
 });
+
+describe('issue 17 contract additions', () => {
+  it('tool.output is a known event type and round-trips as JSON', () => {
+    const event = createEventStamper('r').stamp({
+      type: 'tool.output',
+      agent: 'manus',
+      step: 3,
+      toolCallId: 'call_1',
+      name: 'bash',
+      stream: 'stderr',
+      text: 'warning\n',
+      omittedBytes: 12,
+    });
+    expect(looksLikeRunEvent(JSON.parse(JSON.stringify(event)))).toBe(true);
+  });
+
+  it('llm.requested from before the exact-request fields still reads', () => {
+    const old = {
+      v: 1,
+      runId: 'r',
+      seq: 4,
+      ts: 1,
+      type: 'llm.requested',
+      agent: 'manus',
+      step: 1,
+      model: 'gpt-4o',
+      messageCount: 2,
+      inputTokens: 30,
+    };
+    expect(looksLikeRunEvent(old)).toBe(true);
+  });
+});

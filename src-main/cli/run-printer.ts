@@ -10,6 +10,11 @@ import type { RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
 import { healthParts, runVerdict, type RunVerdict } from '@shared/run-outcome';
 import { formatEvent, oneLine } from './format-event';
+import { LiveOutputLines } from './live-output';
+import { terminalSafe } from './terminal-text';
+
+const nullable = (text: string | null, f: (t: string) => string) =>
+  text === null ? null : f(text);
 
 /** Tools whose output is the agent's answer (the bare ToolCallAgent answers with it). */
 const ANSWER_TOOLS = new Set(['create_chat_completion']);
@@ -18,6 +23,7 @@ export class RunPrinter {
   private summary: RunSummary | undefined;
   private planSteps: PlanStep[] = [];
   private answer: string | undefined;
+  private readonly live = new LiveOutputLines();
 
   constructor(private readonly write: (line: string) => void) {}
 
@@ -58,11 +64,16 @@ export class RunPrinter {
           this.answer = event.message.content.trim();
         }
         return formatEvent(event);
-      case 'tool.finished':
+      case 'tool.output':
+        return nullable(this.live.onOutput(event), terminalSafe);
+      case 'tool.finished': {
+        const rest = nullable(this.live.onFinished(event.toolCallId), terminalSafe);
+        if (rest) this.write(rest);
         if (event.ok && ANSWER_TOOLS.has(event.name) && event.output.trim()) {
           this.answer = event.output.trim();
         }
         return formatEvent(event);
+      }
       case 'run.finished':
         return this.outcomeLine() ?? null;
       default:

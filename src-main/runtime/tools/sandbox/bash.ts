@@ -12,6 +12,7 @@ import { ansiCQuote } from '../../sandbox/shell-protocol';
 import type { SandboxAccess } from './sandbox-access';
 import { effectiveTimeoutSeconds, failureAsResult, formatCommandResult } from './format-result';
 import { fail, ok, type Tool, type ToolResult } from '../tool';
+import { ToolOutputStreamer } from './output-streamer';
 
 const schema = z
   .object({
@@ -102,10 +103,15 @@ export function createBashTool(access: SandboxAccess): Tool<BashArgs> {
           const note = await ensureShell(sandbox, signal);
           const active = shell;
           if (!active) return fail('The shell could not be started.');
-          const result = await sandbox.runInShell(active, command, {
-            timeoutMs: timeoutSeconds * 1000,
-            signal,
-          });
+          const live = new ToolOutputStreamer(context, 'bash');
+          const result = await sandbox
+            .runInShell(active, command, {
+              timeoutMs: timeoutSeconds * 1000,
+              signal,
+              onStdout: live.onStdout,
+              onStderr: live.onStderr,
+            })
+            .finally(() => live.close());
           lastCwd = result.cwd ? posix.normalize(result.cwd) : lastCwd;
           if (result.shellExited && !active.isAlive) shell = null;
           const formatted = formatCommandResult(result, {

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { SandboxAccess } from './sandbox-access';
 import { effectiveTimeoutSeconds, failureAsResult, formatCommandResult } from './format-result';
 import { fail, type Tool, type ToolResult } from '../tool';
+import { ToolOutputStreamer } from './output-streamer';
 
 const schema = z
   .object({
@@ -40,11 +41,16 @@ export function createPythonExecuteTool(access: SandboxAccess): Tool<PythonArgs>
       const timeoutSeconds = effectiveTimeoutSeconds(timeout, access.settings);
       return access
         .use(context.signal, async (sandbox, signal): Promise<ToolResult> => {
-          const result = await sandbox.exec(['python3', '-u', '-'], {
-            stdin: code,
-            timeoutMs: timeoutSeconds * 1000,
-            signal,
-          });
+          const live = new ToolOutputStreamer(context, 'python_execute');
+          const result = await sandbox
+            .exec(['python3', '-u', '-'], {
+              stdin: code,
+              timeoutMs: timeoutSeconds * 1000,
+              signal,
+              onStdout: live.onStdout,
+              onStderr: live.onStderr,
+            })
+            .finally(() => live.close());
           const formatted = formatCommandResult(result, {
             timeoutSeconds,
             settings: access.settings,
