@@ -46,7 +46,15 @@
  *                              filter-duplicates, filter-clear, follow-tail
  * Inspector                    inspector, inspector-empty, context-at-step,
  *                              context-message (`data-index`, `data-role`), context-total,
- *                              context-system (the system prompt), context-nudge
+ *                              context-system (the system prompt), context-nudge;
+ *                              each context-message is a <details> (open it for the whole
+ *                              message) with context-show (select it in the timeline).
+ *                              request-view: token-figure (`data-estimate`), request-params,
+ *                              request-tool (`data-tool`), request-tab (`data-tab` = messages
+ *                              | raw | diff, `aria-selected`), request-raw, request-diff
+ *                              (`data-previous-step`), copy-button (`data-state`).
+ *                              live-output: a running command's output (tool card and
+ *                              inspector), `data-running`
  * History                      new-run, history-search, history-status, history-agent,
  *                              history-model, history-date, history-errors, history-stuck
  *                              (checkboxes), run-history-item (`data-run-id`, `data-status`
@@ -168,6 +176,16 @@ export const TEST_IDS = {
   inspector: 'inspector',
   inspectorEmpty: 'inspector-empty',
   contextAtStep: 'context-at-step',
+  contextShow: 'context-show',
+  requestView: 'request-view',
+  tokenFigure: 'token-figure',
+  requestParams: 'request-params',
+  requestTool: 'request-tool',
+  requestTab: 'request-tab',
+  requestRaw: 'request-raw',
+  requestDiff: 'request-diff',
+  copyButton: 'copy-button',
+  liveOutput: 'live-output',
   contextMessage: 'context-message',
   contextTotal: 'context-total',
   contextSystem: 'context-system',

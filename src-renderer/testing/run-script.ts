@@ -29,6 +29,8 @@ export interface ScriptedStep {
   /** a user message added before the model call (the next-step prompt, or a nudge) */
   prompt?: string;
   usage?: { prompt: number; completion: number };
+  /** more of `llm.requested` (params, tools, toolChoice, ...: the exact request) */
+  request?: Partial<Extract<RunEventPayload, { type: 'llm.requested' }>>;
 }
 
 export class RunScript {
@@ -103,6 +105,7 @@ export class RunScript {
       model: this.options.model ?? 'gpt-test',
       messageCount: this.memoryIndex,
       inputTokens: 100 * step,
+      ...spec.request,
     });
     const content = spec.content === undefined ? `Thinking about step ${step}` : spec.content;
     if (spec.streamChunk && content) {

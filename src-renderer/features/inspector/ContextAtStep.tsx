@@ -1,11 +1,19 @@
 import { useMemo } from 'react';
+import type { ToolCall } from '@shared/domain/message';
 import { TEST_IDS } from '../../test-ids';
 import { useWorkbenchStore } from '../../store/StoreProvider';
-import { contextAtStep } from '../../store/timeline/context-at-step';
+import { stepRequest } from '../../store/timeline/step-request';
 import { estimateTokens, formatTokens } from '../../store/timeline/tokens';
 import type { StepItem, TimelineModel } from '../../store/timeline/types';
-import { argsSummary, clip, formatCount } from '../../lib/format';
+import { clip, formatArgs } from '../../lib/format';
+import { CopyButton } from '../../components/CopyButton';
+import { RequestView } from './RequestView';
 
+/**
+ * "Context at this step": the step's model request in full. Each message opens in place
+ * (the whole text, tool calls with their arguments, copy); "show" selects it in the
+ * timeline.
+ */
 export function ContextAtStep(props: {
   timeline: TimelineModel;
   step: StepItem;
@@ -13,10 +21,11 @@ export function ContextAtStep(props: {
 }) {
   const { timeline, step, selectedItemId } = props;
   const store = useWorkbenchStore();
-  // Recomputed only when the step's own item changes (its request arrives), not per batch.
+  // Recomputed only when the step's own item changes (its request arrives, its usage),
+  // not per batch.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const context = useMemo(() => contextAtStep(timeline, step), [step]);
-  if (!context) {
+  const request = useMemo(() => stepRequest(timeline, step), [step]);
+  if (!request) {
     return (
       <section className="context" data-testid={TEST_IDS.contextAtStep}>
         <h3>Context at step {step.step}</h3>
@@ -24,20 +33,23 @@ export function ContextAtStep(props: {
       </section>
     );
   }
-  return (
-    <section className="context" data-testid={TEST_IDS.contextAtStep}>
-      <h3>
-        Context at step {step.step} <span className="muted">({step.agent})</span>
-      </h3>
-      <p className="context-total" data-testid={TEST_IDS.contextTotal}>
-        {context.messages.length} memory message{context.messages.length === 1 ? '' : 's'}, ≈
-        {formatTokens(context.estimatedTokens)} tokens
-        {context.promptTokens !== undefined && (
-          <> · the model counted {formatCount(context.promptTokens)} prompt tokens</>
-        )}
-        {context.inputTokens > 0 && <> · guard counted {formatCount(context.inputTokens)}</>}
-        {' · '}to <span className="mono">{context.model}</span>
-      </p>
+  const { context } = request;
+  const jump = (itemId: number) => store.getState().jumpTo(itemId);
+  const list = request.isRecorded ? (
+    <ol className="context-list">
+      {request.messages.map((m, i) => (
+        <MessageRow
+          key={i}
+          index={i}
+          role={m.role}
+          content={m.content}
+          toolCalls={m.tool_calls}
+          isCurrent={false}
+        />
+      ))}
+    </ol>
+  ) : (
+    <>
       {context.system !== undefined && (
         <details className="context-system" data-testid={TEST_IDS.contextSystem}>
           <summary>
@@ -47,6 +59,7 @@ export function ContextAtStep(props: {
             </span>
           </summary>
           <pre className="context-system-text">{context.system}</pre>
+          <CopyButton text={() => context.system ?? ''} />
         </details>
       )}
       {context.notInMemory > 0 && (
@@ -63,30 +76,16 @@ export function ContextAtStep(props: {
       )}
       <ol className="context-list">
         {context.messages.map((m) => (
-          <li
+          <MessageRow
             key={m.memoryIndex}
-            data-testid={TEST_IDS.contextMessage}
-            data-index={m.memoryIndex}
-            data-role={m.role}
-            className={m.itemId === selectedItemId ? 'is-current' : ''}
-          >
-            <button
-              type="button"
-              className="context-item"
-              onClick={() => store.getState().jumpTo(m.itemId)}
-              title="Show in the timeline"
-            >
-              <span className={`role-badge role-${m.role}`}>{m.role}</span>
-              <span className="muted mono">#{m.memoryIndex}</span>
-              <span className="muted">≈{formatTokens(m.tokens)}</span>
-              <span className="context-text">
-                {m.content ? clip(m.content.replace(/\s+/g, ' '), 160) : ''}
-                {m.toolCalls
-                  ?.map((c) => ` → ${c.function.name}(${argsSummary(c.function.arguments, 60)})`)
-                  .join('')}
-              </span>
-            </button>
-          </li>
+            index={m.memoryIndex}
+            role={m.role}
+            content={m.content}
+            toolCalls={m.toolCalls}
+            tokens={m.tokens}
+            isCurrent={m.itemId === selectedItemId}
+            onShow={() => jump(m.itemId)}
+          />
         ))}
       </ol>
       {(context.nudgedBy !== undefined || context.nudge !== undefined) && (
@@ -97,11 +96,7 @@ export function ContextAtStep(props: {
               <>
                 {' '}
                 —{' '}
-                <button
-                  type="button"
-                  className="link"
-                  onClick={() => store.getState().jumpTo(context.nudgedBy!)}
-                >
+                <button type="button" className="link" onClick={() => jump(context.nudgedBy!)}>
                   see the stuck marker
                 </button>
               </>
@@ -112,6 +107,82 @@ export function ContextAtStep(props: {
           )}
         </div>
       )}
+    </>
+  );
+  const count = request.isRecorded ? request.messages.length : context.messages.length;
+  return (
+    <section className="context" data-testid={TEST_IDS.contextAtStep}>
+      <h3>
+        Request at step {step.step} <span className="muted">({step.agent})</span>
+      </h3>
+      <p className="context-total" data-testid={TEST_IDS.contextTotal}>
+        {request.isRecorded
+          ? `${count} message${count === 1 ? '' : 's'}, recorded as sent`
+          : `${count} memory message${count === 1 ? '' : 's'}`}
+        {' · '}to <span className="mono">{context.model}</span>
+      </p>
+      <RequestView timeline={timeline} step={step} request={request} messages={list} />
     </section>
+  );
+}
+
+/** One message of the request: a one-line summary that opens to the whole message. */
+function MessageRow(props: {
+  index: number;
+  role: string;
+  content: string | null;
+  toolCalls?: ToolCall[] | undefined;
+  tokens?: number;
+  isCurrent: boolean;
+  onShow?: () => void;
+}) {
+  const { index, role, content, toolCalls, tokens, isCurrent, onShow } = props;
+  const calls = toolCalls ?? [];
+  const preview =
+    (content ? clip(content.replace(/\s+/g, ' '), 160) : '') +
+    calls.map((c) => ` → ${c.function.name}(…)`).join('');
+  const whole = [content ?? '', ...calls.map((c) => `${c.function.name} ${c.function.arguments}`)]
+    .filter(Boolean)
+    .join('\n');
+  return (
+    <li
+      data-testid={TEST_IDS.contextMessage}
+      data-index={index}
+      data-role={role}
+      className={isCurrent ? 'is-current' : ''}
+    >
+      <details className="context-message">
+        <summary className="context-item">
+          <span className={`role-badge role-${role}`}>{role}</span>
+          <span className="muted mono">#{index}</span>
+          {tokens !== undefined && <span className="muted">≈{formatTokens(tokens)}</span>}
+          <span className="context-text">{preview}</span>
+        </summary>
+        <div className="context-message-body">
+          <div className="context-message-bar">
+            <CopyButton text={() => whole} />
+            {onShow && (
+              <button
+                type="button"
+                className="link"
+                data-testid={TEST_IDS.contextShow}
+                onClick={onShow}
+              >
+                show in the timeline
+              </button>
+            )}
+          </div>
+          {content && <pre className="context-system-text">{content}</pre>}
+          {calls.map((c) => (
+            <div key={c.id} className="context-call">
+              <div className="section-label">
+                → {c.function.name} <span className="muted mono">{c.id}</span>
+              </div>
+              <pre className="code">{formatArgs(c.function.arguments)}</pre>
+            </div>
+          ))}
+        </div>
+      </details>
+    </li>
   );
 }

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { TimelineItem } from '../../store/timeline/types';
 import { formatArgs, formatDuration, formatTime, formatUsage } from '../../lib/format';
 import { DebugDetails } from './DebugDetails';
+import { LiveOutputPanel } from '../../components/LiveOutput';
 
 function Field(props: { label: string; children: ReactNode }) {
   return (
@@ -101,6 +102,11 @@ function body(item: TimelineItem): ReactNode {
           <Field label="Arguments">
             <Text text={formatArgs(item.args)} />
           </Field>
+          {item.live && (
+            <Field label={item.status === 'running' ? 'Output (live)' : 'Output as it streamed'}>
+              <LiveOutputPanel live={item.live} isRunning={item.status === 'running'} />
+            </Field>
+          )}
           {item.error && (
             <Field label="Error">
               <Text text={item.error} />

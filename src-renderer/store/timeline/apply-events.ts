@@ -11,6 +11,7 @@ import { key } from './timeline-draft';
 import { DebugDraft } from './debug-draft';
 import { callRequested, callRetried, callSettled } from './pending-calls';
 import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
+import { requestExtras, withOutput } from './request-and-output';
 
 export function applyTimelineEvents(
   model: TimelineModel,
@@ -81,8 +82,10 @@ class Draft extends DebugDraft {
             inputTokens: e.inputTokens,
             ...(system !== undefined ? { system } : {}),
             ...(e.nudge !== undefined ? { nudge: e.nudge } : {}),
+            ...requestExtras(e),
           },
         }));
+        if (e.toolsHash !== undefined && e.tools) this.m.requestTools[e.toolsHash] = e.tools;
         return;
       }
       case 'llm.delta':
@@ -104,6 +107,7 @@ class Draft extends DebugDraft {
             prompt: (s.usage?.prompt ?? 0) + e.usage.prompt,
             completion: (s.usage?.completion ?? 0) + e.usage.completion,
           },
+          ...(e.usageSource ? { usageSource: e.usageSource } : {}),
         }));
         return;
       case 'llm.retried': {
@@ -137,6 +141,13 @@ class Draft extends DebugDraft {
         return;
       case 'tool.finished':
         return this.toolFinished(e);
+      case 'tool.output': {
+        const position = this.m.index.tools.get(e.toolCallId);
+        const tool = position === undefined ? undefined : this.items[position];
+        if (position === undefined || tool?.kind !== 'tool') return;
+        this.patch(position, tool, { live: withOutput(tool.live, e) });
+        return;
+      }
       case 'tool.progress': {
         const position = this.m.index.tools.get(e.toolCallId);
         const tool = position === undefined ? undefined : this.items[position];

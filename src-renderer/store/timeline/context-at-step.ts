@@ -18,6 +18,8 @@ export interface ContextMessage {
   content: string | null;
   toolCalls?: ToolCall[];
   name?: string;
+  /** for a tool message: the call it answers */
+  toolCallId?: string;
   /** estimated tokens (the UI has no tokenizer; the model's own count is `promptTokens`) */
   tokens: number;
 }
@@ -72,6 +74,7 @@ export function contextAtStep(model: TimelineModel, step: StepItem): StepContext
         content,
         ...(item.toolCalls ? { toolCalls: item.toolCalls } : {}),
         ...(item.name ? { name: item.name } : {}),
+        ...(item.toolCallId !== undefined ? { toolCallId: item.toolCallId } : {}),
         tokens: estimateTokens(content, item.toolCalls),
       });
     } else if (item.kind === 'tool' && item.memoryIndex !== undefined) {
@@ -86,6 +89,7 @@ export function contextAtStep(model: TimelineModel, step: StepItem): StepContext
         role: 'tool',
         content,
         name: item.name,
+        toolCallId: item.toolCallId,
         tokens: estimateTokens(content),
       });
     }

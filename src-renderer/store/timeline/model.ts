@@ -23,6 +23,7 @@ export function createTimeline(): TimelineModel {
     pendingCalls: {},
     pendingNudge: {},
     systemPrompts: {},
+    requestTools: {},
     openQuestions: [],
     eventCount: 0,
     lastSeq: 0,

@@ -8,7 +8,17 @@
 import type { AgentState, FlowName, RunOutcome, TokenUsage } from '@shared/domain/agent';
 import type { Role, ToolCall } from '@shared/domain/message';
 import type { PendingCalls } from './pending-calls';
-import type { PlanStep, RunPausedEvent, SandboxFailureReason, SandboxStatus } from '@shared/events';
+import type { LiveOutput } from '../../lib/live-output';
+export type { LiveOutput } from '../../lib/live-output';
+import type {
+  EventMessage,
+  PlanStep,
+  RequestParams,
+  RequestTool,
+  RunPausedEvent,
+  SandboxFailureReason,
+  SandboxStatus,
+} from '@shared/events';
 import type { RunVerdict } from '@shared/run-outcome';
 import type {
   ApprovalRule,
@@ -53,7 +63,16 @@ export interface StepItem extends ItemBase {
     system?: string;
     /** the stuck nudge it carried after memory */
     nudge?: string;
+    /** sampling parameters and tool_choice sent (absent in older runs) */
+    params?: RequestParams;
+    toolChoice?: 'auto' | 'required' | 'none';
+    /** the tool list sent, by reference into `TimelineModel.requestTools` */
+    toolsHash?: string;
+    /** the messages, for requests not built from memory (the planner's) */
+    messages?: EventMessage[];
   };
+  /** who counted the step's `usage`: the provider or the runtime's o200k tokenizer */
+  usageSource?: 'provider' | 'o200k';
   usage?: TokenUsage;
   hasError: boolean;
   duplicateCount: number;
@@ -128,6 +147,8 @@ export interface ToolItem extends ItemBase {
   error?: string;
   exitCode?: number;
   durationMs?: number;
+  /** what the command printed while it ran (tool.output), in order, a piece per stream run */
+  live?: LiveOutput;
   /** the latest progress the tool reported while it ran (tool.progress) */
   progress?: { progress: number; total?: number; message?: string };
   /** the tool message stored in memory for this call (what the model observed) */
@@ -284,6 +305,8 @@ export interface TimelineModel {
   pendingNudge: Record<string, number>;
   /** per agent: the system prompt its requests carry (sent only when it changes) */
   systemPrompts: Record<string, string>;
+  /** the tool lists model requests offered, by hash (`llm.requested.toolsHash`) */
+  requestTools: Record<string, RequestTool[]>;
   plan?: PlanState;
   sandbox?: SandboxState;
   /** the agent the run started with (a flow's planner); its state is the run's state */

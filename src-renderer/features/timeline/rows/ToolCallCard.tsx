@@ -1,6 +1,7 @@
 import { TEST_IDS } from '../../../test-ids';
 import { argsSummary, formatArgs, formatDuration } from '../../../lib/format';
 import type { ToolItem } from '../../../store/timeline/types';
+import { LiveOutputPanel } from '../../../components/LiveOutput';
 import { ClampedText } from './ClampedText';
 import { RowLink, RowShell } from './RowShell';
 import type { RowProps } from './row-props';
@@ -77,6 +78,12 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
         <div className="tool-section">
           <div className="section-label">Arguments</div>
           <pre className="code">{args}</pre>
+        </div>
+      )}
+      {item.status === 'running' && item.live && (
+        <div className="tool-section">
+          <div className="section-label">Output so far</div>
+          <LiveOutputPanel live={item.live} isRunning tailLines={isExpanded ? 40 : 8} />
         </div>
       )}
       {item.error && <ToolError item={item} isExpanded={isExpanded} actions={actions} />}
