@@ -62,6 +62,11 @@ test('item 2: the full request with tools and parameters, and a diff against the
   await expect(diff.locator('.diff-added').first()).toContainText('ls /no/such/folder');
   await diff.locator('.diff-added').first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('request-diff.png') });
+
+  // ... and the step's response, as received
+  await view.locator('[data-testid="request-tab"][data-tab="response"]').click();
+  await expect(view.getByTestId('request-response')).toContainText('"finish_reason"');
+  await expect(view.getByTestId('request-response')).toContainText('terminate');
 });
 
 test("item 4: a long command's output appears while it runs", async ({ page }, testInfo) => {

@@ -51,7 +51,8 @@
  *                              message) with context-show (select it in the timeline).
  *                              request-view: token-figure (`data-estimate`), request-params,
  *                              request-tool (`data-tool`), request-tab (`data-tab` = messages
- *                              | raw | diff, `aria-selected`), request-raw, request-diff
+ *                              | raw | diff | response, `aria-selected`), request-raw,
+ *                              request-response (the reply as JSON), request-diff
  *                              (`data-previous-step`), copy-button (`data-state`).
  *                              live-output: a running command's output (tool card and
  *                              inspector), `data-running`
@@ -184,6 +185,7 @@ export const TEST_IDS = {
   requestTab: 'request-tab',
   requestRaw: 'request-raw',
   requestDiff: 'request-diff',
+  requestResponse: 'request-response',
   copyButton: 'copy-button',
   liveOutput: 'live-output',
   contextMessage: 'context-message',

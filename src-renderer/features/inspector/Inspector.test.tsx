@@ -126,6 +126,16 @@ describe('Inspector: the exact request', () => {
     expect(added).toContain('"content": "first"');
     expect(added).toContain('"tool_call_id": "call_1"');
     expect(diff.querySelectorAll('.diff-removed').length).toBe(0);
+
+    fireEvent.click(tab('response'));
+    const reply = JSON.parse(
+      screen.getByTestId('request-response').querySelector('pre')!.textContent!,
+    );
+    expect(reply).toMatchObject({
+      content: 'second',
+      finish_reason: 'stop',
+      usage: { prompt_tokens: 200, completion_tokens: 20 },
+    });
   });
 
   it('labels an estimate as such, with how it was made', async () => {

@@ -9,6 +9,7 @@ import { formatCount } from '../../lib/format';
 import {
   previousRequestStep,
   stepRequest,
+  stepResponse,
   tokenFigure,
   type StepRequest,
 } from '../../store/timeline/step-request';
@@ -16,7 +17,7 @@ import type { StepItem, TimelineModel } from '../../store/timeline/types';
 import { CopyButton } from '../../components/CopyButton';
 import { RequestDiff } from './RequestDiff';
 
-type Tab = 'messages' | 'raw' | 'diff';
+type Tab = 'messages' | 'raw' | 'diff' | 'response';
 
 export function RequestView(props: {
   timeline: TimelineModel;
@@ -39,6 +40,11 @@ export function RequestView(props: {
     // The previous step's request does not change once the step is over.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [tab, previous]);
+  const response = useMemo(
+    () => (tab === 'response' ? stepResponse(timeline, step) : undefined),
+    [tab, timeline, step],
+  );
+  const responseRaw = response ? JSON.stringify(response, null, 2) : '';
   const params = step.request?.params;
   return (
     <div className="request-view" data-testid={TEST_IDS.requestView}>
@@ -90,7 +96,7 @@ export function RequestView(props: {
         <p className="muted">The tool list of this request is not in the history.</p>
       )}
       <div className="request-tabs" role="tablist">
-        {(['messages', 'raw', 'diff'] as const).map((t) => (
+        {(['messages', 'raw', 'diff', 'response'] as const).map((t) => (
           <button
             key={t}
             type="button"
@@ -102,11 +108,7 @@ export function RequestView(props: {
             title={t === 'diff' && !previous ? 'No earlier request of this agent' : undefined}
             onClick={() => setTab(t)}
           >
-            {t === 'messages'
-              ? 'Messages'
-              : t === 'raw'
-                ? 'Raw JSON'
-                : `Diff vs step ${previous?.step ?? '—'}`}
+            {TAB_LABELS[t](previous?.step)}
           </button>
         ))}
       </div>
@@ -123,12 +125,34 @@ export function RequestView(props: {
           <pre className="code request-raw">{raw}</pre>
         </div>
       )}
+      {tab === 'response' && (
+        <div data-testid={TEST_IDS.requestResponse}>
+          {response ? (
+            <>
+              <div className="request-raw-bar">
+                <span className="muted">The reply: content, tool calls, finish reason, usage</span>
+                <CopyButton text={() => responseRaw} label="copy JSON" />
+              </div>
+              <pre className="code request-raw">{responseRaw}</pre>
+            </>
+          ) : (
+            <p className="muted">No reply yet.</p>
+          )}
+        </div>
+      )}
       {tab === 'diff' && previous && (
         <RequestDiff before={previousRaw} after={raw} previousStep={previous.step} />
       )}
     </div>
   );
 }
+
+const TAB_LABELS: Record<Tab, (previousStep: number | undefined) => string> = {
+  messages: () => 'Messages',
+  raw: () => 'Raw JSON',
+  diff: (previousStep) => `Diff vs step ${previousStep ?? '—'}`,
+  response: () => 'Response',
+};
 
 function Param(props: { name: string; value: string | number | undefined }) {
   if (props.value === undefined) return null;

@@ -107,3 +107,35 @@ export function tokenFigure(step: StepItem, request: StepRequest): TokenFigure {
     how: 'counted here: characters ÷ 4, plus 4 per message; the provider has not answered',
   };
 }
+
+/** How far after its step header the step's reply may be looked for (other agents interleave). */
+const RESPONSE_SCAN = 2_000;
+
+/** The step's reply as the client received it: the assistant message and its `llm.responded`. */
+export function stepResponse(
+  model: TimelineModel,
+  step: StepItem,
+): Record<string, unknown> | undefined {
+  const start = positionOfId(model.items, step.id);
+  for (let i = start + 1; i < model.items.length && i <= start + RESPONSE_SCAN; i++) {
+    const item = model.items[i];
+    if (item?.kind === 'step' && item.agent === step.agent) return undefined;
+    if (item?.kind !== 'message' || item.stepId !== step.id || item.role !== 'assistant') continue;
+    return {
+      ...(item.response ? { model: item.response.model } : {}),
+      content: item.content,
+      ...(item.toolCalls ? { tool_calls: item.toolCalls } : {}),
+      ...(item.response
+        ? {
+            finish_reason: item.response.finishReason,
+            usage: {
+              prompt_tokens: item.response.usage.prompt,
+              completion_tokens: item.response.usage.completion,
+            },
+            duration_ms: item.response.durationMs,
+          }
+        : {}),
+    };
+  }
+  return undefined;
+}
