@@ -113,7 +113,7 @@ export function ContextAtStep(props: {
   return (
     <section className="context" data-testid={TEST_IDS.contextAtStep}>
       <h3>
-        Request at step {step.step} <span className="muted">({step.agent})</span>
+        Context at step {step.step} <span className="muted">({step.agent}): the request</span>
       </h3>
       <p className="context-total" data-testid={TEST_IDS.contextTotal}>
         {request.isRecorded
