@@ -20,6 +20,19 @@ export interface RunStartInput {
   approveTools?: string[];
 }
 
+/** Fork a run at a step (`runs:fork`, `workbench runs fork`): docs/time-travel.md. */
+export interface RunForkInput {
+  runId: string;
+  /** a step the run finished; the fork starts with the context and files it had then */
+  step: number;
+  /** a user message added after that context */
+  message?: string;
+  /** another model profile for the fork's agent (`[llm.NAME]`) */
+  agentModel?: string;
+  /** the fork's step limit, counted like the parent's (its restored steps included) */
+  maxSteps?: number;
+}
+
 export interface WorkspaceChoice {
   /** absolute path of a host folder */
   path: string;

@@ -1,0 +1,187 @@
+/**
+ * A snapshot of the sandbox's workspace at a step boundary, taken inside the container
+ * through the engine interface (so any engine behind `ContainerEngine` works): one exec
+ * writes a tar of the files whose ctime is newer than the previous checkpoint's marker to
+ * stdout (streamed to a file on the host, never held in memory) and the full listing of
+ * the workspace, with the processes still running, to stderr. Folders are archived too
+ * (entries only: --no-recursion), so a restore recreates them owned by the sandbox user. ctime, not mtime: a tool
+ * that sets mtimes (`cp -p`, `tar x`, `touch -d`) cannot hide a change from it. The first
+ * checkpoint of a container (no marker yet, or /tmp lost in a restart) is a full archive.
+ * Why this method and not the engine's archive API or `docker commit`: docs/time-travel.md.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import type { ContainerEngine } from '../sandbox/engine';
+import { runOneShot } from '../sandbox/one-shot-exec';
+
+export interface SnapshotTarget {
+  engine: ContainerEngine;
+  containerId: string;
+  /** uid:gid the exec runs as (the sandbox user) */
+  user: string;
+  workDir: string;
+}
+
+export type EntryKind = 'f' | 'd' | 'l' | 'o';
+
+export interface ManifestEntry {
+  path: string;
+  kind: EntryKind;
+}
+
+export interface SnapshotResult {
+  /** every entry of the workspace at this checkpoint (the deleted ones are those missing) */
+  manifest: ManifestEntry[];
+  /** the archive holds every file (the container's first checkpoint), not only the changed ones */
+  isFull: boolean;
+  /** bytes of the archive written */
+  bytes: number;
+  /** command lines of processes left running at the boundary (they are not restored) */
+  processes: string[];
+}
+
+// Per run (a session's container is shared by its runs, and each run keeps its own chain).
+const MARK = '/tmp/.wb-checkpoint-"$3"';
+const NEXT = '/tmp/.wb-checkpoint-"$3".next';
+
+/**
+ * $1 the workspace, $2 "full" or "delta", $3 the run id (its marker). Listing lines are NUL-terminated:
+ * `E <type> <path>` for entries, `P <pid> <ppid> <cmdline>` for processes, `S <pid>` for
+ * the script itself (its own processes are left out of the report).
+ */
+const SCRIPT = `
+cd "$1" || exit 3
+touch ${NEXT} || exit 4
+printf 'S %s\\0' "$$" >&2
+mode=delta; [ -e ${MARK} ] && [ "$2" != full ] || mode=full
+printf 'M %s\\0' "$mode" >&2
+find . -mindepth 1 -printf 'E %y %P\\0' >&2
+for p in /proc/[0-9]*; do
+  c=$(tr '\\0' ' ' < "$p/cmdline" 2>/dev/null) || continue
+  pp=$(sed -n 's/^PPid:[[:space:]]*//p' "$p/status" 2>/dev/null)
+  printf 'P %s %s %s\\0' "\${p#/proc/}" "$pp" "$c" >&2
+done
+if [ "$mode" = delta ]; then
+  find . -mindepth 1 -cnewer ${MARK} -print0
+else
+  find . -mindepth 1 -print0
+fi | tar --null --no-recursion -T - -cf - || exit 5
+mv ${NEXT} ${MARK}
+`;
+
+/** Takes the snapshot into `outFile` (a tar of paths relative to the workspace). */
+export async function takeSnapshot(
+  target: SnapshotTarget,
+  outFile: string,
+  options: { isFull?: boolean; signal?: AbortSignal; runId: string },
+): Promise<SnapshotResult> {
+  const out = createWriteStream(outFile, { mode: 0o600 });
+  let bytes = 0;
+  const errChunks: Buffer[] = [];
+  let writeError: Error | undefined;
+  out.on('error', (error) => (writeError = error));
+  const result = await runOneShot(
+    {
+      engine: target.engine,
+      containerId: target.containerId,
+      user: target.user,
+      kill: async () => undefined,
+    },
+    [
+      'sh',
+      '-c',
+      SCRIPT,
+      'checkpoint',
+      target.workDir,
+      options.isFull ? 'full' : 'delta',
+      options.runId,
+    ],
+    {
+      timeoutMs: 120_000,
+      // The output is streamed below; the capture buffers only need to stay small.
+      outputCapBytes: 4096,
+      onStdout: (chunk) => {
+        bytes += chunk.length;
+        // The engine's stream cannot be paused from here; the file stream buffers meanwhile.
+        out.write(chunk);
+      },
+      onStderr: (chunk) => errChunks.push(chunk),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+  out.end();
+  await once(out, 'close');
+  if (writeError) throw writeError;
+  const listing = parseListing(Buffer.concat(errChunks).toString('utf8'));
+  if (result.exitCode !== 0) {
+    throw new Error(
+      `The workspace snapshot failed (exit ${result.exitCode ?? 'unknown'}${result.timedOut ? ', timed out' : ''}): ${listing.errors.join(' ').slice(0, 300)}`,
+    );
+  }
+  return {
+    manifest: listing.manifest,
+    isFull: listing.isFull,
+    bytes,
+    processes: listing.processes,
+  };
+}
+
+interface Listing {
+  manifest: ManifestEntry[];
+  isFull: boolean;
+  processes: string[];
+  errors: string[];
+}
+
+function parseListing(text: string): Listing {
+  const manifest: ManifestEntry[] = [];
+  const procs: { pid: string; ppid: string; cmd: string }[] = [];
+  const errors: string[] = [];
+  let self = '';
+  let isFull = true;
+  for (const record of text.split('\0')) {
+    if (record.startsWith('E ')) {
+      const kind = record.charAt(2);
+      manifest.push({
+        kind: 'fdl'.includes(kind) ? (kind as EntryKind) : 'o',
+        path: record.slice(4),
+      });
+    } else if (record.startsWith('P ')) {
+      const [pid = '', ppid = '', ...cmd] = record.slice(2).split(' ');
+      procs.push({ pid, ppid, cmd: cmd.join(' ').trim() });
+    } else if (record.startsWith('S ')) {
+      self = record.slice(2);
+    } else if (record.startsWith('M ')) {
+      isFull = record.slice(2) === 'full';
+    } else if (record.trim()) {
+      errors.push(record.trim());
+    }
+  }
+  return { manifest, isFull, processes: backgroundProcesses(procs, self), errors };
+}
+
+/**
+ * What the agent left running: not the container's init and keep-alive (`sleep
+ * infinity`), not the bash tool's own shells, not this snapshot's script and its pipes.
+ */
+function backgroundProcesses(
+  procs: { pid: string; ppid: string; cmd: string }[],
+  self: string,
+): string[] {
+  const mine = new Set([self]);
+  // The script's children (subshells, tr, sed, find, tar) descend from it.
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of procs) {
+      if (!mine.has(p.pid) && mine.has(p.ppid)) {
+        mine.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  return procs
+    .filter((p) => p.pid !== '1' && !mine.has(p.pid) && p.cmd !== '')
+    .filter((p) => p.cmd !== 'sleep infinity' && !/^bash --noprofile --norc$/.test(p.cmd))
+    .filter((p) => !/^\/?\S*docker-init\b/.test(p.cmd))
+    .map((p) => p.cmd);
+}
