@@ -7,7 +7,7 @@
  * the run; that step then cannot be forked with its files.
  */
 import type { SandboxSettings } from '../config/schema';
-import type { CheckpointStore} from '../runs/checkpoint-store';
+import type { CheckpointStore } from '../runs/checkpoint-store';
 import { formatBytes } from '../runs/checkpoint-store';
 import { SANDBOX_RESOURCE, type SandboxManager } from '../sandbox/sandbox-manager';
 import type { Session } from '../session/session';
