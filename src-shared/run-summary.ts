@@ -35,6 +35,8 @@ export function applyToSummary(
       task: event.task,
       model: event.model,
       ...(event.flow ? { flow: event.flow } : {}),
+      ...(event.forkOf ? { forkOf: event.forkOf } : {}),
+      ...(event.resumeOf ? { resumeOf: event.resumeOf } : {}),
       sessionId: event.sessionId,
       startedAt: event.ts,
       state: 'IDLE',

@@ -33,6 +33,18 @@ export interface RunForkInput {
   maxSteps?: number;
 }
 
+/** A step's checkpoint as the UI sees it (`runs:checkpoints`). */
+export interface CheckpointView {
+  agent: string;
+  step: number;
+  /** bytes of this step's archive (the files changed since the checkpoint before) */
+  bytes: number;
+  /** files in the workspace at this step */
+  files: number;
+  /** processes left running at this step: a fork does not get them back */
+  processes: string[];
+}
+
 export interface WorkspaceChoice {
   /** absolute path of a host folder */
   path: string;
@@ -62,6 +74,10 @@ export interface RunSummary {
   agent: string;
   task: string;
   model: string;
+  /** a fork: the run and step it started from (the history nests it under that run) */
+  forkOf?: { runId: string; step: number };
+  /** a resumed run: the interrupted run it continues */
+  resumeOf?: { runId: string; step: number };
   flow?: FlowName;
   sessionId?: string;
   startedAt: number;

@@ -14,7 +14,7 @@ import {
   type RunEventPayload,
   type RunSettings,
 } from '@shared/events';
-import type { RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
+import type { CheckpointView, RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
 import { DuplicateLedger } from '@shared/duplicate-keys';
 import type { RunResult } from '@shared/domain/agent';
@@ -228,6 +228,17 @@ export class RunManager {
     this.options.checkpoints?.remove(runId);
     await this.options.onDeleted?.(runId);
     return existed;
+  }
+
+  /** The run's checkpoints, oldest first (steps that can be forked with their files). */
+  checkpointsOf(runId: string): CheckpointView[] {
+    return (this.options.checkpoints?.list(runId) ?? []).map((m) => ({
+      agent: m.agent,
+      step: m.step,
+      bytes: m.bytes,
+      files: m.manifest.filter((e) => e.kind !== 'd').length,
+      processes: m.processes,
+    }));
   }
 
   /** Asks a run to stop; resolves true if it was running. */
