@@ -11,7 +11,9 @@ import type { CheckpointStore } from '../runs/checkpoint-store';
 import { formatBytes } from '../runs/checkpoint-store';
 import { SANDBOX_RESOURCE, type SandboxManager } from '../sandbox/sandbox-manager';
 import type { Session } from '../session/session';
-import { takeSnapshot } from './workspace-snapshot';
+import { existsSync } from 'node:fs';
+import { takeHostSnapshot } from './host-snapshot';
+import { listBackgroundProcesses, takeSnapshot } from './workspace-snapshot';
 
 export interface CheckpointRecorderInput {
   store: CheckpointStore;
@@ -27,6 +29,10 @@ export interface CheckpointRecorderInput {
 
 export class CheckpointRecorder {
   private lastContainer: string | undefined;
+  /** host mode: the ctime mark of the previous snapshot */
+  private mark: number | undefined;
+  /** the engine runs here and the workspace is its bind mount: snapshots on the host */
+  private isHostMode: Promise<boolean> | undefined;
   private hasWarned = false;
 
   constructor(private readonly input: CheckpointRecorderInput) {}
@@ -36,28 +42,53 @@ export class CheckpointRecorder {
     if (!settings.use_sandbox || !session.has(SANDBOX_RESOURCE)) return;
     try {
       const sandbox = await sandboxes.acquire(session, settings);
-      const isNewContainer = this.lastContainer !== sandbox.id;
-      const taken = await takeSnapshot(
-        {
-          engine: sandboxes.engine,
-          containerId: sandbox.id,
-          user: sandbox.user,
-          workDir: sandbox.workDir,
-        },
-        store.archivePath(runId, step),
-        { isFull: isNewContainer, runId },
-      );
-      this.lastContainer = sandbox.id;
-      store.save(runId, {
+      const target = {
+        engine: sandboxes.engine,
+        containerId: sandbox.id,
+        user: sandbox.user,
+        workDir: sandbox.workDir,
+      };
+      this.isHostMode ??= sandboxes.engine
+        .ping()
+        .then((info) => info.isLocal && existsSync(session.workspaceDir));
+      const archive = store.archivePath(runId, step);
+      const meta = {
         agent,
         step,
-        isFull: taken.isFull,
-        bytes: taken.bytes,
-        manifest: taken.manifest,
-        processes: taken.processes,
         takenAt: Date.now(),
         containerId: sandbox.id,
-      });
+      };
+      if (await this.isHostMode) {
+        const taken = await takeHostSnapshot(session.workspaceDir, archive, this.mark);
+        this.mark = taken.mark;
+        const saved = {
+          ...meta,
+          isFull: taken.isFull,
+          bytes: taken.bytes,
+          manifest: taken.manifest,
+        };
+        store.save(runId, { ...saved, processes: [] });
+        // What runs in the container needs an exec (~70 ms): looked at beside the next
+        // step instead of holding it up; it sees the processes a moment after the boundary.
+        void listBackgroundProcesses(target)
+          .then((processes) => {
+            if (processes.length > 0) store.save(runId, { ...saved, processes });
+          })
+          .catch(() => undefined);
+      } else {
+        const taken = await takeSnapshot(target, archive, {
+          isFull: this.lastContainer !== sandbox.id,
+          runId,
+        });
+        store.save(runId, {
+          ...meta,
+          isFull: taken.isFull,
+          bytes: taken.bytes,
+          manifest: taken.manifest,
+          processes: taken.processes,
+        });
+      }
+      this.lastContainer = sandbox.id;
       for (const gone of store.enforceBudget(this.input.budget, runId)) {
         this.input.warn(
           `Run ${gone.runId}: its sandbox snapshots (${formatBytes(gone.bytes)}) were evicted to keep ` +

@@ -68,6 +68,28 @@ fi | tar --null --no-recursion -T - -cf - || exit 5
 mv ${NEXT} ${MARK}
 `;
 
+/** Only the processes left running (for snapshots taken on the host: host-snapshot.ts). */
+export async function listBackgroundProcesses(
+  target: SnapshotTarget,
+  options: { signal?: AbortSignal } = {},
+): Promise<string[]> {
+  const errChunks: Buffer[] = [];
+  await runOneShot({ ...target, kill: async () => undefined }, ['sh', '-c', PROCESSES_SCRIPT], {
+    timeoutMs: 30_000,
+    outputCapBytes: 4096,
+    onStderr: (chunk) => errChunks.push(chunk),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return parseListing(Buffer.concat(errChunks).toString('utf8')).processes;
+}
+
+const PROCESSES_SCRIPT = `
+printf 'S %s\\0' "$$" >&2
+printf 'H\\0' >&2
+head -v -c 400 /proc/[0-9]*/stat /proc/[0-9]*/cmdline >&2 2>/dev/null
+exit 0
+`;
+
 /** Takes the snapshot into `outFile` (a tar of paths relative to the workspace). */
 export async function takeSnapshot(
   target: SnapshotTarget,
