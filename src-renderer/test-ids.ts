@@ -258,6 +258,13 @@ export const TEST_IDS = {
   compareTable: 'compare-table',
   compareTableRow: 'compare-table-row',
   compareTableDiff: 'compare-table-diff',
+  forkPanel: 'fork-panel',
+  forkMessage: 'fork-message',
+  forkModel: 'fork-model',
+  forkSubmit: 'fork-submit',
+  forkProcesses: 'fork-processes',
+  forkOrigin: 'fork-origin',
+  branchStart: 'branch-start',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

@@ -16,6 +16,8 @@ import {
   type ConfigTarget,
   type RunExport,
   type RunStartInput,
+  type RunForkInput,
+  type CheckpointView,
 } from '@shared/ipc';
 import type { RunEvent } from '@shared/events';
 import type { RunDiff, RunsComparison } from '@shared/compare/types';
@@ -50,6 +52,10 @@ export interface Bridge {
   diffRuns(a: string, b: string): Promise<RunDiff>;
   /** the summary table of several runs, each against the first */
   compareRuns(runIds: string[]): Promise<RunsComparison>;
+  /** a new run from a step of this one (docs/time-travel.md); selects it */
+  forkRun(input: RunForkInput): Promise<string>;
+  /** the run's checkpoints: which steps can be forked, what was running there */
+  listCheckpoints(runId: string): Promise<CheckpointView[]>;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -347,5 +353,13 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
     },
     diffRuns: (a, b) => api.diffRuns({ a, b }),
     compareRuns: (runIds) => api.compareRuns({ runIds }),
+    async forkRun(input) {
+      const { runId } = await api.forkRun(input);
+      // Like a new run: its events come as pushes from seq 1.
+      state().setRunLoad(runId, { status: 'loaded' });
+      state().selectRun(runId);
+      return runId;
+    },
+    listCheckpoints: (runId) => api.listCheckpoints({ runId }),
   };
 }

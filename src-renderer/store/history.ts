@@ -92,3 +92,40 @@ export function historyFacets(runs: Record<string, RunData>, order: readonly str
   }
   return { agents: [...agents].sort(), models: [...models].sort() };
 }
+
+export interface HistoryRow {
+  summary: RunSummary;
+  /** 0 for a run of its own; forks and resumed runs sit one deeper than their parent */
+  depth: number;
+}
+
+/**
+ * The run tree: each fork (and resumed run) right under the run it came from, in the
+ * list's order; a run whose parent is not in the list (filtered out, deleted) stays a root.
+ */
+export function nestForks(list: readonly RunSummary[]): HistoryRow[] {
+  const ids = new Set(list.map((s) => s.runId));
+  const parentOf = (s: RunSummary) => s.forkOf?.runId ?? s.resumeOf?.runId;
+  const children = new Map<string, RunSummary[]>();
+  for (const summary of list) {
+    const parent = parentOf(summary);
+    if (parent && ids.has(parent) && parent !== summary.runId) {
+      children.set(parent, [...(children.get(parent) ?? []), summary]);
+    }
+  }
+  const rows: HistoryRow[] = [];
+  const seen = new Set<string>();
+  const visit = (summary: RunSummary, depth: number) => {
+    if (seen.has(summary.runId)) return;
+    seen.add(summary.runId);
+    rows.push({ summary, depth });
+    for (const child of children.get(summary.runId) ?? []) visit(child, depth + 1);
+  };
+  for (const summary of list) {
+    const parent = parentOf(summary);
+    if (!parent || !ids.has(parent) || parent === summary.runId) visit(summary, 0);
+  }
+  // A loop of parents (only in hand-edited histories) is still listed.
+  for (const summary of list) visit(summary, 0);
+  return rows;
+}

@@ -29,8 +29,13 @@ export interface HostSnapshotResult {
   mark: number;
 }
 
-/** Slack for clocks that tick coarsely: taking a file twice is harmless, missing one is not. */
-const SLACK_MS = 20;
+/**
+ * The kernel stamps ctime from a coarse clock (one tick, ~4 ms): a change just after the
+ * mark can carry a ctime a little before it. Files changed within this slack before the
+ * mark (the step's last writes, usually) are taken again by the next snapshot: harmless,
+ * where missing one would not be.
+ */
+const SLACK_MS = 10;
 
 export async function takeHostSnapshot(
   root: string,

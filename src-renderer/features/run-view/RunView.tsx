@@ -7,6 +7,7 @@ import { Timeline } from '../timeline/Timeline';
 import { TimelineToolbar } from '../timeline/TimelineToolbar';
 import { RunHeader } from './RunHeader';
 import { SandboxBanner } from './SandboxBanner';
+import { ForkOrigin } from './ForkOrigin';
 import { DebuggerBar } from '../debugger/DebuggerBar';
 
 /** The selected run: header, open question, plan, filters and the timeline. */
@@ -43,6 +44,7 @@ export function RunView() {
         </div>
       )}
       <SandboxBanner runId={runId} />
+      <ForkOrigin runId={runId} />
       <CompareWithParent runId={runId} />
       <HumanAnswerBox runId={runId} />
       <PlanView runId={runId} />
