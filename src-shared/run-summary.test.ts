@@ -134,3 +134,14 @@ describe('summarize', () => {
     expect(runVerdict(summary).label).toBe('finished with 2 tool errors');
   });
 });
+
+describe('lineage', () => {
+  it('carries a fork’s and a resumed run’s origin from run.started into the summary', () => {
+    const fork = summarize(run([{ ...started('manus'), forkOf: { runId: 'p', step: 2 } }]))!;
+    expect(fork.forkOf).toEqual({ runId: 'p', step: 2 });
+    const resumed = summarize(run([{ ...started('manus'), resumeOf: { runId: 'k', step: 4 } }]))!;
+    expect(resumed.resumeOf).toEqual({ runId: 'k', step: 4 });
+    // Runs recorded before lineage existed have none.
+    expect(summarize(run([started('manus')]))!.forkOf).toBeUndefined();
+  });
+});
