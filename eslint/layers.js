@@ -16,7 +16,7 @@ export const LAYERS = {
   [rt('launch')]:
     'timetravel flow agents loop tools tools/browser runs debug demo sandbox llm session config util',
   // checkpoints, forks and resumes: agent state from histories, sandbox snapshots
-  [rt('timetravel')]: 'loop runs sandbox session config util',
+  [rt('timetravel')]: 'flow loop tools/planning runs sandbox session config util',
   [rt('flow')]: 'loop tools tools/planning debug llm config util',
   [rt('agents')]:
     'loop tools tools/browser tools/mcp tools/sandbox tools/planning demo sandbox llm session config util',

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createEventStamper, type RunEvent, type RunEventPayload } from './events';
+import {
+  createEventStamper,
+  type RunEvent,
+  type RunEventPayload,
+  type RunStartedEvent,
+} from './events';
 import { summarize } from './run-summary';
 import { runVerdict } from './run-outcome';
 
@@ -137,9 +142,13 @@ describe('summarize', () => {
 
 describe('lineage', () => {
   it('carries a fork’s and a resumed run’s origin from run.started into the summary', () => {
-    const fork = summarize(run([{ ...started('manus'), forkOf: { runId: 'p', step: 2 } }]))!;
+    const fork = summarize(
+      run([{ ...(started('manus') as RunStartedEvent), forkOf: { runId: 'p', step: 2 } }]),
+    )!;
     expect(fork.forkOf).toEqual({ runId: 'p', step: 2 });
-    const resumed = summarize(run([{ ...started('manus'), resumeOf: { runId: 'k', step: 4 } }]))!;
+    const resumed = summarize(
+      run([{ ...(started('manus') as RunStartedEvent), resumeOf: { runId: 'k', step: 4 } }]),
+    )!;
     expect(resumed.resumeOf).toEqual({ runId: 'k', step: 4 });
     // Runs recorded before lineage existed have none.
     expect(summarize(run([started('manus')]))!.forkOf).toBeUndefined();

@@ -15,6 +15,8 @@ import type { RunLineage } from '../runs/run-lineage';
 import { parseByteSize } from '../sandbox/workspace-size';
 import { CheckpointRecorder } from '../timetravel/checkpoint-recorder';
 import { rebuildAgentState, toResumePoint } from '../timetravel/agent-state';
+import { rebuildFlowState } from '../timetravel/flow-state';
+import type { FlowResumePoint } from '../flow/planning-flow';
 import { restoreWorkspace } from '../timetravel/workspace-restore';
 import type { RunSession } from './run-session';
 
@@ -102,6 +104,13 @@ export function lineageResumePoint(
   }
   if (lineage.message) append.push(userMessage(lineage.message));
   return toResumePoint(state, append);
+}
+
+/** A forked flow's starting point: the plan, the planner's memory, the steps used. */
+export function flowResumePoint(lineage: RunLineage, context: RunContext): FlowResumePoint {
+  const events = context.readRun?.(lineage.from.runId);
+  if (!events) throw new Error(`No run ${lineage.from.runId} in the history`);
+  return rebuildFlowState(events, lineage.seq, lineage.from.step, lineage.message);
 }
 
 /** The step limit of a run that starts at `step`: room for more steps, unless the user set one. */

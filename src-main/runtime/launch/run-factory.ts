@@ -14,6 +14,7 @@ import { openRunSession } from './run-session';
 import {
   checkpointHook,
   lineageMaxSteps,
+  flowResumePoint,
   lineageResumePoint,
   openForkSession,
 } from './lineage-launch';
@@ -37,7 +38,10 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
     try {
       const models = new RunModels(services, config, context.debug);
       if (input.flow === 'planning') {
-        prepared = preparePlanningRun(services, config, input, context, models, opened.session);
+        prepared = preparePlanningRun(services, config, input, context, models, opened.session, {
+          ...(lineage ? { resume: flowResumePoint(lineage, context) } : {}),
+          ...optional('atStepBoundary', checkpointHook(services, config, context, opened)),
+        });
       } else {
         const settings = resolveAgentSettings(config, input.agent);
         const resume = lineage ? lineageResumePoint(input, lineage, context) : undefined;
@@ -101,4 +105,8 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
       },
     };
   };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }

@@ -39,7 +39,7 @@ const finished: RunEventPayload = {
 };
 
 describe('run lineage', () => {
-  it('forks at a finished step only, and refuses flows', () => {
+  it('forks at a finished step only; a flow is forked, not resumed', () => {
     const history = new MemoryRunHistory();
     record(history, '20260101T000000-aaaaaaaa', [start(), ...step(1), ...step(2), finished]);
     const summary = history.summary('20260101T000000-aaaaaaaa');
@@ -63,11 +63,19 @@ describe('run lineage', () => {
       ...step(1),
       finished,
     ]);
-    expect(() =>
+    const flowSummary = history.summary('20260101T000000-bbbbbbbb');
+    expect(
       lineageInput(
         history,
         { kind: 'fork', runId: '20260101T000000-bbbbbbbb', step: 1 },
-        history.summary('20260101T000000-bbbbbbbb'),
+        flowSummary,
+      ).input,
+    ).toMatchObject({ flow: 'planning' });
+    expect(() =>
+      lineageInput(
+        history,
+        { kind: 'resume', runId: '20260101T000000-bbbbbbbb' },
+        { ...flowSummary!, finishedAt: undefined, isInterrupted: true },
       ),
     ).toThrow(/PlanningFlow/);
   });

@@ -40,17 +40,21 @@ export function lineageInput(
   if (!events || !summary || started?.type !== 'run.started') {
     throw new LineageError(`No run ${request.runId} in the history`, 'not_found');
   }
-  if (started.flow) {
+  const isFlow = started.flow === 'planning';
+  if (isFlow && request.kind === 'resume') {
     throw new LineageError(
-      'Forking and resuming a PlanningFlow run is not supported yet; fork one of its single-agent runs',
+      'Resuming a PlanningFlow run is not supported yet; fork it at its last step instead',
       'conflict',
     );
   }
   const agent = started.agent;
-  const base: RunStartInput = { task: started.task, agent: agent as RunStartInput['agent'] };
+  // A flow's steps count run-wide over its executors; its untagged steps go to manus.
+  const base: RunStartInput = isFlow
+    ? { task: started.task, agent: 'manus', flow: 'planning' }
+    : { task: started.task, agent: agent as RunStartInput['agent'] };
   if (request.kind === 'fork') {
     const boundary = events.find(
-      (e) => e.type === 'step.finished' && e.agent === agent && e.step === request.step,
+      (e) => e.type === 'step.finished' && (isFlow || e.agent === agent) && e.step === request.step,
     );
     if (!boundary) {
       const last = lastStep(events, agent);
@@ -96,7 +100,10 @@ export function lineageInput(
 }
 
 function lastStep(events: readonly RunEvent[], agent: string): number {
+  const isFlow = events.some((e) => e.type === 'run.started' && e.flow);
   let step = 0;
-  for (const e of events) if (e.type === 'step.started' && e.agent === agent) step = e.step;
+  for (const e of events) {
+    if (e.type === 'step.started' && (isFlow || e.agent === agent)) step = e.step;
+  }
   return step;
 }

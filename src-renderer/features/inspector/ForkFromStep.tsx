@@ -42,7 +42,7 @@ export function ForkFromStep({
       isCurrent = false;
     };
   }, [bridge, runId, isLive]);
-  if (!summary || isLive || summary.flow) return null;
+  if (!summary || isLive) return null;
   const checkpoint = checkpoints?.find((c) => c.step === step && c.agent === agent);
   const onFork = async () => {
     setState({ status: 'forking' });
