@@ -40,7 +40,8 @@ export function RunView() {
       )}
       {load?.warnings && load.warnings.length > 0 && (
         <div className="warn-note" role="status">
-          Parts of this run’s history were damaged and skipped: {load.warnings.join('; ')}
+          {/* damaged lines, an incomplete history, snapshots evicted by the budget */}
+          About this run’s history: {load.warnings.join('; ')}
         </div>
       )}
       <SandboxBanner runId={runId} />
