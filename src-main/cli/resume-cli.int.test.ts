@@ -138,5 +138,45 @@ describe.skipIf(!dockerProbe.available)('workbench runs resume', () => {
     const workspace = join(home, 'workspaces', sessionId);
     expect(readFileSync(join(workspace, 'one.txt'), 'utf8')).toBe('one');
     expect(existsSync(join(workspace, 'two.txt'))).toBe(true);
+
+    // `runs fork` from the command line: a step that does not exist is bad usage (exit 2);
+    // a fork of the resumed run at its step 3 with a message runs and finishes (exit 0).
+    const resumedId = resumed.events[0]!.runId;
+    const bad = await workbench(home, [
+      'runs',
+      'fork',
+      resumedId,
+      '--at',
+      '99',
+      '--config',
+      config,
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/no finished step 99/);
+    const forked = await workbench(home, [
+      'runs',
+      'fork',
+      resumedId,
+      '--at',
+      '3',
+      '--message',
+      'Once more, please.',
+      '--jsonl',
+      '--config',
+      config,
+    ]);
+    expect(forked.code, forked.stderr).toBe(0);
+    expect(forked.events[0]).toMatchObject({
+      type: 'run.started',
+      forkOf: { runId: resumedId, step: 3 },
+    });
+    const forkRequest = server.requests.at(-1)!;
+    expect(forkRequest.messages.some((m) => m.content === 'Once more, please.')).toBe(true);
+    // `runs delete` takes the fork's workspace along.
+    const forkId = forked.events[0]!.runId;
+    const deleted = await workbench(home, ['runs', 'delete', forkId]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(existsSync(join(home, 'runs', `${forkId}.jsonl`))).toBe(false);
+    expect(existsSync(join(home, 'workspaces', `fork-${forkId}`))).toBe(false);
   }, 180_000);
 });
