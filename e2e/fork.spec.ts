@@ -20,7 +20,7 @@ import {
 const unavailable = browserUnavailableReason();
 const FORK_MODEL = 'gpt-4o-e2e-fork';
 
-test('fork from a step with an edited message and another model; nested under its parent', async ({
+test('fork from a step with an edited message and another model; nested under its parent; run again', async ({
   page,
 }, testInfo) => {
   test.skip(unavailable !== null, unavailable ?? '');
@@ -82,6 +82,21 @@ test('fork from a step with an edited message and another model; nested under it
     }
     expect(texts(forkFirst!).filter((t) => t.startsWith('tool:'))).toHaveLength(2);
     await page.screenshot({ path: testInfo.outputPath('fork.png') });
+
+    // "Run again" on the parent: the whole task from step 0, listed right after it.
+    await page.locator(`[data-testid="run-history-item"][data-run-id="${parentId}"]`).click();
+    await page.getByTestId('run-again').click();
+    await expect(page.getByTestId('run-history-item')).toHaveCount(order.length + 1);
+    await expect(
+      page.locator('[data-testid="run-history-item"][data-status="running"]'),
+    ).toHaveCount(0);
+    const again = await page
+      .getByTestId('run-history-item')
+      .evaluateAll((items) => items.map((i) => i.getAttribute('data-run-id')));
+    const rerunId = again.find((id) => id !== null && !order.includes(id));
+    expect(rerunId).toBeTruthy();
+    // parent, its fork, then the re-run (a sibling of the parent)
+    expect(again.indexOf(rerunId!)).toBe(again.indexOf(parentId) + 2);
   } finally {
     writeFileSync(configFile, original);
   }

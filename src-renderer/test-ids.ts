@@ -265,6 +265,7 @@ export const TEST_IDS = {
   forkProcesses: 'fork-processes',
   forkOrigin: 'fork-origin',
   branchStart: 'branch-start',
+  runAgain: 'run-again',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

@@ -49,6 +49,8 @@ export interface RunStartedEvent {
   forkOf?: { runId: string; step: number };
   /** a resumed run: the interrupted run it continues, from its last step */
   resumeOf?: { runId: string; step: number };
+  /** "Run again": the run this one repeats from step 0 */
+  rerunOf?: string;
 }
 /** A run's resolved settings by flat key; values are plain scalars. */
 export type RunSettings = Record<string, string | number | boolean>;

@@ -197,6 +197,7 @@ export const requestSchemas = {
       workspace: workspaceChoice.optional(),
       breakpoints: z.array(breakpointSpec).max(100).optional(),
       approveTools: z.array(toolName).max(100).optional(),
+      rerunOf: runId.optional(),
     })
     .strict(),
   'run:stop': z.object({ runId }).strict(),

@@ -89,4 +89,17 @@ describe('the run tree', () => {
       ['orphan', 0],
     ]);
   });
+
+  it('lists a re-run ("Run again") right after the run it repeats, at its depth', () => {
+    const list = [
+      s('again', { rerunOf: 'fork1' }),
+      s('fork1', { forkOf: { runId: 'root', step: 2 } }),
+      s('root', {}),
+    ];
+    expect(nestForks(list).map((r) => [r.summary.runId, r.depth])).toEqual([
+      ['root', 0],
+      ['fork1', 1],
+      ['again', 1],
+    ]);
+  });
 });

@@ -18,6 +18,8 @@ export interface RunStartInput {
   breakpoints?: string[];
   /** approval mode for this run: calls of these tools wait for approve / edit / skip */
   approveTools?: string[];
+  /** "Run again": the run this one repeats from step 0 (recorded as its sibling) */
+  rerunOf?: string;
 }
 
 /** Fork a run at a step (`runs:fork`, `workbench runs fork`): docs/time-travel.md. */
@@ -78,6 +80,8 @@ export interface RunSummary {
   forkOf?: { runId: string; step: number };
   /** a resumed run: the interrupted run it continues */
   resumeOf?: { runId: string; step: number };
+  /** "Run again": the run this one repeats (the history lists it beside that run) */
+  rerunOf?: string;
   flow?: FlowName;
   sessionId?: string;
   startedAt: number;

@@ -67,6 +67,8 @@ export interface ResolvedRunInput {
   ignoreSavedBreakpoints?: boolean;
   /** a fork or a resume: where it starts from (run-lineage.ts) */
   lineage?: RunLineage;
+  /** "Run again": the run this one repeats */
+  rerunOf?: string;
 }
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -172,6 +174,7 @@ export class RunManager {
       ...(options.actor ? { debugActor: options.actor } : {}),
       ...(options.ignoreSavedBreakpoints ? { ignoreSavedBreakpoints: true } : {}),
       ...(options.lineage ? { lineage: options.lineage } : {}),
+      ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
     };
     const sessionId = input.sessionId ?? this.defaultSessionId;
     // Listed from the first moment; replaced by the real summary at run.started.
@@ -330,6 +333,7 @@ export class RunManager {
         ...(prepared.settings ? { settings: prepared.settings } : {}),
         ...(input.lineage?.kind === 'fork' ? { forkOf: input.lineage.from } : {}),
         ...(input.lineage?.kind === 'resume' ? { resumeOf: input.lineage.from } : {}),
+        ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
       });
       // The run's own breakpoints after the factory's: a cost budget needs the run's prices.
       const actor = input.debugActor ?? 'ui';
