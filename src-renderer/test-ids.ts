@@ -266,6 +266,7 @@ export const TEST_IDS = {
   forkOrigin: 'fork-origin',
   branchStart: 'branch-start',
   runAgain: 'run-again',
+  runResume: 'run-resume',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

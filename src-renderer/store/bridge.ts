@@ -56,6 +56,8 @@ export interface Bridge {
   forkRun(input: RunForkInput): Promise<string>;
   /** the run's checkpoints: which steps can be forked, what was running there */
   listCheckpoints(runId: string): Promise<CheckpointView[]>;
+  /** continues an interrupted run in a new run; selects it */
+  resumeRun(runId: string): Promise<string>;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -117,6 +119,9 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
         if (cursor === afterSeq) performance.mark('wb:load:response');
         state().setSummaries([snapshot.summary]);
         await applyInSlices(snapshot.events, cursor === afterSeq);
+        // Folding run.started starts the summary afresh; "interrupted" is learnt from the
+        // history only, so it is given again (else an interrupted run reads as running).
+        if (snapshot.summary.isInterrupted) state().setSummaries([snapshot.summary]);
         warnings.push(...snapshot.warnings);
         const last = snapshot.events.at(-1);
         if (!snapshot.hasMore || !last) break;
@@ -361,5 +366,11 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       return runId;
     },
     listCheckpoints: (runId) => api.listCheckpoints({ runId }),
+    async resumeRun(runId) {
+      const resumed = await api.resumeInterruptedRun({ runId });
+      state().setRunLoad(resumed.runId, { status: 'loaded' });
+      state().selectRun(resumed.runId);
+      return resumed.runId;
+    },
   };
 }

@@ -126,6 +126,20 @@ export function RunHeader({ runId }: { runId: string }) {
             {stop?.status === 'stopping' ? 'Stopping…' : 'Stop'}
           </button>
         )}
+        {status === 'interrupted' && !summary.flow && (
+          <button
+            type="button"
+            data-testid={TEST_IDS.runResume}
+            onClick={() =>
+              void bridge.resumeRun(runId).catch((error: unknown) => {
+                setAgainError((error as Error).message);
+              })
+            }
+            title="Continue this run from where the app stopped, in the workspace it left"
+          >
+            Resume
+          </button>
+        )}
         {!isLive && (
           <button
             type="button"
@@ -168,7 +182,7 @@ export function RunHeader({ runId }: { runId: string }) {
       )}
       {againError && (
         <p className="field-error" role="alert">
-          Could not run it again: {againError}
+          Could not start it: {againError}
         </p>
       )}
       {exportError && (
