@@ -278,6 +278,15 @@ export const TEST_IDS = {
   compareTable: 'compare-table',
   compareTableRow: 'compare-table-row',
   compareTableDiff: 'compare-table-diff',
+  forkPanel: 'fork-panel',
+  forkMessage: 'fork-message',
+  forkModel: 'fork-model',
+  forkSubmit: 'fork-submit',
+  forkProcesses: 'fork-processes',
+  forkOrigin: 'fork-origin',
+  branchStart: 'branch-start',
+  runAgain: 'run-again',
+  runResume: 'run-resume',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

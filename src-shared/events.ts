@@ -45,6 +45,12 @@ export interface RunStartedEvent {
    * before it existed.
    */
   settings?: RunSettings;
+  /** a fork: the run and step whose context and sandbox files it started from */
+  forkOf?: { runId: string; step: number };
+  /** a resumed run: the interrupted run it continues, from its last step */
+  resumeOf?: { runId: string; step: number };
+  /** "Run again": the run this one repeats from step 0 */
+  rerunOf?: string;
 }
 /** A run's resolved settings by flat key; values are plain scalars. */
 export type RunSettings = Record<string, string | number | boolean>;

@@ -197,6 +197,7 @@ export const requestSchemas = {
       workspace: workspaceChoice.optional(),
       breakpoints: z.array(breakpointSpec).max(100).optional(),
       approveTools: z.array(toolName).max(100).optional(),
+      rerunOf: runId.optional(),
     })
     .strict(),
   'run:stop': z.object({ runId }).strict(),
@@ -224,6 +225,18 @@ export const requestSchemas = {
         .max(12, 'Compare takes at most 12 runs'),
     })
     .strict(),
+  'runs:fork': z
+    .object({
+      runId,
+      step: z.number().int().min(1).max(100_000),
+      message: z.string().max(100_000).optional(),
+      agentModel: z.string().trim().min(1).max(200).optional(),
+      maxSteps: z.number().int().min(1).max(100_000).optional(),
+    })
+    .strict(),
+  'runs:resume': z.object({ runId }).strict(),
+  'runs:checkpoints': z.object({ runId }).strict(),
+  'runs:delete': z.object({ runId }).strict(),
   'config:get': empty,
   'config:save': z
     .object({

@@ -7,6 +7,8 @@
  */
 import type { RunEvent } from './events';
 import type {
+  CheckpointView,
+  RunForkInput,
   RunStartInput,
   RunSummary,
   RunGetInput,
@@ -66,6 +68,14 @@ export interface RequestMap {
   'runs:diff': { input: { a: string; b: string }; output: RunDiff };
   /** the summary table of 2-12 runs, each measured against the first */
   'runs:compare': { input: { runIds: string[] }; output: RunsComparison };
+  /** a new run from a step of a finished run (docs/time-travel.md) */
+  'runs:fork': { input: RunForkInput; output: { runId: string } };
+  /** continues an interrupted run from where it stopped */
+  'runs:resume': { input: { runId: string }; output: { runId: string } };
+  /** the run's checkpoints: which steps can be forked with their files, what was running */
+  'runs:checkpoints': { input: { runId: string }; output: CheckpointView[] };
+  /** deletes a run with its snapshots (and a fork's workspace and container) */
+  'runs:delete': { input: { runId: string }; output: { deleted: boolean } };
   'config:get': { input: EmptyInput; output: ConfigView };
   'config:save': { input: ConfigSaveInput; output: ConfigView };
   'config:import-openmanus': { input: ConfigImportInput; output: ConfigImportResult };
@@ -122,6 +132,10 @@ export const REQUEST_CHANNELS = [
   'runs:import',
   'runs:diff',
   'runs:compare',
+  'runs:fork',
+  'runs:resume',
+  'runs:checkpoints',
+  'runs:delete',
   'config:get',
   'config:save',
   'config:import-openmanus',
@@ -158,6 +172,10 @@ export const API_METHODS = {
   importRun: 'runs:import',
   diffRuns: 'runs:diff',
   compareRuns: 'runs:compare',
+  forkRun: 'runs:fork',
+  resumeInterruptedRun: 'runs:resume',
+  listCheckpoints: 'runs:checkpoints',
+  deleteRun: 'runs:delete',
   getConfig: 'config:get',
   saveConfig: 'config:save',
   importOpenManusConfig: 'config:import-openmanus',

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createEventStamper, type RunEvent, type RunEventPayload } from './events';
+import {
+  createEventStamper,
+  type RunEvent,
+  type RunEventPayload,
+  type RunStartedEvent,
+} from './events';
 import { summarize } from './run-summary';
 import { runVerdict } from './run-outcome';
 
@@ -132,5 +137,20 @@ describe('summarize', () => {
     });
     expect(summary.terminateStatus).toBe('success');
     expect(runVerdict(summary).label).toBe('finished with 2 tool errors');
+  });
+});
+
+describe('lineage', () => {
+  it('carries a fork’s and a resumed run’s origin from run.started into the summary', () => {
+    const fork = summarize(
+      run([{ ...(started('manus') as RunStartedEvent), forkOf: { runId: 'p', step: 2 } }]),
+    )!;
+    expect(fork.forkOf).toEqual({ runId: 'p', step: 2 });
+    const resumed = summarize(
+      run([{ ...(started('manus') as RunStartedEvent), resumeOf: { runId: 'k', step: 4 } }]),
+    )!;
+    expect(resumed.resumeOf).toEqual({ runId: 'k', step: 4 });
+    // Runs recorded before lineage existed have none.
+    expect(summarize(run([started('manus')]))!.forkOf).toBeUndefined();
   });
 });

@@ -20,6 +20,12 @@ Commands:
   runs diff A B [C ...] [--json]
                       compare runs step by step (run ids or exported .jsonl files);
                       exit 0 when equivalent, 1 when they differ
+  runs fork RUN --at STEP [--message TEXT] [--agent-model PROFILE] [--max-steps N] [--jsonl]
+                      a new run from step STEP of RUN: its context and its sandbox files
+                      restored in a fresh container, TEXT added as a user message
+  runs resume RUN [--jsonl]
+                      continue a run the app was killed in, from its last step
+  runs delete RUN...  delete runs with their sandbox snapshots
   config show [--agent NAME] [--json]
                       the effective settings of each agent and where each comes from
   config import-openmanus FILE [--dry-run]

@@ -45,6 +45,15 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runIds: Array.from({ length: 13 }, (_, i) => `r${i}`) }, path: 'runIds' },
       { input: { runIds: ['r', '/etc/passwd'] }, path: 'runIds.1' },
     ],
+    'runs:fork': [
+      { input: { runId: 'r' }, path: 'step' },
+      { input: { runId: 'r', step: 0 }, path: 'step' },
+      { input: { runId: '../r', step: 2 }, path: 'runId' },
+      { input: { runId: 'r', step: 2, agentModel: '' }, path: 'agentModel' },
+    ],
+    'runs:resume': [{ input: { runId: '..' }, path: 'runId' }],
+    'runs:checkpoints': [{ input: {}, path: 'runId' }],
+    'runs:delete': [{ input: { runId: 'a/b' }, path: 'runId' }],
     'config:get': [{ input: { agent: 'manus' }, path: '(input)' }],
     'config:save': [
       { input: { target: 'root' }, path: 'target' },

@@ -118,6 +118,35 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark('runs:diff', 'runs:compare');
   });
 
+  it('runs:fork, runs:checkpoints, runs:resume, runs:delete (time travel)', async () => {
+    const { api } = await serve();
+    const events = collect(api);
+    const { runId } = await api.startRun({ task: 'steps: 3', agent: 'toolcall' });
+    await until(() => finishedOf(events, runId));
+    const fork = await api.forkRun({ runId, step: 2, message: 'once more' });
+    await until(() => finishedOf(events, fork.runId));
+    const forkEvents = events.filter((e) => e.runId === fork.runId);
+    expect(forkEvents[0]).toMatchObject({ type: 'run.started', forkOf: { runId, step: 2 } });
+    // (what the fork runs is the factory's: this fixture's test factory starts afresh;
+    // the real one is covered by timetravel/fork.int.test.ts)
+    expect((await api.listRuns({})).find((s) => s.runId === fork.runId)?.forkOf).toEqual({
+      runId,
+      step: 2,
+    });
+    // No sandbox in this run: no snapshots.
+    expect(await api.listCheckpoints({ runId })).toEqual([]);
+    await expect(api.forkRun({ runId, step: 99 })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(api.resumeInterruptedRun({ runId })).rejects.toMatchObject({ code: 'conflict' });
+    expect(await api.deleteRun({ runId: fork.runId })).toEqual({ deleted: true });
+    expect((await api.listRuns({})).map((s) => s.runId)).not.toContain(fork.runId);
+    await expect(api.deleteRun({ runId: fork.runId })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    mark('runs:fork', 'runs:checkpoints', 'runs:resume', 'runs:delete');
+  });
+
   it('human:answer reaches the waiting run; run:stop cancels another one that waits', async () => {
     const { api } = await serve();
     const events = collect(api);

@@ -24,6 +24,7 @@ import { HandlerError } from './handler-error';
 export { HandlerError } from './handler-error';
 import { preflight } from '../runtime/launch/preflight';
 import { createDebugHandlers } from './debug-handlers';
+import { createTimeTravelHandlers } from './timetravel-handlers';
 
 export type Handlers = {
   [C in RequestChannel]: (input: RequestInput<C>) => Promise<RequestOutput<C>>;
@@ -143,6 +144,8 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       deps.sandbox.status(sessionId ?? runtime.sessionId, deps.dockerProbe),
     ...createSettingsHandlers(runtime, deps.pickFolder ? { pickFolder: deps.pickFolder } : {}),
     ...createDebugHandlers(runtime),
+    // A deleted run leaves the lists: the summaries pushed again no longer hold it.
+    ...createTimeTravelHandlers(runtime, () => deps.onRunsChanged(runs.list())),
   };
 }
 

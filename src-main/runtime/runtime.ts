@@ -3,6 +3,7 @@
  * manager, the sessions and everything that must be released when the app quits. Plain
  * Node: importing electron here is a lint error.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ConfigService } from './config/config-service';
@@ -16,6 +17,7 @@ import type { RunHistory } from './runs/run-history';
 import { RunManager, type RunFactory } from './runs/run-manager';
 import { createRunFactory } from './launch/run-factory';
 import { RunStore } from './runs/run-store';
+import { CheckpointStore } from './runs/checkpoint-store';
 import type { RuntimeServices } from './agents/runtime-services';
 import { SandboxManager } from './sandbox/sandbox-manager';
 import { SessionRegistry } from './session/session';
@@ -81,10 +83,22 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   // before this instance's first container is created.
   if (options.sweepAtStart !== false) void services.sandboxes.startSweep();
   const sessionId = options.sessionId ?? `s-${randomUUID().slice(0, 8)}`;
+  const history = options.history ?? new RunStore(join(home, 'runs'));
+  // Snapshots live beside the histories (docs/time-travel.md).
+  const checkpoints = new CheckpointStore(
+    history instanceof RunStore ? history.dir : join(home, 'runs'),
+  );
   const runs = new RunManager(options.factory ?? createRunFactory(services), {
     sessionId,
-    history: options.history ?? new RunStore(join(home, 'runs')),
+    history,
     secrets: () => config.secretValues(),
+    checkpoints,
+    // A deleted fork takes its own workspace and container with it.
+    onDeleted: async (runId) => {
+      const forkSession = `fork-${runId}`;
+      await services.sessions.close(forkSession);
+      rmSync(join(home, 'workspaces', forkSession), { recursive: true, force: true });
+    },
   });
   return {
     runs,

@@ -16,6 +16,8 @@ import {
   type ConfigTarget,
   type RunExport,
   type RunStartInput,
+  type RunForkInput,
+  type CheckpointView,
 } from '@shared/ipc';
 import type { RunEvent } from '@shared/events';
 import type { RunDiff, RunsComparison } from '@shared/compare/types';
@@ -50,6 +52,12 @@ export interface Bridge {
   diffRuns(a: string, b: string): Promise<RunDiff>;
   /** the summary table of several runs, each against the first */
   compareRuns(runIds: string[]): Promise<RunsComparison>;
+  /** a new run from a step of this one (docs/time-travel.md); selects it */
+  forkRun(input: RunForkInput): Promise<string>;
+  /** the run's checkpoints: which steps can be forked, what was running there */
+  listCheckpoints(runId: string): Promise<CheckpointView[]>;
+  /** continues an interrupted run in a new run; selects it */
+  resumeRun(runId: string): Promise<string>;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -111,6 +119,9 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
         if (cursor === afterSeq) performance.mark('wb:load:response');
         state().setSummaries([snapshot.summary]);
         await applyInSlices(snapshot.events, cursor === afterSeq);
+        // Folding run.started starts the summary afresh; "interrupted" is learnt from the
+        // history only, so it is given again (else an interrupted run reads as running).
+        if (snapshot.summary.isInterrupted) state().setSummaries([snapshot.summary]);
         warnings.push(...snapshot.warnings);
         const last = snapshot.events.at(-1);
         if (!snapshot.hasMore || !last) break;
@@ -347,5 +358,19 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
     },
     diffRuns: (a, b) => api.diffRuns({ a, b }),
     compareRuns: (runIds) => api.compareRuns({ runIds }),
+    async forkRun(input) {
+      const { runId } = await api.forkRun(input);
+      // Like a new run: its events come as pushes from seq 1.
+      state().setRunLoad(runId, { status: 'loaded' });
+      state().selectRun(runId);
+      return runId;
+    },
+    listCheckpoints: (runId) => api.listCheckpoints({ runId }),
+    async resumeRun(runId) {
+      const resumed = await api.resumeInterruptedRun({ runId });
+      state().setRunLoad(resumed.runId, { status: 'loaded' });
+      state().selectRun(resumed.runId);
+      return resumed.runId;
+    },
   };
 }

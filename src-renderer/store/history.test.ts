@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '@shared/ipc';
-import { ALL_HISTORY, filterHistory, historyFacets } from './history';
+import { ALL_HISTORY, filterHistory, historyFacets, nestForks } from './history';
 import { mergeSummaries, emptyRunsData } from './run-events';
 
 const NOW = new Date('2025-06-15T15:00:00').getTime();
@@ -67,5 +67,39 @@ describe('filterHistory', () => {
       agents: ['manus', 'swe'],
       models: ['gpt-4o', 'gpt-4o-mini'],
     });
+  });
+});
+
+describe('the run tree', () => {
+  it('puts forks and resumed runs under their parent, deeper each generation', () => {
+    const list = [
+      s('fork2', { forkOf: { runId: 'fork1', step: 1 } }),
+      s('other', {}),
+      s('fork1', { forkOf: { runId: 'root', step: 2 } }),
+      s('resumed', { resumeOf: { runId: 'root', step: 3 } }),
+      s('root', {}),
+      s('orphan', { forkOf: { runId: 'deleted', step: 1 } }),
+    ];
+    expect(nestForks(list).map((r) => [r.summary.runId, r.depth])).toEqual([
+      ['other', 0],
+      ['root', 0],
+      ['fork1', 1],
+      ['fork2', 2],
+      ['resumed', 1],
+      ['orphan', 0],
+    ]);
+  });
+
+  it('lists a re-run ("Run again") right after the run it repeats, at its depth', () => {
+    const list = [
+      s('again', { rerunOf: 'fork1' }),
+      s('fork1', { forkOf: { runId: 'root', step: 2 } }),
+      s('root', {}),
+    ];
+    expect(nestForks(list).map((r) => [r.summary.runId, r.depth])).toEqual([
+      ['root', 0],
+      ['fork1', 1],
+      ['again', 1],
+    ]);
   });
 });

@@ -92,3 +92,51 @@ export function historyFacets(runs: Record<string, RunData>, order: readonly str
   }
   return { agents: [...agents].sort(), models: [...models].sort() };
 }
+
+export interface HistoryRow {
+  summary: RunSummary;
+  /** 0 for a run of its own; forks and resumed runs sit one deeper than their parent */
+  depth: number;
+}
+
+/**
+ * The run tree: each fork (and resumed run) right under the run it came from, in the
+ * list's order; a run whose parent is not in the list (filtered out, deleted) stays a root.
+ */
+export function nestForks(list: readonly RunSummary[]): HistoryRow[] {
+  const ids = new Set(list.map((s) => s.runId));
+  const parentOf = (s: RunSummary) => s.forkOf?.runId ?? s.resumeOf?.runId;
+  const children = new Map<string, RunSummary[]>();
+  for (const summary of list) {
+    const parent = parentOf(summary);
+    if (parent && ids.has(parent) && parent !== summary.runId) {
+      children.set(parent, [...(children.get(parent) ?? []), summary]);
+    }
+  }
+  // "Run again": re-runs are listed right after the run they repeat, at its depth.
+  const reruns = new Map<string, RunSummary[]>();
+  for (const summary of list) {
+    const of = summary.rerunOf;
+    if (of && ids.has(of) && of !== summary.runId && !parentOf(summary)) {
+      reruns.set(of, [...(reruns.get(of) ?? []), summary]);
+    }
+  }
+  const isPlaced = (s: RunSummary) => {
+    const parent = parentOf(s);
+    if (parent && ids.has(parent) && parent !== s.runId) return true;
+    return reruns.get(s.rerunOf ?? '')?.includes(s) ?? false;
+  };
+  const rows: HistoryRow[] = [];
+  const seen = new Set<string>();
+  const visit = (summary: RunSummary, depth: number) => {
+    if (seen.has(summary.runId)) return;
+    seen.add(summary.runId);
+    rows.push({ summary, depth });
+    for (const child of children.get(summary.runId) ?? []) visit(child, depth + 1);
+    for (const sibling of reruns.get(summary.runId) ?? []) visit(sibling, depth);
+  };
+  for (const summary of list) if (!isPlaced(summary)) visit(summary, 0);
+  // A loop of parents (only in hand-edited histories) is still listed.
+  for (const summary of list) visit(summary, 0);
+  return rows;
+}

@@ -146,6 +146,10 @@ export function createMemoryApi(
     pickFolder: async () => {
       throw new AppApiError({ code: 'unavailable', message: 'type the folder path instead' });
     },
+    forkRun: async () => ({ runId: `run-${nextRun++}` }),
+    resumeInterruptedRun: async () => ({ runId: `run-${nextRun++}` }),
+    listCheckpoints: async () => [],
+    deleteRun: async (input: { runId: string }) => ({ deleted: history.delete(input.runId) }),
   };
 
   const api: Record<string, unknown> = {};

@@ -18,6 +18,33 @@ export interface RunStartInput {
   breakpoints?: string[];
   /** approval mode for this run: calls of these tools wait for approve / edit / skip */
   approveTools?: string[];
+  /** "Run again": the run this one repeats from step 0 (recorded as its sibling) */
+  rerunOf?: string;
+}
+
+/** Fork a run at a step (`runs:fork`, `workbench runs fork`): docs/time-travel.md. */
+export interface RunForkInput {
+  runId: string;
+  /** a step the run finished; the fork starts with the context and files it had then */
+  step: number;
+  /** a user message added after that context */
+  message?: string;
+  /** another model profile for the fork's agent (`[llm.NAME]`) */
+  agentModel?: string;
+  /** the fork's step limit, counted like the parent's (its restored steps included) */
+  maxSteps?: number;
+}
+
+/** A step's checkpoint as the UI sees it (`runs:checkpoints`). */
+export interface CheckpointView {
+  agent: string;
+  step: number;
+  /** bytes of this step's archive (the files changed since the checkpoint before) */
+  bytes: number;
+  /** files in the workspace at this step */
+  files: number;
+  /** processes left running at this step: a fork does not get them back */
+  processes: string[];
 }
 
 export interface WorkspaceChoice {
@@ -49,6 +76,12 @@ export interface RunSummary {
   agent: string;
   task: string;
   model: string;
+  /** a fork: the run and step it started from (the history nests it under that run) */
+  forkOf?: { runId: string; step: number };
+  /** a resumed run: the interrupted run it continues */
+  resumeOf?: { runId: string; step: number };
+  /** "Run again": the run this one repeats (the history lists it beside that run) */
+  rerunOf?: string;
   flow?: FlowName;
   sessionId?: string;
   startedAt: number;

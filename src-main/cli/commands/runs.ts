@@ -37,11 +37,18 @@ export async function runsCommand(args: string[]): Promise<number> {
       return importCommand(rest);
     case 'diff':
       return runsDiffCommand(rest, openStore);
+    // The runtime (model clients, sandbox) loads only for these.
+    case 'fork':
+      return (await import('./runs-lineage')).forkCommand(rest);
+    case 'resume':
+      return (await import('./runs-lineage')).resumeCommand(rest);
+    case 'delete':
+      return (await import('./runs-lineage')).deleteCommand(rest);
     default:
       throw new UsageError(
         sub === undefined
-          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE, diff A B'
-          : `unknown runs subcommand "${sub}" (list, show, export, import, diff)`,
+          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE, diff A B, fork RUN --at STEP, resume RUN, delete RUN'
+          : `unknown runs subcommand "${sub}" (list, show, export, import, diff, fork, resume, delete)`,
       );
   }
 }

@@ -239,6 +239,20 @@ export const planningFlowSchema = z
   .strict();
 export type PlanningFlowSettings = z.infer<typeof planningFlowSchema>;
 
+/** `[history]`: what the run history may keep (docs/time-travel.md). */
+export const historySchema = z
+  .object({
+    /** checkpoints take sandbox snapshots at every step boundary; false keeps only the events */
+    checkpoints: z.boolean().default(true),
+    /** all runs' snapshots together; beyond it the oldest runs' snapshots are evicted */
+    snapshot_budget: z
+      .string()
+      .regex(/^\d+(\.\d+)?[kmg]?$/i, 'must look like 512m or 2g')
+      .default('5g'),
+  })
+  .strict();
+export type HistorySettings = z.infer<typeof historySchema>;
+
 export const configSchema = z
   .object({
     llm: llmSectionSchema.default({ default: {}, profiles: {} } as never),
@@ -246,6 +260,7 @@ export const configSchema = z
     agent: agentSectionSchema.default({}),
     sandbox: sandboxSchema.default(sandboxSchema.parse({})),
     browser: browserSchema.default(browserSchema.parse({})),
+    history: historySchema.default(historySchema.parse({})),
     mcp: z
       .object({
         servers: z.record(z.string(), mcpServerSchema).default({}),

@@ -22,6 +22,11 @@ export class FlowEventMapper {
     return this.stepOffset;
   }
 
+  /** Counts on from `steps` already run (a forked flow starts where its parent was). */
+  startAt(steps: number): void {
+    this.stepOffset = steps;
+  }
+
   /** The emit function to give one executor run. Call `endSegment` when that run is over. */
   segment(): (event: RunEventPayload) => void {
     this.indexesInSegment.clear();

@@ -17,6 +17,7 @@ import type { RunOutcome, TokenUsage } from '@shared/domain/agent';
 import type { RunEventPayload } from '@shared/events';
 import type { RunResult } from '@shared/domain/agent';
 import { Memory } from '../loop/memory';
+import type { ResumePoint } from '../loop/base-agent';
 import { toEventMessage } from '../loop/event-message';
 import type { LlmClient } from '../llm/llm-client';
 import type { Tool } from '../tools/tool';
@@ -76,6 +77,17 @@ export interface PlanningFlowOptions {
   debug?: DebugGate;
 }
 
+/** Where a forked flow picks up (rebuilt from the parent's history: timetravel/flow-state.ts). */
+export interface FlowResumePoint {
+  plan: Plan;
+  /** the planner's memory at the fork step */
+  planner: Pick<ResumePoint, 'entries' | 'pinnedIndex' | 'nextIndex'>;
+  /** run-wide steps already used; the fork counts on from there */
+  stepsUsed: number;
+  /** added to the planner's memory and to each remaining step's prompt */
+  message?: string;
+}
+
 export class PlanningFlow {
   private readonly store: PlanStore;
   private readonly usage: TokenUsage = { prompt: 0, completion: 0 };
@@ -85,6 +97,8 @@ export class PlanningFlow {
   private readonly replansAllowed: number;
   private readonly carried = new Map<string, ExecutorRunner>();
   private finishRequested: string | null = null;
+  /** a forked flow's added message, given to every remaining step */
+  private note: string | undefined;
 
   constructor(private readonly options: PlanningFlowOptions) {
     if (options.executors.length === 0)
@@ -104,29 +118,49 @@ export class PlanningFlow {
     });
   }
 
-  async run(task: string, options: { signal?: AbortSignal } = {}): Promise<RunResult> {
+  async run(
+    task: string,
+    options: { signal?: AbortSignal; resume?: FlowResumePoint } = {},
+  ): Promise<RunResult> {
     const signal = options.signal ?? new AbortController().signal;
     const emit = this.options.emit;
     emit({ type: 'state.changed', agent: PLANNER_AGENT, from: 'IDLE', to: 'RUNNING' });
-    this.memory.pinTask({ role: 'user', content: task });
+    const resume = options.resume;
+    if (resume) {
+      this.memory.restore(
+        resume.planner.entries,
+        resume.planner.pinnedIndex,
+        resume.planner.nextIndex,
+      );
+      this.mapper.startAt(resume.stepsUsed);
+      if (resume.message) {
+        this.memory.add({ role: 'user', content: resume.message });
+        this.note = resume.message;
+      }
+    } else this.memory.pinTask({ role: 'user', content: task });
     const stepResults: string[] = [];
     let outcome: RunOutcome;
     let error: string | undefined;
     let plan: Plan | undefined;
     try {
-      const planId = this.options.planId ?? `plan_${Date.now()}`;
-      const created = await createInitialPlan(
-        this.plannerDeps(),
-        planId,
-        task,
-        this.options.executors,
-        signal,
-      );
-      plan = created.plan;
-      this.memory.add({
-        role: 'assistant',
-        content: `${created.fromModel ? '' : 'The planner made no plan; running the task as a single step.\n\n'}${formatPlan(plan)}`,
-      });
+      if (resume) {
+        // The plan as the parent had it at the fork step; a step in progress runs again.
+        plan = this.store.restore(resume.plan);
+      } else {
+        const planId = this.options.planId ?? `plan_${Date.now()}`;
+        const created = await createInitialPlan(
+          this.plannerDeps(),
+          planId,
+          task,
+          this.options.executors,
+          signal,
+        );
+        plan = created.plan;
+        this.memory.add({
+          role: 'assistant',
+          content: `${created.fromModel ? '' : 'The planner made no plan; running the task as a single step.\n\n'}${formatPlan(plan)}`,
+        });
+      }
       outcome = await this.executePlan(plan.id, task, signal, stepResults);
       plan = this.store.get(plan.id) ?? plan;
       if (outcome !== 'cancelled') {
@@ -234,7 +268,11 @@ export class PlanningFlow {
     const executor = await this.executorInstance(spec, Math.min(spec.maxSteps, remaining), emit);
     let result: RunResult;
     try {
-      result = await executor.run(stepPrompt(task, plan, index), signal);
+      const prompt = stepPrompt(task, plan, index);
+      result = await executor.run(
+        this.note ? `${prompt}\n\nNote from the user: ${this.note}` : prompt,
+        signal,
+      );
     } finally {
       if (!this.options.carryMemory) await executor.dispose();
     }

@@ -13,7 +13,7 @@ import { flowRunSettings } from './run-settings';
 import type { PreparedRun, ResolvedRunInput, RunContext } from '../runs/run-manager';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { Session } from '../session/session';
-import { PlanningFlow, type ExecutorSpec } from '../flow/planning-flow';
+import { PlanningFlow, type ExecutorSpec, type FlowResumePoint } from '../flow/planning-flow';
 import { PLANNER_AGENT } from '../flow/planner';
 
 const EXECUTOR_DESCRIPTIONS: Record<AgentName, string> = {
@@ -31,9 +31,19 @@ export function preparePlanningRun(
   context: RunContext,
   models: RunModels,
   session: Session,
+  timeTravel: {
+    /** a fork: the plan, the planner's memory and the steps used at the fork step */
+    resume?: FlowResumePoint;
+    /** the checkpoint hook, called with the run-wide step */
+    atStepBoundary?: (agent: string, step: number) => Promise<void>;
+  } = {},
 ): PreparedRun {
   const flowSettings = config.flow.planning;
-  const maxSteps = input.maxSteps ?? resolveAgentSettings(config, 'planning').maxSteps;
+  const configured = input.maxSteps ?? resolveAgentSettings(config, 'planning').maxSteps;
+  // A fork counts on from its parent's steps: room for more unless the user set a limit.
+  const used = timeTravel.resume?.stepsUsed ?? 0;
+  const maxSteps =
+    used > 0 && input.maxSteps === undefined && configured <= used ? used + configured : configured;
   const planner = models.clientFor('planning');
   // Saved breakpoints are left out when the run asks (CLI --no-breakpoints).
   const debug = input.ignoreSavedBreakpoints ? undefined : context.debug;
@@ -63,7 +73,15 @@ export function preparePlanningRun(
           config,
           session,
           services,
-          env: { emit: options.emit, runId: context.runId, ...(gate ? { debug: gate } : {}) },
+          env: {
+            emit: options.emit,
+            runId: context.runId,
+            ...(gate ? { debug: gate } : {}),
+            // Executors count their own steps; checkpoints are keyed by the run-wide step.
+            ...(checkpoint
+              ? { atStepBoundary: (agent: string) => checkpoint(agent, lastStep) }
+              : {}),
+          },
           extras: { tools: options.extraTools, specialToolNames: options.specialToolNames },
         });
         return {
@@ -74,6 +92,8 @@ export function preparePlanningRun(
     };
   }
 
+  const checkpoint = timeTravel.atStepBoundary;
+  let lastStep = 0;
   const flow = new PlanningFlow({
     planner,
     executors,
@@ -83,7 +103,10 @@ export function preparePlanningRun(
     maxStepRetries: flowSettings.max_step_retries,
     maxReplans: flowSettings.max_replans,
     carryMemory: flowSettings.carry_memory,
-    emit: context.emit,
+    emit: (event) => {
+      if (event.type === 'step.finished') lastStep = event.step;
+      context.emit(event);
+    },
     ...(gate ? { debug: gate } : {}),
   });
   // Executors are built per plan step; their prices are known from the config already.
@@ -97,6 +120,7 @@ export function preparePlanningRun(
       maxSteps,
       executors: keys,
     }),
-    execute: (task, signal) => flow.run(task, { signal }),
+    execute: (task, signal) =>
+      flow.run(task, { signal, ...(timeTravel.resume ? { resume: timeTravel.resume } : {}) }),
   };
 }

@@ -11,6 +11,13 @@ import { resolveAgentSettings } from '../config/resolve';
 import { preparePlanningRun } from './planning-run';
 import { RunModels } from './run-models';
 import { openRunSession } from './run-session';
+import {
+  checkpointHook,
+  lineageMaxSteps,
+  flowResumePoint,
+  lineageResumePoint,
+  openForkSession,
+} from './lineage-launch';
 import { agentSettingsRecord, sessionSettingsRecord } from './run-settings';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { PreparedRun, RunFactory } from '../runs/run-manager';
@@ -18,7 +25,11 @@ import type { PreparedRun, RunFactory } from '../runs/run-manager';
 export function createRunFactory(services: RuntimeServices): RunFactory {
   return async (input, context) => {
     const config = services.loadConfig();
-    const opened = openRunSession(services, input, context);
+    const lineage = input.lineage;
+    const opened =
+      lineage?.kind === 'fork'
+        ? await openForkSession(services, config, lineage, context)
+        : openRunSession(services, input, context);
     const where = {
       sessionId: opened.session.id,
       ...(opened.workspace ? { workspace: opened.workspace } : {}),
@@ -27,11 +38,24 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
     try {
       const models = new RunModels(services, config, context.debug);
       if (input.flow === 'planning') {
-        prepared = preparePlanningRun(services, config, input, context, models, opened.session);
+        prepared = preparePlanningRun(services, config, input, context, models, opened.session, {
+          ...(lineage ? { resume: flowResumePoint(lineage, context) } : {}),
+          ...optional('atStepBoundary', checkpointHook(services, config, context, opened)),
+        });
       } else {
         const settings = resolveAgentSettings(config, input.agent);
-        if (input.maxSteps !== undefined) settings.maxSteps = input.maxSteps;
+        const resume = lineage ? lineageResumePoint(input, lineage, context) : undefined;
+        if (resume && lineage) {
+          const isFork = lineage.kind === 'fork';
+          settings.maxSteps = lineageMaxSteps(
+            isFork ? settings.maxSteps : (input.maxSteps ?? settings.maxSteps),
+            resume.step,
+            isFork ? input.maxSteps : undefined,
+          );
+          if (lineage.agentModel) models.preset(input.agent, lineage.agentModel);
+        } else if (input.maxSteps !== undefined) settings.maxSteps = input.maxSteps;
         const llm = models.clientFor(input.agent);
+        const atStepBoundary = checkpointHook(services, config, context, opened);
         context.debug?.setPricing(models.pricing());
         if (!input.ignoreSavedBreakpoints) {
           context.debug?.addBreakpoints(settings.breakpoints ?? [], 'config', input.agent);
@@ -48,6 +72,7 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
             emit: context.emit,
             runId: context.runId,
             ...(context.debug ? { debug: context.debug } : {}),
+            ...(atStepBoundary ? { atStepBoundary } : {}),
           },
         });
         prepared = {
@@ -58,7 +83,8 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
             ...agentSettingsRecord(services.config.resolveProfile(input.agent, config), settings),
             ...sessionSettingsRecord(config),
           },
-          execute: (task, signal) => built.agent.run(task, { signal }),
+          execute: (task, signal) =>
+            built.agent.run(task, { signal, ...(resume ? { resume } : {}) }),
           dispose: () => built.dispose(),
         };
       }
@@ -79,4 +105,8 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
       },
     };
   };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }

@@ -55,6 +55,12 @@ export class RunModels {
     return llm;
   }
 
+  /** Starts `target` on another profile (a fork's `--agent-model`); checked at once. */
+  preset(target: ConfigAgentName, profile: string): void {
+    this.profileFor(target, { profile });
+    this.choices.set(target, { profile });
+  }
+
   /** Counts `target`'s profile among the run's models (its client is built later). */
   include(target: ConfigAgentName): void {
     this.used.push(this.profileFor(target, this.choices.get(target) ?? {}));

@@ -20,7 +20,7 @@ import type { Message } from '@shared/domain/message';
 import type { RunEventPayload } from '@shared/events';
 import type { DebugGate } from '../debug/gate';
 import { isCancellation } from '../util/abort';
-import { Memory, DEFAULT_MAX_MESSAGES } from './memory';
+import { Memory, DEFAULT_MAX_MESSAGES, type MemoryEntry } from './memory';
 import { toEventMessage } from './event-message';
 import { detectStuck, STUCK_NUDGE } from './stuck-detector';
 
@@ -40,6 +40,25 @@ export interface AgentEnvironment {
   runId: string;
   /** the run's debugger: the loop awaits it at its safe points (absent: never pauses) */
   debug?: DebugGate;
+  /**
+   * awaited after each `step.finished` (the checkpoint: the sandbox's files at this step
+   * boundary, docs/time-travel.md); it must not throw
+   */
+  atStepBoundary?: (agent: string, step: number) => Promise<void>;
+}
+
+/** Where a fork or a resume picks the loop up (rebuilt from a history: timetravel/). */
+export interface ResumePoint {
+  /** the memory window at the checkpoint, with the indexes it had */
+  entries: readonly MemoryEntry[];
+  pinnedIndex: number | null;
+  nextIndex: number;
+  /** the last step the checkpoint had finished; the loop goes on with the next */
+  step: number;
+  /** a stuck nudge the checkpoint left for its next step */
+  pendingNudge?: string;
+  /** messages appended after the restored context (a fork's added message, "interrupted" answers) */
+  append?: Message[];
 }
 
 export interface StepContext {
@@ -119,7 +138,10 @@ export abstract class BaseAgent {
   /** Hook before the loop starts, after the task is in memory. */
   protected beforeRun(): void {}
 
-  async run(task: string, options: { signal?: AbortSignal } = {}): Promise<RunResult> {
+  async run(
+    task: string,
+    options: { signal?: AbortSignal; resume?: ResumePoint } = {},
+  ): Promise<RunResult> {
     if (this.agentState === 'RUNNING') {
       throw new AgentError(`Agent ${this.name} is already running`);
     }
@@ -131,7 +153,15 @@ export abstract class BaseAgent {
     const stepResults: string[] = [];
 
     this.setState('RUNNING');
-    this.memory.pinTask({ role: 'user', content: task });
+    const resume = options.resume;
+    if (resume) {
+      this.memory.restore(resume.entries, resume.pinnedIndex, resume.nextIndex);
+      this.stepCounter = resume.step;
+      this.pendingNudge = resume.pendingNudge ?? null;
+      for (const message of resume.append ?? []) this.addMessage(message);
+    } else {
+      this.memory.pinTask({ role: 'user', content: task });
+    }
     this.beforeRun();
 
     let outcome: RunOutcome = 'finished';
@@ -160,6 +190,7 @@ export abstract class BaseAgent {
             durationMs: Math.round(performance.now() - started),
           });
         }
+        await this.env.atStepBoundary?.(this.name, this.stepCounter);
       }
       if (this.isRunning()) {
         outcome = 'max_steps';

@@ -58,6 +58,21 @@ export class Memory {
     return index;
   }
 
+  /**
+   * Puts back a window rebuilt from a run's history (a fork or a resume): the entries keep
+   * their indexes, each is announced again so the new run's own history holds its whole
+   * context, and the next message continues after the highest index.
+   */
+  restore(entries: readonly MemoryEntry[], pinnedIndex: number | null, nextIndex: number): void {
+    if (this.list.length > 0) throw new Error('restore needs an empty memory');
+    this.pinnedIndex = pinnedIndex;
+    for (const entry of entries) {
+      this.list.push(entry);
+      this.observer.appended?.(entry.index, entry.message);
+    }
+    this.nextIndex = Math.max(nextIndex, ...entries.map((e) => e.index + 1));
+  }
+
   /** What the model receives, oldest first. */
   get messages(): Message[] {
     return this.list.map((e) => e.message);

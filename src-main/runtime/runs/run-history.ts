@@ -23,6 +23,8 @@ export interface RunHistory {
   readPage(runId: string, window: LogWindow): ParsedPage | undefined;
   /** adds a complete run (an import); throws when the run id is taken */
   addLog(runId: string, text: string, summary: RunSummary): void;
+  /** deletes a finished run's history; false when there was none */
+  remove?(runId: string): boolean;
   /** releases open files and writes what is pending */
   close(): void;
 }
@@ -86,6 +88,10 @@ export class MemoryRunHistory implements RunHistory {
     if (this.runs.has(runId)) throw new Error(`Run ${runId} is already in the history`);
     const parsed = parseRunLog(text, runId, runId);
     this.runs.set(runId, { summary, lines: parsed.lines, events: parsed.events });
+  }
+
+  remove(runId: string): boolean {
+    return this.runs.delete(runId);
   }
 
   close(): void {}

@@ -14,7 +14,7 @@ import {
   type RunEventPayload,
   type RunSettings,
 } from '@shared/events';
-import type { RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
+import type { CheckpointView, RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
 import { DuplicateLedger } from '@shared/duplicate-keys';
 import type { RunResult } from '@shared/domain/agent';
@@ -22,6 +22,8 @@ import type { DebugActor } from '@shared/domain/debugger';
 import { CancelledError } from '../util/abort';
 import { RunDebugger } from '../debug/run-debugger';
 import { MemoryRunHistory, type RunHistory } from './run-history';
+import type { CheckpointStore } from './checkpoint-store';
+import { lineageInput, type LineageRequest, type RunLineage } from './run-lineage';
 
 /** What a factory hands back: something to run, and what to release afterwards. */
 export interface PreparedRun {
@@ -43,6 +45,10 @@ export interface RunContext {
   emit: (event: RunEventPayload) => void;
   /** the run's debugger: agents await it at their safe points; the factory adds config breakpoints */
   debug?: RunDebugger;
+  /** the events of another run in the history (a fork's parent) */
+  readRun?: (runId: string) => RunEvent[] | undefined;
+  /** where the run's sandbox snapshots go (absent: no checkpoints) */
+  checkpoints?: CheckpointStore;
 }
 
 export type RunFactory = (input: ResolvedRunInput, context: RunContext) => Promise<PreparedRun>;
@@ -59,6 +65,10 @@ export interface ResolvedRunInput {
   debugActor?: DebugActor;
   /** leave out the breakpoints and approval tools saved in config.toml (CLI --no-breakpoints) */
   ignoreSavedBreakpoints?: boolean;
+  /** a fork or a resume: where it starts from (run-lineage.ts) */
+  lineage?: RunLineage;
+  /** "Run again": the run this one repeats */
+  rerunOf?: string;
 }
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -88,6 +98,10 @@ export interface RunManagerOptions {
    * is redacted before it is stored or sent (defence in depth for reliability E12)
    */
   secrets?: () => readonly string[];
+  /** the runs' sandbox snapshots (their notes join a run's warnings) */
+  checkpoints?: CheckpointStore;
+  /** after a run is deleted: what else it owned (a fork's session and workspace) */
+  onDeleted?: (runId: string) => Promise<void>;
 }
 
 const REDACTED = '[redacted]';
@@ -118,7 +132,7 @@ export class RunManager {
   /** `actor`: who set the request's breakpoints (the UI, or the CLI's terminal). */
   start(
     input: RunStartInput,
-    options: { actor?: DebugActor; ignoreSavedBreakpoints?: boolean } = {},
+    options: { actor?: DebugActor; ignoreSavedBreakpoints?: boolean; lineage?: RunLineage } = {},
   ): RunHandle {
     const runId = newRunId();
     const stamper = createEventStamper(runId);
@@ -159,6 +173,8 @@ export class RunManager {
       ...(input.approveTools?.length ? { approveTools: input.approveTools } : {}),
       ...(options.actor ? { debugActor: options.actor } : {}),
       ...(options.ignoreSavedBreakpoints ? { ignoreSavedBreakpoints: true } : {}),
+      ...(options.lineage ? { lineage: options.lineage } : {}),
+      ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
     };
     const sessionId = input.sessionId ?? this.defaultSessionId;
     // Listed from the first moment; replaced by the real summary at run.started.
@@ -177,14 +193,55 @@ export class RunManager {
       lastSeq: 0,
     };
     this.live.set(runId, run);
+    const readRun = (id: string) => this.history.read(id)?.events;
     const done = this.execute(
       resolved,
-      { runId, sessionId, emit: publish, debug },
+      {
+        runId,
+        sessionId,
+        emit: publish,
+        debug,
+        readRun,
+        ...(this.options.checkpoints ? { checkpoints: this.options.checkpoints } : {}),
+      },
       controller.signal,
     );
     run.done = done;
     void done.finally(() => this.live.delete(runId));
     return { runId, done };
+  }
+
+  /**
+   * A new run from a step of another (a fork: its context, its sandbox files, an added
+   * message, another model) or from where an interrupted run stopped (a resume). Throws
+   * when the run or the step cannot be started from (run-lineage.ts).
+   */
+  startFrom(request: LineageRequest, options: { actor?: DebugActor } = {}): RunHandle {
+    const { input, lineage } = lineageInput(this.history, request, this.get(request.runId));
+    return this.start(input, { ...options, lineage });
+  }
+
+  /**
+   * Deletes a run that is not running: its history, its sandbox snapshots and what else
+   * it owned. Returns false when there is no such run.
+   */
+  async delete(runId: string): Promise<boolean> {
+    if (this.live.has(runId)) throw new Error(`Run ${runId} is running; stop it first`);
+    const existed = this.history.remove?.(runId) ?? false;
+    this.options.checkpoints?.remove(runId);
+    await this.options.onDeleted?.(runId);
+    return existed;
+  }
+
+  /** The run's checkpoints, oldest first (steps that can be forked with their files). */
+  checkpointsOf(runId: string): CheckpointView[] {
+    return (this.options.checkpoints?.list(runId) ?? []).map((m) => ({
+      agent: m.agent,
+      step: m.step,
+      bytes: m.bytes,
+      files: m.manifest.filter((e) => e.kind !== 'd').length,
+      processes: m.processes,
+    }));
   }
 
   /** Asks a run to stop; resolves true if it was running. */
@@ -236,6 +293,7 @@ export class RunManager {
       isLive: this.live.has(runId),
       // A history the disk did not take in full says so where damage is reported.
       warnings: [
+        ...[this.options.checkpoints?.evictedNote(runId) ?? ''].filter(Boolean),
         ...(summary.historyIncomplete
           ? [`This run's history is incomplete: ${summary.historyIncomplete}`]
           : []),
@@ -273,6 +331,9 @@ export class RunManager {
         sessionId: prepared.sessionId ?? context.sessionId,
         ...(prepared.workspace ? { workspace: prepared.workspace } : {}),
         ...(prepared.settings ? { settings: prepared.settings } : {}),
+        ...(input.lineage?.kind === 'fork' ? { forkOf: input.lineage.from } : {}),
+        ...(input.lineage?.kind === 'resume' ? { resumeOf: input.lineage.from } : {}),
+        ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
       });
       // The run's own breakpoints after the factory's: a cost budget needs the run's prices.
       const actor = input.debugActor ?? 'ui';

@@ -10,7 +10,7 @@
  * running, not interrupted. A run whose log ends without `run.finished` and whose owner
  * is gone was interrupted (crash, kill, power loss).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRunId } from '@shared/domain/ids';
 import type { RunEvent } from '@shared/events';
@@ -206,6 +206,18 @@ export class RunStore implements RunHistory {
     writeFileAtomic(path, text, 0o600);
     this.index.set(runId, { summary, size: Buffer.byteLength(text, 'utf8') });
     this.indexFile.schedule();
+  }
+
+  /** Deletes a run's history (log, owner mark, index entry); false when there was none. */
+  remove(runId: string): boolean {
+    if (!isRunId(runId) || this.writers.has(runId)) return false;
+    const path = this.logPath(runId);
+    const existed = existsSync(path);
+    rmSync(path, { force: true });
+    releaseRun(this.dir, runId);
+    if (this.index.delete(runId)) this.indexFile.schedule();
+    if (this.pageCache?.runId === runId) this.pageCache = null;
+    return existed;
   }
 
   has(runId: string): boolean {

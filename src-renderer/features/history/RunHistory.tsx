@@ -2,7 +2,7 @@ import { memo, useMemo, useRef, useState } from 'react';
 import type { RunSummary } from '@shared/ipc';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
-import { filterHistory, historyFacets, type HistoryFilters } from '../../store/history';
+import { filterHistory, historyFacets, nestForks, type HistoryFilters } from '../../store/history';
 import { runStatus, type RunStatus } from '../../store/run-events';
 import { runVerdict } from '@shared/run-outcome';
 import { VerdictBadge } from '../../components/VerdictBadge';
@@ -31,7 +31,10 @@ export function RunHistory() {
   const selectedRunId = useWorkbench((s) => s.selectedRunId);
   const view = useWorkbench((s) => s.view);
   const now = useNow(true, 60_000);
-  const list = useMemo(() => filterHistory(runs, order, filters, now), [runs, order, filters, now]);
+  const list = useMemo(
+    () => nestForks(filterHistory(runs, order, filters, now)),
+    [runs, order, filters, now],
+  );
   const facets = useMemo(() => historyFacets(runs, order), [runs, order]);
   const fileRef = useRef<HTMLInputElement>(null);
   const [importError, setImportError] = useState<string | null>(null);
@@ -150,10 +153,11 @@ export function RunHistory() {
         </p>
       ) : (
         <ul className="history-list">
-          {list.map((summary) => (
+          {list.map(({ summary, depth }) => (
             <HistoryItem
               key={summary.runId}
               summary={summary}
+              depth={depth}
               isSelected={summary.runId === selectedRunId && view === 'run'}
               now={now}
             />
@@ -183,26 +187,42 @@ export function RunHistory() {
 
 const HistoryItem = memo(function HistoryItem(props: {
   summary: RunSummary;
+  depth: number;
   isSelected: boolean;
   now: number;
 }) {
   const store = useWorkbenchStore();
-  const { summary, isSelected, now } = props;
+  const { summary, isSelected, now, depth } = props;
   const status = runStatus(summary);
+  const origin = summary.forkOf ?? summary.resumeOf;
   return (
-    <li className="history-row">
+    <li
+      className={`history-row${depth > 0 ? ' is-branch' : ''}`}
+      data-depth={depth}
+      style={depth > 0 ? { paddingLeft: `${Math.min(depth, 4) * 14}px` } : undefined}
+    >
       <CompareCheckbox runId={summary.runId} task={summary.task} />
       <button
         type="button"
         className={`history-item${isSelected ? ' is-selected' : ''}`}
         data-testid={TEST_IDS.runHistoryItem}
         data-run-id={summary.runId}
+        data-fork-of={summary.forkOf?.runId}
         data-status={status}
         data-verdict={runVerdict(summary).kind}
         aria-current={isSelected ? 'true' : undefined}
         onClick={() => store.getState().selectRun(summary.runId)}
       >
-        <span className="history-task">{summary.task}</span>
+        <span className="history-task">
+          {origin && (
+            <span className="muted" title={`From run ${origin.runId}`}>
+              {summary.forkOf
+                ? `↳ fork at step ${origin.step}: `
+                : `↳ resumed at step ${origin.step}: `}
+            </span>
+          )}
+          {summary.task}
+        </span>
         <span className="history-meta">
           <VerdictBadge summary={summary} variant="dot" />
           <span>· {summary.flow ? `${summary.flow} flow` : summary.agent}</span>

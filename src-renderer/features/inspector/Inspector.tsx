@@ -8,6 +8,7 @@ import { positionOfId } from '../../store/timeline/model';
 import type { StepItem, TimelineItem } from '../../store/timeline/types';
 import { ContextAtStep } from './ContextAtStep';
 import { ItemDetails } from './ItemDetails';
+import { ForkFromStep } from './ForkFromStep';
 
 export function Inspector() {
   const runId = useWorkbench((s) => s.selectedRunId);
@@ -52,6 +53,9 @@ export function Inspector() {
         <p className="muted inspector-note">
           This row is not part of a step: no model request belongs to it.
         </p>
+      )}
+      {step && step.isFinished && (
+        <ForkFromStep runId={runId} step={step.step} agent={step.agent} />
       )}
     </aside>
   );

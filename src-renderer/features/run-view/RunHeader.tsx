@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { isAgentName } from '@shared/domain/agent';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
 import { runStatus } from '../../store/run-events';
@@ -22,6 +23,7 @@ export function RunHeader({ runId }: { runId: string }) {
     error?: string;
   } | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
+  const [againError, setAgainError] = useState<string | null>(null);
   const status = summary ? runStatus(summary) : 'running';
   const isLive = summary !== undefined && status === 'running';
   const now = useNow(isLive);
@@ -35,6 +37,27 @@ export function RunHeader({ runId }: { runId: string }) {
       await bridge.stopRun(runId);
     } catch (error) {
       setStopState({ runId, status: 'failed', error: (error as Error).message });
+    }
+  };
+  // "Run again": the same task and agent from step 0, recorded as this run's sibling; in
+  // its workspace (mounted again, or copied again), or in a fresh session of its own.
+  const onRunAgain = async () => {
+    setAgainError(null);
+    try {
+      await bridge.startRun({
+        task: summary.task,
+        ...(summary.flow
+          ? { flow: summary.flow }
+          : isAgentName(summary.agent)
+            ? { agent: summary.agent }
+            : {}),
+        ...(summary.workspace
+          ? { workspace: { path: summary.workspace.path, mode: summary.workspace.mode } }
+          : { sessionId: `rerun-${Date.now().toString(36)}` }),
+        rerunOf: runId,
+      });
+    } catch (error) {
+      setAgainError((error as Error).message);
     }
   };
   const onExport = async () => {
@@ -103,6 +126,31 @@ export function RunHeader({ runId }: { runId: string }) {
             {stop?.status === 'stopping' ? 'Stopping…' : 'Stop'}
           </button>
         )}
+        {status === 'interrupted' && !summary.flow && (
+          <button
+            type="button"
+            data-testid={TEST_IDS.runResume}
+            onClick={() =>
+              void bridge.resumeRun(runId).catch((error: unknown) => {
+                setAgainError((error as Error).message);
+              })
+            }
+            title="Continue this run from where the app stopped, in the workspace it left"
+          >
+            Resume
+          </button>
+        )}
+        {!isLive && (
+          <button
+            type="button"
+            className="secondary"
+            data-testid={TEST_IDS.runAgain}
+            onClick={() => void onRunAgain()}
+            title="Run the same task with the same agent again, from step 0 (listed beside this run)"
+          >
+            Run again
+          </button>
+        )}
         {!isLive && (
           <button
             type="button"
@@ -130,6 +178,11 @@ export function RunHeader({ runId }: { runId: string }) {
       {stop?.status === 'failed' && (
         <p className="field-error" role="alert">
           Could not stop the run: {stop.error}
+        </p>
+      )}
+      {againError && (
+        <p className="field-error" role="alert">
+          Could not start it: {againError}
         </p>
       )}
       {exportError && (

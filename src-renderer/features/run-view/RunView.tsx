@@ -7,6 +7,7 @@ import { Timeline } from '../timeline/Timeline';
 import { TimelineToolbar } from '../timeline/TimelineToolbar';
 import { RunHeader } from './RunHeader';
 import { SandboxBanner } from './SandboxBanner';
+import { ForkOrigin } from './ForkOrigin';
 import { DebuggerBar } from '../debugger/DebuggerBar';
 
 /** The selected run: header, open question, plan, filters and the timeline. */
@@ -39,10 +40,12 @@ export function RunView() {
       )}
       {load?.warnings && load.warnings.length > 0 && (
         <div className="warn-note" role="status">
-          Parts of this run’s history were damaged and skipped: {load.warnings.join('; ')}
+          {/* damaged lines, an incomplete history, snapshots evicted by the budget */}
+          About this run’s history: {load.warnings.join('; ')}
         </div>
       )}
       <SandboxBanner runId={runId} />
+      <ForkOrigin runId={runId} />
       <CompareWithParent runId={runId} />
       <HumanAnswerBox runId={runId} />
       <PlanView runId={runId} />

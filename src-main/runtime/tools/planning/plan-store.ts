@@ -54,6 +54,11 @@ export class PlanStore {
     return this.put({ ...plan, statuses, notes: allNotes });
   }
 
+  /** Puts back a plan as a history recorded it (a forked flow), active, announced again. */
+  restore(plan: Plan): Plan {
+    return this.put(plan, true);
+  }
+
   setActive(id: string): Plan {
     const plan = this.require(id);
     this.activeId = id;

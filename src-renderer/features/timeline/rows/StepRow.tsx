@@ -1,4 +1,5 @@
 import { TEST_IDS } from '../../../test-ids';
+import { useWorkbench } from '../../../store/StoreProvider';
 import { formatDuration, formatCount } from '../../../lib/format';
 import type { StepItem } from '../../../store/timeline/types';
 import { RowLink, RowShell } from './RowShell';
@@ -15,6 +16,11 @@ export function StepRow({
   if (item.duplicateCount > 0)
     flags.push(`${item.duplicateCount} duplicate${item.duplicateCount > 1 ? 's' : ''}`);
   if (item.isStuck) flags.push('stuck');
+  // A fork's first own step: the branch starts here (the rows above are the parent's context).
+  const forkStep = useWorkbench((s) =>
+    s.selectedRunId ? s.runs[s.selectedRunId]?.summary?.forkOf?.step : undefined,
+  );
+  const isBranchStart = forkStep !== undefined && item.step === forkStep + 1;
   return (
     <RowShell
       item={item}
@@ -64,6 +70,15 @@ export function StepRow({
         >
           nudged
         </RowLink>
+      )}
+      {isBranchStart && (
+        <span
+          className="chip chip-branch"
+          data-testid={TEST_IDS.branchStart}
+          title={`This run branched from its parent after step ${forkStep}`}
+        >
+          branch starts here
+        </span>
       )}
       {flags.map((flag) => (
         <span key={flag} className={`chip chip-${flag.includes('duplicate') ? 'dup' : flag}`}>

@@ -1,0 +1,142 @@
+/**
+ * `workbench runs fork RUN --at STEP [--agent-model PROFILE] [--message TEXT] [--max-steps N]
+ * [--jsonl]`, `workbench runs resume RUN [--jsonl]` and `workbench runs delete RUN...`:
+ * time travel from the command line (docs/time-travel.md). A fork or a resume is a new
+ * run, followed live like `workbench run` (same output, same exit codes: 0 finished, 1
+ * error, 2 bad usage, 3 max steps, 130 stopped); the new run's id goes to stderr first.
+ */
+import { existsSync } from 'node:fs';
+import { verdictExitCode } from '@shared/run-outcome';
+import type { RunEvent } from '@shared/events';
+import { ConfigError } from '../../runtime/config/load';
+import { createRuntime, type Runtime } from '../../runtime/runtime';
+import { LineageError, type LineageRequest } from '../../runtime/runs/run-lineage';
+import { parseCommandArgs, parsePositiveInt } from '../parse-args';
+import { attachTerminalPrompt } from '../human-prompt';
+import { guardRunExit } from '../run-exit-guard';
+import { RunPrinter } from '../run-printer';
+import { resolveRunRef } from '../run-ref';
+import { terminalSafe } from '../terminal-text';
+import { EXIT, UsageError } from '../usage-error';
+
+export async function forkCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    at: { type: 'string' },
+    'agent-model': { type: 'string' },
+    message: { type: 'string' },
+    'max-steps': { type: 'string' },
+    config: { type: 'string' },
+    jsonl: { type: 'boolean', default: false },
+  });
+  const usage =
+    'usage: workbench runs fork RUN --at STEP [--agent-model PROFILE] [--message TEXT] [--max-steps N]';
+  const [ref, ...extra] = positionals;
+  if (!ref || extra.length > 0) throw new UsageError(usage);
+  const step = parsePositiveInt(values.at, '--at');
+  if (step === undefined) throw new UsageError(`--at STEP is required; ${usage}`);
+  const maxSteps = parsePositiveInt(values['max-steps'], '--max-steps');
+  return follow(
+    values.config,
+    values.jsonl,
+    (runId) => ({
+      kind: 'fork',
+      runId,
+      step,
+      ...(values.message !== undefined ? { message: values.message } : {}),
+      ...(values['agent-model'] !== undefined ? { agentModel: values['agent-model'] } : {}),
+      ...(maxSteps !== undefined ? { maxSteps } : {}),
+    }),
+    ref,
+  );
+}
+
+export async function resumeCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    config: { type: 'string' },
+    jsonl: { type: 'boolean', default: false },
+  });
+  const [ref, ...extra] = positionals;
+  if (!ref || extra.length > 0) throw new UsageError('usage: workbench runs resume RUN');
+  return follow(values.config, values.jsonl, (runId) => ({ kind: 'resume', runId }), ref);
+}
+
+export async function deleteCommand(args: string[]): Promise<number> {
+  const { positionals } = parseCommandArgs(args, {});
+  if (positionals.length === 0) throw new UsageError('usage: workbench runs delete RUN...');
+  const runtime = createRuntime({ sweepAtStart: false });
+  try {
+    for (const ref of positionals) {
+      const runId = resolveRunRef(ref, runtime.runs.list());
+      await runtime.runs.delete(runId);
+      process.stderr.write(`Deleted run ${runId} (its history, snapshots and fork workspace)\n`);
+    }
+    return EXIT.finished;
+  } finally {
+    await runtime.dispose();
+  }
+}
+
+async function follow(
+  configFile: string | undefined,
+  isJsonl: boolean,
+  request: (runId: string) => LineageRequest,
+  ref: string,
+): Promise<number> {
+  if (configFile !== undefined && !existsSync(configFile)) {
+    throw new UsageError(`config file not found: ${configFile}`);
+  }
+  const runtime: Runtime = createRuntime({
+    sweepAtStart: false,
+    ...(configFile !== undefined ? { configFile } : {}),
+  });
+  const printer = new RunPrinter((line) => {
+    if (!isJsonl) process.stderr.write(`${line}\n`);
+  });
+  let handle;
+  try {
+    runtime.services.loadConfig();
+    const parentId = resolveRunRef(ref, runtime.runs.list());
+    runtime.runs.onEvent((event: RunEvent) => {
+      if (isJsonl) process.stdout.write(`${JSON.stringify(event)}\n`);
+      printer.onEvent(event);
+    });
+    handle = runtime.runs.startFrom(request(parentId), { actor: 'terminal' });
+  } catch (error) {
+    await runtime.dispose();
+    if (error instanceof ConfigError || error instanceof LineageError)
+      throw new UsageError(error.message);
+    throw error;
+  }
+  process.stderr.write(`workbench: run ${handle.runId}\n`);
+  const detachPrompt = attachTerminalPrompt(runtime.services.human);
+  const exitGuard = guardRunExit(runtime.runs, handle.runId);
+  const stopSweepHook = runtime.runs.onEvent(() => {
+    stopSweepHook();
+    void runtime.services.sandboxes.startSweep();
+  });
+  let interrupted = false;
+  const runId = handle.runId;
+  const onSignal = () => {
+    interrupted = true;
+    process.stderr.write('workbench: stopping the run (Ctrl-C again to quit at once)\n');
+    runtime.runs.stop(runId);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await handle.done;
+    await runtime.dispose();
+    if (exitGuard.hasStalled) return EXIT.error;
+    if (!isJsonl) {
+      const result = printer.finalAnswer ?? printer.outcomeLine();
+      if (result) process.stdout.write(`${process.stdout.isTTY ? terminalSafe(result) : result}\n`);
+    }
+    if (interrupted) return EXIT.interrupted;
+    return verdictExitCode(printer.verdict?.kind ?? 'error');
+  } finally {
+    exitGuard.dispose();
+    detachPrompt();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The contract's time-travel requests (docs/time-travel.md): fork a run at a step, resume
+ * an interrupted run, list a run's checkpoints, delete a run. A refusal (no such run or
+ * step, a flow, a run still going) becomes the typed error the UI shows in place.
+ */
+import { LineageError, type LineageRequest } from '../runtime/runs/run-lineage';
+import type { Runtime } from '../runtime/runtime';
+import type { Handlers } from './contract';
+import { HandlerError } from './handler-error';
+
+type TimeTravelChannel = 'runs:fork' | 'runs:resume' | 'runs:checkpoints' | 'runs:delete';
+
+export function createTimeTravelHandlers(
+  runtime: Runtime,
+  onDeleted: (runId: string) => void,
+): Pick<Handlers, TimeTravelChannel> {
+  const { runs } = runtime;
+  const start = (request: LineageRequest) => {
+    try {
+      return { runId: runs.startFrom(request, { actor: 'ui' }).runId };
+    } catch (error) {
+      if (error instanceof LineageError) throw new HandlerError(error.code, error.message);
+      throw error;
+    }
+  };
+  const known = (runId: string) => {
+    if (!runs.get(runId)) throw new HandlerError('not_found', `No run with id ${runId}`);
+  };
+  return {
+    'runs:fork': async (input) => start({ kind: 'fork', ...input }),
+    'runs:resume': async ({ runId }) => start({ kind: 'resume', runId }),
+    'runs:checkpoints': async ({ runId }) => {
+      known(runId);
+      return runs.checkpointsOf(runId);
+    },
+    'runs:delete': async ({ runId }) => {
+      known(runId);
+      if (runs.isRunning(runId)) {
+        throw new HandlerError('conflict', `Run ${runId} is running; stop it first`);
+      }
+      const deleted = await runs.delete(runId);
+      onDeleted(runId);
+      return { deleted };
+    },
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * The launch side of time travel (docs/time-travel.md): every run gets a checkpoint
+ * recorder at its step boundaries; a fork gets a fresh session whose sandbox is restored
+ * to the parent's files at the fork step, and the parent's context rebuilt from its
+ * history; a resume gets the interrupted run's context, each unanswered tool call
+ * answered "interrupted", in the workspace the run left behind.
+ */
+import type { Message } from '@shared/domain/message';
+import type { WorkbenchConfig } from '../config/schema';
+import type { RuntimeServices } from '../agents/runtime-services';
+import type { ResumePoint } from '../loop/base-agent';
+import { toolMessage, userMessage } from '../loop/messages';
+import type { ResolvedRunInput, RunContext } from '../runs/run-manager';
+import type { RunLineage } from '../runs/run-lineage';
+import { parseByteSize } from '../sandbox/workspace-size';
+import { CheckpointRecorder } from '../timetravel/checkpoint-recorder';
+import { rebuildAgentState, toResumePoint } from '../timetravel/agent-state';
+import { rebuildFlowState } from '../timetravel/flow-state';
+import type { FlowResumePoint } from '../flow/planning-flow';
+import { restoreWorkspace } from '../timetravel/workspace-restore';
+import type { RunSession } from './run-session';
+
+export const INTERRUPTED_OBSERVATION =
+  'Interrupted: the app was stopped before this call finished. What it did before that, if ' +
+  'anything, is in the workspace; check before relying on it, and run it again if needed.';
+
+/** The step-boundary hook of a run: a workspace snapshot per step (or none when turned off). */
+export function checkpointHook(
+  services: RuntimeServices,
+  config: WorkbenchConfig,
+  context: RunContext,
+  opened: RunSession,
+): ((agent: string, step: number) => Promise<void>) | undefined {
+  if (!context.checkpoints || !config.history.checkpoints || !config.sandbox.use_sandbox) {
+    return undefined;
+  }
+  const recorder = new CheckpointRecorder({
+    store: context.checkpoints,
+    runId: context.runId,
+    session: opened.session,
+    sandboxes: services.sandboxes,
+    settings: config.sandbox,
+    budget: parseByteSize(config.history.snapshot_budget),
+    warn: (message) => console.error(`[workbench] ${message}`),
+  });
+  return recorder.atStepBoundary;
+}
+
+/** A fork's own session: a fresh workspace and container, closed when the fork ends. */
+export async function openForkSession(
+  services: RuntimeServices,
+  config: WorkbenchConfig,
+  lineage: RunLineage,
+  context: RunContext,
+  signal?: AbortSignal,
+): Promise<RunSession> {
+  const session = services.sessions.open(`fork-${context.runId}`);
+  const release = () => services.sessions.close(session.id);
+  try {
+    const store = context.checkpoints;
+    const { runId, step } = lineage.from;
+    const hasSnapshots = (store?.list(runId).length ?? 0) > 0 || store?.evictedNote(runId);
+    if (store && hasSnapshots) {
+      const chain = store.chain(runId, step);
+      const sandbox = await services.sandboxes.acquire(
+        session,
+        config.sandbox,
+        signal ? { signal } : {},
+      );
+      await restoreWorkspace(
+        {
+          engine: services.sandboxes.engine,
+          containerId: sandbox.id,
+          user: sandbox.user,
+          workDir: sandbox.workDir,
+        },
+        chain.archives,
+        chain.metas.at(-1)!.manifest,
+        signal ? { signal } : {},
+      );
+    }
+  } catch (error) {
+    await release().catch(() => undefined);
+    throw error;
+  }
+  return { session, release };
+}
+
+/** The agent's state to start from, with what the lineage appends after it. */
+export function lineageResumePoint(
+  input: ResolvedRunInput,
+  lineage: RunLineage,
+  context: RunContext,
+): ResumePoint {
+  const events = context.readRun?.(lineage.from.runId);
+  if (!events) throw new Error(`No run ${lineage.from.runId} in the history`);
+  const state = rebuildAgentState(events, input.agent, lineage.seq);
+  const append: Message[] = [];
+  if (lineage.kind === 'resume') {
+    // Memory invariant: every tool call is answered, also the ones the kill cut short.
+    for (const call of state.unanswered) {
+      append.push(toolMessage(INTERRUPTED_OBSERVATION, call.id, call.name));
+    }
+  }
+  if (lineage.message) append.push(userMessage(lineage.message));
+  return toResumePoint(state, append);
+}
+
+/** A forked flow's starting point: the plan, the planner's memory, the steps used. */
+export function flowResumePoint(lineage: RunLineage, context: RunContext): FlowResumePoint {
+  const events = context.readRun?.(lineage.from.runId);
+  if (!events) throw new Error(`No run ${lineage.from.runId} in the history`);
+  return rebuildFlowState(events, lineage.seq, lineage.from.step, lineage.message);
+}
+
+/** The step limit of a run that starts at `step`: room for more steps, unless the user set one. */
+export function lineageMaxSteps(configured: number, step: number, requested?: number): number {
+  if (requested !== undefined) {
+    if (requested <= step) {
+      throw new Error(`--max-steps must be more than the step the run starts from (${step})`);
+    }
+    return requested;
+  }
+  return configured > step ? configured : step + configured;
+}

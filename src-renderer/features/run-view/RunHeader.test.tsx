@@ -1,0 +1,63 @@
+/**
+ * The run header's time-travel buttons: "Resume" on an interrupted run continues it in a
+ * new run (selected); "Run again" starts the same task from step 0, recorded as a re-run.
+ */
+import { act, fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { history, plainStep } from '@shared/compare/testing/history';
+import { summarize } from '@shared/run-summary';
+import type { RunEvent } from '@shared/events';
+import { createMemoryApi } from '../../testing/memory-api';
+import { flush, renderApp } from '../../testing/render-app';
+
+describe('run header: Resume and Run again', () => {
+  it('resumes an interrupted run and runs a finished one again', async () => {
+    const api = createMemoryApi();
+    // run-a was interrupted: its history stops before run.finished.
+    const cut = history('run-a', [1, 2].map(plainStep), { startTs: 1_700_000_000_000 });
+    api.history.set(
+      'run-a',
+      cut.slice(
+        0,
+        cut.findIndex((e) => e.type === 'run.finished'),
+      ),
+    );
+    api.history.set('run-b', history('run-b', [1].map(plainStep), { startTs: 1_700_000_100_000 }));
+    const summaryOf = (events: RunEvent[]) => {
+      const summary = { ...summarize(events)!, lastSeq: events.at(-1)!.seq };
+      return summary.runId === 'run-a' ? { ...summary, isInterrupted: true } : summary;
+    };
+    api.override('listRuns', async () => [...api.history.values()].map(summaryOf));
+    api.override('getRun', async ({ runId }) => {
+      const events = api.history.get(runId)!;
+      return { summary: summaryOf(events), events, isLive: false, warnings: [], hasMore: false };
+    });
+    const app = await renderApp(api);
+    const open = async (runId: string) => {
+      const item = screen
+        .getAllByTestId('run-history-item')
+        .find((el) => el.getAttribute('data-run-id') === runId)!;
+      await act(async () => fireEvent.click(item));
+      await flush();
+    };
+
+    await open('run-a');
+    await act(async () => fireEvent.click(screen.getByTestId('run-resume')));
+    await flush();
+    expect(api.calls.find((c) => c.method === 'resumeInterruptedRun')?.input).toEqual({
+      runId: 'run-a',
+    });
+    expect(app.store.getState().selectedRunId).toBe('run-1');
+
+    await open('run-b');
+    expect(screen.queryByTestId('run-resume')).toBeNull();
+    await act(async () => fireEvent.click(screen.getByTestId('run-again')));
+    await flush();
+    expect(api.calls.find((c) => c.method === 'startRun')?.input).toMatchObject({
+      task: 'Fix the failing test',
+      agent: 'manus',
+      rerunOf: 'run-b',
+      sessionId: expect.stringMatching(/^rerun-/),
+    });
+  });
+});
