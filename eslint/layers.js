@@ -12,9 +12,11 @@ const rt = (name) => `src-main/runtime/${name}`;
 export const LAYERS = {
   // ---- the runtime (plain Node), top to bottom
   'src-main/runtime':
-    'launch flow agents loop tools runs debug demo sandbox llm session config util',
+    'batch launch flow agents loop tools runs debug demo sandbox llm session config util',
+  // batch runs: plans, schedules and resumes runs through the run manager
+  [rt('batch')]: 'runs config util',
   [rt('launch')]:
-    'flow agents loop tools tools/browser runs debug demo sandbox llm session config util',
+    'flow agents loop tools tools/browser tools/sandbox runs debug demo sandbox llm session config util',
   [rt('flow')]: 'loop tools tools/planning debug llm config util',
   [rt('agents')]:
     'loop tools tools/browser tools/mcp tools/sandbox tools/planning demo sandbox llm session config util',

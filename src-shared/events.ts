@@ -45,6 +45,18 @@ export interface RunStartedEvent {
    * before it existed.
    */
   settings?: RunSettings;
+  /** the batch this run belongs to (`workbench batch`, the Batch view): absent otherwise */
+  batch?: RunBatchTag;
+}
+/** Which cell of which batch a run fills: task (by index), profile and repeat. */
+export interface RunBatchTag {
+  batchId: string;
+  /** the item's key in the batch plan (`t0-p1-r0`), stable across resumes */
+  item: string;
+  taskIndex: number;
+  /** the `[llm.NAME]` profile the run used; absent: the agent's own */
+  profile?: string;
+  repeat: number;
 }
 /** A run's resolved settings by flat key; values are plain scalars. */
 export type RunSettings = Record<string, string | number | boolean>;
@@ -292,6 +304,22 @@ export interface BreakpointsChangedEvent {
   by: DebugActor | 'config';
 }
 
+/**
+ * A batch's check command ran in the run's sandbox after the agent finished (exit 0 =
+ * pass). Comes right before `run.finished`; `exitCode` null when the command was killed
+ * (timeout) or never ran (`error` says why).
+ */
+export interface CheckFinishedEvent {
+  type: 'check.finished';
+  command: string;
+  ok: boolean;
+  exitCode: number | null;
+  /** the end of stdout and stderr, capped */
+  output: string;
+  durationMs: number;
+  error?: string;
+}
+
 /** An event as the runtime emits it, before the run stamps the envelope on it. */
 export type RunEventPayload =
   | RunStartedEvent
@@ -316,7 +344,8 @@ export type RunEventPayload =
   | RunPausedEvent
   | RunResumedEvent
   | RunEditedEvent
-  | BreakpointsChangedEvent;
+  | BreakpointsChangedEvent
+  | CheckFinishedEvent;
 
 export type RunEventType = RunEventPayload['type'];
 
@@ -357,6 +386,7 @@ export const RUN_EVENT_TYPES: readonly RunEventType[] = [
   'run.resumed',
   'run.edited',
   'breakpoints.changed',
+  'check.finished',
 ];
 
 export function isEventOfType<T extends RunEventType>(

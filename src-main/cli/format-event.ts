@@ -46,6 +46,10 @@ function describeEvent(event: RunEvent): string | null {
       return event.status === 'failed'
         ? `  sandbox failed: ${oneLine(event.error ?? 'unknown error')}`
         : null;
+    case 'check.finished':
+      return event.ok
+        ? `  ✓ check passed: ${oneLine(event.command)}`
+        : `  ✗ check failed${event.exitCode !== null ? ` (exit ${event.exitCode})` : ''}: ${oneLine(event.command)}${event.error ? `: ${oneLine(event.error)}` : ''}`;
     case 'run.finished': {
       const tokens = `${event.usage.prompt} prompt + ${event.usage.completion} completion tokens`;
       return `■ ${event.outcome} after ${event.steps} steps (${tokens})${event.error ? `: ${event.error}` : ''}`;

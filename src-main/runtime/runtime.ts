@@ -20,6 +20,7 @@ import type { RuntimeServices } from './agents/runtime-services';
 import { SandboxManager } from './sandbox/sandbox-manager';
 import { SessionRegistry } from './session/session';
 import { ScriptedProvider } from './demo/scripted-provider';
+import { BatchService } from './batch/batch-service';
 
 export interface RuntimeOptions {
   /** defaults to $WORKBENCH_HOME, else ~/.agent-workbench */
@@ -49,6 +50,8 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   runs: RunManager;
+  /** batch runs: a task set against several profiles (`workbench batch`, the Batch view) */
+  batches: BatchService;
   services: RuntimeServices;
   /** the session new runs use unless told otherwise */
   sessionId: string;
@@ -86,12 +89,21 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     history: options.history ?? new RunStore(join(home, 'runs')),
     secrets: () => config.secretValues(),
   });
+  const batches = new BatchService({
+    dir: join(home, 'batches'),
+    runs,
+    closeSession: (id) => services.sessions.close(id),
+  });
   return {
     runs,
+    batches,
     services,
     sessionId,
     async dispose() {
+      // Batches first: their stopped runs go back to the queue instead of starting others.
+      const stopping = batches.dispose();
       await runs.dispose();
+      await stopping;
       await services.sessions.closeAll();
       await services.scripted.dispose();
       // Whatever the sessions did not remove (containers mid-creation, failed removals).

@@ -11,13 +11,15 @@ import { resolveAgentSettings } from '../config/resolve';
 import { preparePlanningRun } from './planning-run';
 import { RunModels } from './run-models';
 import { openRunSession } from './run-session';
+import { runCheck } from './run-check';
+import { withRunProfile } from './run-profile';
 import { agentSettingsRecord, sessionSettingsRecord } from './run-settings';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { PreparedRun, RunFactory } from '../runs/run-manager';
 
 export function createRunFactory(services: RuntimeServices): RunFactory {
   return async (input, context) => {
-    const config = services.loadConfig();
+    const config = withRunProfile(services.loadConfig(), input.agent, input.profile);
     const opened = openRunSession(services, input, context);
     const where = {
       sessionId: opened.session.id,
@@ -58,7 +60,21 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
             ...agentSettingsRecord(services.config.resolveProfile(input.agent, config), settings),
             ...sessionSettingsRecord(config),
           },
-          execute: (task, signal) => built.agent.run(task, { signal }),
+          execute: async (task, signal) => {
+            const result = await built.agent.run(task, { signal });
+            // A batch's check judges what the agent left, unless the run was stopped.
+            if (input.check !== undefined && result.outcome !== 'cancelled') {
+              await runCheck({
+                command: input.check,
+                manager: services.sandboxes,
+                session: opened.session,
+                settings: config.sandbox,
+                emit: context.emit,
+                signal,
+              });
+            }
+            return result;
+          },
           dispose: () => built.dispose(),
         };
       }

@@ -10,6 +10,7 @@ import type { AgentName, FlowName } from '@shared/domain/agent';
 import type { RunWorkspace, WorkspaceChoice } from '@shared/domain/runs';
 import {
   createEventStamper,
+  type RunBatchTag,
   type RunEvent,
   type RunEventPayload,
   type RunSettings,
@@ -59,6 +60,22 @@ export interface ResolvedRunInput {
   debugActor?: DebugActor;
   /** leave out the breakpoints and approval tools saved in config.toml (CLI --no-breakpoints) */
   ignoreSavedBreakpoints?: boolean;
+  /** the `[llm.NAME]` profile the agent uses for this run instead of its own (a batch's column) */
+  profile?: string;
+  /** a shell command run in the run's sandbox after the agent finishes (a batch's check) */
+  check?: string;
+  /** the batch cell this run fills, recorded on run.started */
+  batch?: RunBatchTag;
+}
+
+/** What a caller inside the main process may add to a run beyond the IPC's RunStartInput. */
+export interface RunStartOptions {
+  /** who set the request's breakpoints (the UI, or the CLI's terminal) */
+  actor?: DebugActor;
+  ignoreSavedBreakpoints?: boolean;
+  profile?: string;
+  check?: string;
+  batch?: RunBatchTag;
 }
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -115,11 +132,7 @@ export class RunManager {
     return () => this.listeners.delete(listener);
   }
 
-  /** `actor`: who set the request's breakpoints (the UI, or the CLI's terminal). */
-  start(
-    input: RunStartInput,
-    options: { actor?: DebugActor; ignoreSavedBreakpoints?: boolean } = {},
-  ): RunHandle {
+  start(input: RunStartInput, options: RunStartOptions = {}): RunHandle {
     const runId = newRunId();
     const stamper = createEventStamper(runId);
     const controller = new AbortController();
@@ -159,6 +172,9 @@ export class RunManager {
       ...(input.approveTools?.length ? { approveTools: input.approveTools } : {}),
       ...(options.actor ? { debugActor: options.actor } : {}),
       ...(options.ignoreSavedBreakpoints ? { ignoreSavedBreakpoints: true } : {}),
+      ...(options.profile !== undefined ? { profile: options.profile } : {}),
+      ...(options.check !== undefined ? { check: options.check } : {}),
+      ...(options.batch ? { batch: options.batch } : {}),
     };
     const sessionId = input.sessionId ?? this.defaultSessionId;
     // Listed from the first moment; replaced by the real summary at run.started.
@@ -273,6 +289,7 @@ export class RunManager {
         sessionId: prepared.sessionId ?? context.sessionId,
         ...(prepared.workspace ? { workspace: prepared.workspace } : {}),
         ...(prepared.settings ? { settings: prepared.settings } : {}),
+        ...(input.batch ? { batch: input.batch } : {}),
       });
       // The run's own breakpoints after the factory's: a cost budget needs the run's prices.
       const actor = input.debugActor ?? 'ui';
@@ -293,6 +310,7 @@ export class RunManager {
           model: 'unknown',
           ...(input.flow ? { flow: input.flow } : {}),
           sessionId: context.sessionId,
+          ...(input.batch ? { batch: input.batch } : {}),
         });
       }
       result = {
