@@ -320,6 +320,22 @@ export interface CheckFinishedEvent {
   error?: string;
 }
 
+/**
+ * A model call waits for its profile before it is sent: `[llm.NAME] max_concurrency`
+ * calls of the profile are in flight (`ahead` wait before it), or the profile rests
+ * after a 429 (`delayMs`). The call goes on with `llm.responded` (or a failure).
+ */
+export interface LlmQueuedEvent {
+  type: 'llm.queued';
+  agent: string;
+  step: number;
+  model: string;
+  reason: 'max_concurrency' | 'rate_limited';
+  ahead?: number;
+  capacity?: number;
+  delayMs?: number;
+}
+
 /** An event as the runtime emits it, before the run stamps the envelope on it. */
 export type RunEventPayload =
   | RunStartedEvent
@@ -345,7 +361,8 @@ export type RunEventPayload =
   | RunResumedEvent
   | RunEditedEvent
   | BreakpointsChangedEvent
-  | CheckFinishedEvent;
+  | CheckFinishedEvent
+  | LlmQueuedEvent;
 
 export type RunEventType = RunEventPayload['type'];
 
@@ -387,6 +404,7 @@ export const RUN_EVENT_TYPES: readonly RunEventType[] = [
   'run.edited',
   'breakpoints.changed',
   'check.finished',
+  'llm.queued',
 ];
 
 export function isEventOfType<T extends RunEventType>(

@@ -46,6 +46,10 @@ function describeEvent(event: RunEvent): string | null {
       return event.status === 'failed'
         ? `  sandbox failed: ${oneLine(event.error ?? 'unknown error')}`
         : null;
+    case 'llm.queued':
+      return event.reason === 'rate_limited'
+        ? `  … ${event.model} rests ${((event.delayMs ?? 0) / 1000).toFixed(1)} s after a 429 (this profile only)`
+        : `  … ${event.model}: ${event.capacity ?? '?'} calls of this profile in flight, ${event.ahead ?? 0} ahead (max_concurrency)`;
     case 'check.finished':
       return event.ok
         ? `  ✓ check passed: ${oneLine(event.command)}`

@@ -21,6 +21,7 @@ import { SandboxManager } from './sandbox/sandbox-manager';
 import { SessionRegistry } from './session/session';
 import { ScriptedProvider } from './demo/scripted-provider';
 import { BatchService } from './batch/batch-service';
+import { ModelGates } from './llm/model-gates';
 
 export interface RuntimeOptions {
   /** defaults to $WORKBENCH_HOME, else ~/.agent-workbench */
@@ -79,6 +80,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     createLlm: options.createLlm ?? ((profile) => new LazyOpenAiLlm(profile)),
     sandboxes: options.sandboxes ?? new SandboxManager(),
     scripted: new ScriptedProvider({ baseDir: home, ...(options.env ? { env: options.env } : {}) }),
+    modelGates: new ModelGates(),
   };
   // Containers left by a crashed instance are removed at start (in the background), or
   // before this instance's first container is created.
