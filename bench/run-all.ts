@@ -13,6 +13,7 @@ import type { BenchResult } from './report';
 import { uiLoadBench } from './ui-load.bench';
 import { debuggerBench } from './debugger.bench';
 import { startupBench } from './startup.bench';
+import { batchBench } from './batch.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -23,6 +24,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   debugger: debuggerBench,
   diff: compareBench,
   startup: startupBench,
+  batch: batchBench,
 };
 
 const wanted = process.argv.slice(2);
