@@ -24,6 +24,7 @@ import { HandlerError } from './handler-error';
 export { HandlerError } from './handler-error';
 import { preflight } from '../runtime/launch/preflight';
 import { createDebugHandlers } from './debug-handlers';
+import { createBatchHandlers } from './batch-handlers';
 
 export type Handlers = {
   [C in RequestChannel]: (input: RequestInput<C>) => Promise<RequestOutput<C>>;
@@ -143,6 +144,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       deps.sandbox.status(sessionId ?? runtime.sessionId, deps.dockerProbe),
     ...createSettingsHandlers(runtime, deps.pickFolder ? { pickFolder: deps.pickFolder } : {}),
     ...createDebugHandlers(runtime),
+    ...createBatchHandlers(runtime),
   };
 }
 

@@ -117,3 +117,16 @@ export interface BatchListEntry {
   createdAt: number;
   progress: BatchProgress;
 }
+
+/** `batch:start`: what `workbench batch` takes, from the Batch view's form. */
+export interface BatchStartInput {
+  agent: AgentName;
+  tasks: BatchTask[];
+  /** `[llm.NAME]` profiles (`default`: `[llm]` alone); empty: the agent's own */
+  profiles: string[];
+  repeat: number;
+  concurrency: number;
+  /** the check of tasks that name none */
+  check?: string;
+  maxSteps?: number;
+}
