@@ -23,6 +23,7 @@ import { issuesToFieldErrors, validateDraft } from './config/config-draft';
 import { createSettingsCommands, type SettingsCommands } from './settings-commands';
 import type { WorkbenchStore } from './store';
 import { createDebugCommands, type DebugCommands } from './debug-commands';
+import { createBatchCommands, type BatchCommands } from './batch-commands';
 
 export type BridgeApi = AppApi & { onConnectionChange?: (l: (c: boolean) => void) => () => void };
 
@@ -50,6 +51,8 @@ export interface Bridge {
   diffRuns(a: string, b: string): Promise<RunDiff>;
   /** the summary table of several runs, each against the first */
   compareRuns(runIds: string[]): Promise<RunsComparison>;
+  /** batch runs: start, stop, resume, the grid, progress pushes */
+  batch: BatchCommands;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -347,5 +350,6 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
     },
     diffRuns: (a, b) => api.diffRuns({ a, b }),
     compareRuns: (runIds) => api.compareRuns({ runIds }),
+    batch: createBatchCommands(api),
   };
 }
