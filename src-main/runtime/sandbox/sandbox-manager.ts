@@ -19,6 +19,8 @@ import type { QueuePosition } from '../util/slot-queue';
 import {
   LABELS,
   buildContainerSpec,
+  isUnknownTmpfsOption,
+  type TmpfsOwnerOption,
   policyHash,
   sandboxUser,
   type OwnerLabels,
@@ -72,6 +74,8 @@ export class SandboxManager {
   private readonly lifetime = new AbortController();
   private sweep: Promise<SweepResult> | null = null;
   private isDisposed = false;
+  /** how this engine makes /tmp the sandbox user's (learnt at the first creation) */
+  private tmpfsOwner: TmpfsOwnerOption = 'uid';
   /** `[sandbox] max_containers`: the cap and the queue of sessions waiting for a slot */
   private readonly slots: SandboxSlots;
 
@@ -243,14 +247,26 @@ export class SandboxManager {
       );
       if (!session.isUserFolder) this.prepareWorkspace(session.workspaceDir, engine);
       const user = this.userFor(session);
-      const spec = buildContainerSpec({
-        settings,
-        sessionId: session.id,
-        workspaceDir: session.workspaceDir,
-        user,
-        owner: this.owner,
-      });
-      containerId = await this.engine.createContainer(spec, { signal });
+      const specFor = (tmpfsOwner: TmpfsOwnerOption) =>
+        buildContainerSpec({
+          settings,
+          sessionId: session.id,
+          workspaceDir: session.workspaceDir,
+          user,
+          owner: this.owner,
+          tmpfsOwner,
+        });
+      let spec = specFor(this.tmpfsOwner);
+      try {
+        containerId = await this.engine.createContainer(spec, { signal });
+      } catch (error) {
+        // Feature detection by the engine's own answer, not its name: an engine that
+        // refuses the tmpfs uid= option (Podman) gets `U`, now and for every later sandbox.
+        if (this.tmpfsOwner !== 'uid' || !isUnknownTmpfsOption(error)) throw error;
+        this.tmpfsOwner = 'U';
+        spec = specFor('U');
+        containerId = await this.engine.createContainer(spec, { signal });
+      }
       this.creating.add(containerId);
       await this.engine.startContainer(containerId, { signal });
       if (this.isDisposed) throw new SandboxError('internal', 'The app is shutting down');
