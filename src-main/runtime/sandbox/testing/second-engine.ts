@@ -6,6 +6,11 @@
  *   --time=0 unix:///PATH`, Debian's podman 4.3 + catatonit) on a socket of its own and
  *   loads the local sandbox image into it (`docker save | podman load`).
  *
+ * - `tls-dockerd`: a second `dockerd` (its own data and exec roots, no bridge) listening on
+ *   a loopback TCP port with TLS, its CA and certificates made with openssl; the image
+ *   is loaded with `docker save | docker load`. Workers get `DOCKER_HOST=tcp://...`,
+ *   `DOCKER_TLS_VERIFY=1` and `DOCKER_CERT_PATH`.
+ *
  * Every worker then sees `DOCKER_HOST` set to it, so the sandbox suite (policy, exec,
  * archive, cleanup) and its `docker` CLI fixtures run against that engine:
  *
@@ -27,8 +32,11 @@ const run = promisify(execFile);
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   const engine = process.env['WORKBENCH_TEST_ENGINE'];
   if (!engine) return undefined;
+  if (engine === 'tls-dockerd') return startTlsDockerd();
   if (engine !== 'podman')
-    return fail(`WORKBENCH_TEST_ENGINE=${engine} is not an engine the tests know (podman)`);
+    return fail(
+      `WORKBENCH_TEST_ENGINE=${engine} is not an engine the tests know (podman, tls-dockerd)`,
+    );
   const dir = mkdtempSync(join(tmpdir(), 'wb-podman-'));
   const socket = join(dir, 'podman.sock');
   let service: ChildProcess;
@@ -54,6 +62,85 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   console.warn(`[tests] integration tests run against Podman at unix://${socket}`);
   return async () => {
     service.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+/** The port of the second dockerd: below the ephemeral range, away from the e2e ports. */
+const TLS_PORT = Number(process.env['WORKBENCH_TEST_TLS_PORT'] ?? 31871);
+
+async function startTlsDockerd(): Promise<(() => Promise<void>) | undefined> {
+  const dir = mkdtempSync(join(tmpdir(), 'wb-dockerd-'));
+  const ssl = (args: string) => run('sh', ['-c', `cd ${dir} && openssl ${args}`]);
+  let daemon: ChildProcess | undefined;
+  const env = {
+    DOCKER_HOST: `tcp://127.0.0.1:${TLS_PORT}`,
+    DOCKER_TLS_VERIFY: '1',
+    DOCKER_CERT_PATH: dir,
+  };
+  try {
+    // A CA of our own, a server certificate for 127.0.0.1 and a client certificate.
+    await ssl(
+      'req -x509 -newkey rsa:2048 -nodes -keyout ca-key.pem -out ca.pem -days 2 -subj /CN=wb-test-ca',
+    );
+    await ssl(
+      'req -newkey rsa:2048 -nodes -keyout server-key.pem -out server.csr -subj /CN=127.0.0.1',
+    );
+    await run('sh', [
+      '-c',
+      `printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' > ${dir}/server.ext`,
+    ]);
+    await ssl(
+      'x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out server-cert.pem -days 2 -extfile server.ext',
+    );
+    await ssl('req -newkey rsa:2048 -nodes -keyout key.pem -out client.csr -subj /CN=client');
+    await run('sh', ['-c', `printf 'extendedKeyUsage=clientAuth\n' > ${dir}/client.ext`]);
+    await ssl(
+      'x509 -req -in client.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out cert.pem -days 2 -extfile client.ext',
+    );
+    daemon = spawn(
+      'dockerd',
+      [
+        `--data-root=${dir}/root`,
+        `--exec-root=${dir}/exec`,
+        `--pidfile=${dir}/docker.pid`,
+        `-H=tcp://127.0.0.1:${TLS_PORT}`,
+        '--tlsverify',
+        `--tlscacert=${dir}/ca.pem`,
+        `--tlscert=${dir}/server-cert.pem`,
+        `--tlskey=${dir}/server-key.pem`,
+        '--bridge=none',
+        '--iptables=false',
+        '--ip-masq=false',
+      ],
+      { stdio: 'ignore' },
+    );
+    await new Promise<void>((resolve, reject) => {
+      daemon!.once('error', reject);
+      daemon!.once('spawn', () => resolve());
+    });
+    const withEnv = { ...process.env, ...env };
+    await waitFor(() => run('docker', ['version'], { env: withEnv, timeout: 5_000 }), 30_000);
+    await run(
+      'sh',
+      [
+        '-c',
+        `docker save ${LOCAL_SANDBOX_IMAGE} | DOCKER_HOST=${env.DOCKER_HOST} DOCKER_TLS_VERIFY=1 DOCKER_CERT_PATH=${dir} docker load`,
+      ],
+      {
+        timeout: 120_000,
+        env: { ...process.env, DOCKER_HOST: '', DOCKER_TLS_VERIFY: '', DOCKER_CERT_PATH: '' },
+      },
+    );
+  } catch (error) {
+    daemon?.kill('SIGTERM');
+    return fail(`the TLS dockerd did not start: ${(error as Error).message.split('\n')[0]}`);
+  }
+  Object.assign(process.env, env);
+  console.warn(`[tests] integration tests run against the TLS dockerd at ${env.DOCKER_HOST}`);
+  return async () => {
+    daemon?.kill('SIGTERM');
+    await new Promise((r) => daemon?.once('exit', r) ?? r(undefined));
     rmSync(dir, { recursive: true, force: true });
   };
 }
