@@ -10,7 +10,7 @@
  * - The image is ensured before use, with pull progress as `sandbox.changed` events.
  * - A sandbox whose container died, or whose settings changed, is recreated on next use.
  */
-import { chownSync, lstatSync, mkdirSync, statSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import type { SandboxChangedEvent } from '@shared/events';
 import { sandboxSchema, type SandboxSettings } from '../config/schema';
 import type { Session } from '../session/session';
@@ -330,10 +330,14 @@ export class SandboxManager {
    * The workspace folder is bound into the container, where the sandbox user must be able
    * to write. When the app runs as root (containers, CI) that user is 1000, so the folder
    * is handed to it; a normal user's folder already belongs to the sandbox user (same uid).
+   * An engine behind TCP may share this machine's folders (a dockerd on loopback) or not
+   * (another machine): the folder here is the app's own, so it is prepared either way,
+   * never created for a remote engine.
    */
   private prepareWorkspace(dir: string, engine: EngineInfo): void {
-    if (!engine.isLocal) return; // the folder is on the engine's machine
-    mkdirSync(dir, { recursive: true });
+    if (engine.isLocal) mkdirSync(dir, { recursive: true });
+    else if (!existsSync(dir)) return; // only the engine's machine has it
+
     // chown and the bind mount follow links: a workspace must be a real folder.
     const stat = lstatSync(dir);
     if (!stat.isDirectory()) {
