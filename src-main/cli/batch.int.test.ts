@@ -316,3 +316,25 @@ describe.skipIf(!docker.available)('workbench batch', () => {
     expect(await containersWith({ [LABELS.pid]: String(first.child.pid) })).toEqual([]);
   }, 120_000);
 });
+
+describe('workbench batch: bad usage', () => {
+  it('exits 2 naming the problem: an unknown profile, a bad task line, a missing config, an unknown batch', async () => {
+    const home = newHome();
+    const tasks = taskFile([{ task: 'alpha' }]);
+    const cases: [string[], RegExp][] = [
+      [['batch', tasks, '--agent', 'swe', '--profile', 'nope'], /--profile nope: no \[llm\.nope\]/],
+      [
+        ['batch', taskFile([{ task: 'x', chek: 'y' }]), '--agent', 'swe'],
+        /line 1: unknown key "chek"/,
+      ],
+      [['batch', tasks, '--config', join(dir, 'missing.toml')], /config file not found/],
+      [['batch', '--resume', 'b-none'], /No batch "b-none"/],
+      [['batch', tasks, '--repeat', '0'], /--repeat must be a positive integer/],
+    ];
+    for (const [args, message] of cases) {
+      const ran = await workbench(home, args).done;
+      expect(ran.code, args.join(' ')).toBe(2);
+      expect(ran.stderr).toMatch(message);
+    }
+  });
+});

@@ -4,6 +4,7 @@
  * Progress goes to stderr; the grid to stdout (`--json`: the grid as JSON). Ctrl-C stops
  * the batch (its live runs end `cancelled` and are run again by a resume).
  */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isAgentName } from '@shared/domain/agent';
 import type { BatchGrid } from '@shared/domain/batch';
@@ -38,6 +39,8 @@ export async function batchCommand(args: string[]): Promise<number> {
       printGrid(runtime.batches.grid(batchId), values.json);
       return EXIT.finished;
     }
+    if (values.config !== undefined && !existsSync(values.config))
+      throw new UsageError(`config file not found: ${values.config}`);
     const config = loadConfig(runtime);
     let started: { batchId: string; done: Promise<unknown> };
     if (values.resume !== undefined) {

@@ -64,14 +64,20 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
             const result = await built.agent.run(task, { signal });
             // A batch's check judges what the agent left, unless the run was stopped.
             if (input.check !== undefined && result.outcome !== 'cancelled') {
-              await runCheck({
-                command: input.check,
-                manager: services.sandboxes,
-                session: opened.session,
-                settings: config.sandbox,
-                emit: context.emit,
-                signal,
-              });
+              try {
+                await runCheck({
+                  command: input.check,
+                  manager: services.sandboxes,
+                  session: opened.session,
+                  settings: config.sandbox,
+                  emit: context.emit,
+                  signal,
+                });
+              } catch (error) {
+                // Stopped during its check: the run did not finish (a batch runs it again).
+                if (signal.aborted) return { ...result, outcome: 'cancelled', state: 'FINISHED' };
+                throw error;
+              }
             }
             return result;
           },
