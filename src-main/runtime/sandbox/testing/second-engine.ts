@@ -41,8 +41,11 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   const socket = join(dir, 'podman.sock');
   let service: ChildProcess;
   try {
+    // In a folder of its own: Podman 4.3's conmon drops an `oom` file in its working
+    // folder when a container is OOM-killed (the limits tests do that).
     service = spawn('podman', ['system', 'service', '--time=0', `unix://${socket}`], {
       stdio: 'ignore',
+      cwd: dir,
     });
     await new Promise<void>((resolve, reject) => {
       service.once('error', reject);
