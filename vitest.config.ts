@@ -56,8 +56,13 @@ export default defineConfig({
           include: ['src-*/**/*.int.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // After the whole suite, no sandbox container of this run may remain.
-          globalSetup: [`${root}src-main/runtime/sandbox/testing/no-leftover-containers.ts`],
+          // WORKBENCH_TEST_ENGINE=podman: the suite runs against a second engine (first,
+          // so the leftover check looks at that engine too). After the whole suite, no
+          // sandbox container of this run may remain.
+          globalSetup: [
+            `${root}src-main/runtime/sandbox/testing/second-engine.ts`,
+            `${root}src-main/runtime/sandbox/testing/no-leftover-containers.ts`,
+          ],
           // Docker-backed tests share one engine; run files one at a time on 2 cores.
           fileParallelism: false,
         },

@@ -14,6 +14,7 @@ import { uiLoadBench } from './ui-load.bench';
 import { debuggerBench } from './debugger.bench';
 import { startupBench } from './startup.bench';
 import { forkBench } from './fork.bench';
+import { batchBench } from './batch.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -25,6 +26,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   diff: compareBench,
   startup: startupBench,
   fork: forkBench,
+  batch: batchBench,
 };
 
 const wanted = process.argv.slice(2);

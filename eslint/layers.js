@@ -12,9 +12,11 @@ const rt = (name) => `src-main/runtime/${name}`;
 export const LAYERS = {
   // ---- the runtime (plain Node), top to bottom
   'src-main/runtime':
-    'launch timetravel flow agents loop tools runs debug demo sandbox llm session config util',
+    'batch launch timetravel flow agents loop tools runs debug demo sandbox llm session config util',
+  // batch runs: plans, schedules and resumes runs through the run manager
+  [rt('batch')]: 'runs config util',
   [rt('launch')]:
-    'timetravel flow agents loop tools tools/browser runs debug demo sandbox llm session config util',
+    'timetravel flow agents loop tools tools/browser tools/sandbox runs debug demo sandbox llm session config util',
   // checkpoints, forks and resumes: agent state from histories, sandbox snapshots
   [rt('timetravel')]: 'flow loop tools/planning runs sandbox session config util',
   [rt('flow')]: 'loop tools tools/planning debug llm config util',

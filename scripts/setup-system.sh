@@ -5,7 +5,8 @@
 set -euo pipefail
 
 IMAGE="${WORKBENCH_SANDBOX_IMAGE:-agent-workbench/sandbox:local}"
-PACKAGES=(docker.io chromium xvfb debootstrap iproute2 procps)
+# podman + catatonit (its --init) + openssl: the sandbox suite's second engines (npm run test:engines)
+PACKAGES=(docker.io chromium xvfb debootstrap iproute2 procps podman catatonit openssl curl)
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
 

@@ -111,6 +111,17 @@
  *                              mcp-server (`data-name`), mcp-empty, mcp-remove,
  *                              mcp-field-KEY (name, type, command, args, url, env, timeout),
  *                              mcp-save, mcp-test, mcp-test-result (`data-ok`), mcp-tools
+ * Batch runs                   nav-batch, batch-view (`data-batch-id` of the batch shown), the
+ *                              form: batch-tasks (one task a line), batch-agent, batch-profiles
+ *                              (comma-separated), batch-repeat, batch-concurrency, batch-check,
+ *                              batch-start, batch-error; the batch: batch-progress (`data-done`,
+ *                              `data-running`, `data-queued`, `data-total`, `data-state` =
+ *                              running | stopped | complete), batch-stop, batch-resume,
+ *                              batch-grid, batch-cell (`data-task`, `data-profile`), batch-run
+ *                              (`data-run-id`, `data-status` queued | running | done,
+ *                              `data-outcome`, `data-check` = pass | fail; opens the run),
+ *                              batch-compare (`data-task`: that task across profiles),
+ *                              batch-list-item (`data-batch-id`)
  */
 export const TEST_IDS = {
   app: 'app',
@@ -287,6 +298,24 @@ export const TEST_IDS = {
   branchStart: 'branch-start',
   runAgain: 'run-again',
   runResume: 'run-resume',
+  navBatch: 'nav-batch',
+  batchView: 'batch-view',
+  batchTasks: 'batch-tasks',
+  batchAgent: 'batch-agent',
+  batchProfiles: 'batch-profiles',
+  batchRepeat: 'batch-repeat',
+  batchConcurrency: 'batch-concurrency',
+  batchCheck: 'batch-check',
+  batchStart: 'batch-start',
+  batchError: 'batch-error',
+  batchProgress: 'batch-progress',
+  batchStop: 'batch-stop',
+  batchResume: 'batch-resume',
+  batchGrid: 'batch-grid',
+  batchCell: 'batch-cell',
+  batchRun: 'batch-run',
+  batchCompare: 'batch-compare',
+  batchListItem: 'batch-list-item',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

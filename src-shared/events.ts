@@ -51,6 +51,18 @@ export interface RunStartedEvent {
   resumeOf?: { runId: string; step: number };
   /** "Run again": the run this one repeats from step 0 */
   rerunOf?: string;
+  /** the batch this run belongs to (`workbench batch`, the Batch view): absent otherwise */
+  batch?: RunBatchTag;
+}
+/** Which cell of which batch a run fills: task (by index), profile and repeat. */
+export interface RunBatchTag {
+  batchId: string;
+  /** the item's key in the batch plan (`t0-p1-r0`), stable across resumes */
+  item: string;
+  taskIndex: number;
+  /** the `[llm.NAME]` profile the run used; absent: the agent's own */
+  profile?: string;
+  repeat: number;
 }
 /** A run's resolved settings by flat key; values are plain scalars. */
 export type RunSettings = Record<string, string | number | boolean>;
@@ -353,6 +365,38 @@ export interface BreakpointsChangedEvent {
   by: DebugActor | 'config';
 }
 
+/**
+ * A batch's check command ran in the run's sandbox after the agent finished (exit 0 =
+ * pass). Comes right before `run.finished`; `exitCode` null when the command was killed
+ * (timeout) or never ran (`error` says why).
+ */
+export interface CheckFinishedEvent {
+  type: 'check.finished';
+  command: string;
+  ok: boolean;
+  exitCode: number | null;
+  /** the end of stdout and stderr, capped */
+  output: string;
+  durationMs: number;
+  error?: string;
+}
+
+/**
+ * A model call waits for its profile before it is sent: `[llm.NAME] max_concurrency`
+ * calls of the profile are in flight (`ahead` wait before it), or the profile rests
+ * after a 429 (`delayMs`). The call goes on with `llm.responded` (or a failure).
+ */
+export interface LlmQueuedEvent {
+  type: 'llm.queued';
+  agent: string;
+  step: number;
+  model: string;
+  reason: 'max_concurrency' | 'rate_limited';
+  ahead?: number;
+  capacity?: number;
+  delayMs?: number;
+}
+
 /** An event as the runtime emits it, before the run stamps the envelope on it. */
 export type RunEventPayload =
   | RunStartedEvent
@@ -378,7 +422,9 @@ export type RunEventPayload =
   | RunPausedEvent
   | RunResumedEvent
   | RunEditedEvent
-  | BreakpointsChangedEvent;
+  | BreakpointsChangedEvent
+  | CheckFinishedEvent
+  | LlmQueuedEvent;
 
 export type RunEventType = RunEventPayload['type'];
 
@@ -420,6 +466,8 @@ export const RUN_EVENT_TYPES: readonly RunEventType[] = [
   'run.resumed',
   'run.edited',
   'breakpoints.changed',
+  'check.finished',
+  'llm.queued',
 ];
 
 export function isEventOfType<T extends RunEventType>(

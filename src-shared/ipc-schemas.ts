@@ -185,6 +185,19 @@ const browserEdits = z
   })
   .strict();
 
+const batchId = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'not a batch id')
+  .refine((id) => !/^\.+$/.test(id), 'not a batch id');
+const batchTask = z
+  .object({
+    task: z.string().trim().min(1, 'A task needs its text').max(100_000),
+    workspace: z.string().min(1).max(4096).optional(),
+    check: z.string().trim().min(1).max(10_000).optional(),
+  })
+  .strict();
+const profileName = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'not a profile name');
+
 export const requestSchemas = {
   'app:info': empty,
   'run:start': z
@@ -300,6 +313,21 @@ export const requestSchemas = {
     .strict(),
   'debug:set-approval': z.object({ runId, tools: z.array(toolName).max(100) }).strict(),
   'debug:edit': z.object({ runId, edit: debugEdit }).strict(),
+  'batch:start': z
+    .object({
+      agent: z.enum(AGENT_NAMES),
+      tasks: z.array(batchTask).min(1, 'Give at least one task').max(1_000),
+      profiles: z.array(profileName).max(20),
+      repeat: z.number().int().min(1).max(100),
+      concurrency: z.number().int().min(1).max(64),
+      check: z.string().trim().min(1).max(10_000).optional(),
+      maxSteps: z.number().int().min(1).max(100_000).optional(),
+    })
+    .strict(),
+  'batch:stop': z.object({ batchId }).strict(),
+  'batch:resume': z.object({ batchId }).strict(),
+  'batch:get': z.object({ batchId }).strict(),
+  'batch:list': empty,
 } satisfies { [C in RequestChannel]: z.ZodType<RequestInput<C>> };
 
 export type ParseResult<C extends RequestChannel> =

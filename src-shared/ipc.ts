@@ -43,6 +43,7 @@ import type {
   StepScope,
 } from './domain/debugger';
 import type { RunDiff, RunsComparison } from './compare/types';
+import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
@@ -52,6 +53,7 @@ export * from './domain/host-views';
 export * from './domain/preflight';
 export * from './domain/settings-sections';
 export * from './domain/debugger';
+export * from './domain/batch';
 
 export type EmptyInput = Record<string, never>;
 
@@ -103,6 +105,12 @@ export interface RequestMap {
     output: { approvals: ApprovalRule[] };
   };
   'debug:edit': { input: { runId: string; edit: DebugEdit }; output: EditResult };
+  // batch runs (docs/batch.md): a task set x profiles x repeats, a grid of results
+  'batch:start': { input: BatchStartInput; output: { batchId: string } };
+  'batch:stop': { input: { batchId: string }; output: { stopped: boolean } };
+  'batch:resume': { input: { batchId: string }; output: { batchId: string } };
+  'batch:get': { input: { batchId: string }; output: BatchGrid };
+  'batch:list': { input: EmptyInput; output: BatchListEntry[] };
 }
 export type RequestChannel = keyof RequestMap;
 export type RequestInput<C extends RequestChannel> = RequestMap[C]['input'];
@@ -119,6 +127,8 @@ export interface PushMap {
   'runs:changed': RunSummary[];
   /** config.toml was saved or imported */
   'config:changed': ConfigView;
+  /** a batch's counts changed (a run started or ended, the batch stopped or completed) */
+  'batch:progress': BatchProgress;
 }
 export type PushChannel = keyof PushMap;
 
@@ -154,11 +164,17 @@ export const REQUEST_CHANNELS = [
   'debug:clear-breakpoint',
   'debug:set-approval',
   'debug:edit',
+  'batch:start',
+  'batch:stop',
+  'batch:resume',
+  'batch:get',
+  'batch:list',
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
   'runs:changed',
   'config:changed',
+  'batch:progress',
 ] as const satisfies readonly PushChannel[];
 
 /** The named methods a UI gets: one per contract entry, nothing generic. */
@@ -194,11 +210,17 @@ export const API_METHODS = {
   clearBreakpoint: 'debug:clear-breakpoint',
   setApproval: 'debug:set-approval',
   editRun: 'debug:edit',
+  startBatch: 'batch:start',
+  stopBatch: 'batch:stop',
+  resumeBatch: 'batch:resume',
+  getBatch: 'batch:get',
+  listBatches: 'batch:list',
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',
   onRunsChanged: 'runs:changed',
   onConfigChanged: 'config:changed',
+  onBatchProgress: 'batch:progress',
 } as const satisfies Record<string, PushChannel>;
 
 type MethodChannel<M extends keyof typeof API_METHODS> = (typeof API_METHODS)[M];

@@ -24,6 +24,26 @@ const started = (agent: string, flow?: 'planning'): RunEventPayload => ({
 });
 
 describe('summarize', () => {
+  it("carries a batch run's cell (run.started) and its check's verdict (check.finished)", () => {
+    const batch = { batchId: 'b-1', item: 't0-p1-r0', taskIndex: 0, profile: 'fast', repeat: 0 };
+    const summary = summarize(
+      run([
+        { ...started('swe'), batch } as RunEventPayload,
+        {
+          type: 'check.finished',
+          command: 'make test',
+          ok: false,
+          exitCode: 2,
+          output: 'FAIL',
+          durationMs: 5,
+        },
+      ]),
+    );
+    expect(summary).toMatchObject({ batch, check: { ok: false, exitCode: 2 } });
+    // runs recorded before batches existed have neither
+    expect(summarize(run([started('swe')]))).not.toHaveProperty('batch');
+  });
+
   it("keeps a flow's state on the planner while executors start and finish plan steps", () => {
     const states: string[] = [];
     const events = run([

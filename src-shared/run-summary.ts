@@ -46,6 +46,7 @@ export function applyToSummary(
       usage: { prompt: 0, completion: 0 },
       health: EMPTY_HEALTH,
       ...(event.workspace ? { workspace: event.workspace } : {}),
+      ...(event.batch ? { batch: event.batch } : {}),
     };
   }
   if (!summary) return summary;
@@ -73,6 +74,8 @@ export function applyToSummary(
           completion: summary.usage.completion + event.usage.completion,
         },
       };
+    case 'check.finished':
+      return { ...summary, check: { ok: event.ok, exitCode: event.exitCode } };
     case 'run.finished':
       return {
         ...summary,

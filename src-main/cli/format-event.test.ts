@@ -81,6 +81,28 @@ describe('formatEvent', () => {
     expect(formatEvent(at({ type: 'llm.delta', agent: 'swe', step: 1, text: 'x' }))).toBeNull();
   });
 
+  it("says a batch check's verdict and why a model call waits for its profile", () => {
+    const check = {
+      type: 'check.finished',
+      command: 'make test',
+      output: '',
+      durationMs: 5,
+    } as const;
+    expect(formatEvent(at({ ...check, ok: true, exitCode: 0 }))).toBe(
+      '  ✓ check passed: make test',
+    );
+    expect(formatEvent(at({ ...check, ok: false, exitCode: 2 }))).toBe(
+      '  ✗ check failed (exit 2): make test',
+    );
+    const queued = { type: 'llm.queued', agent: 'swe', step: 1, model: 'm' } as const;
+    expect(formatEvent(at({ ...queued, reason: 'max_concurrency', ahead: 1, capacity: 2 }))).toBe(
+      '  … m: 2 calls of this profile in flight, 1 ahead (max_concurrency)',
+    );
+    expect(formatEvent(at({ ...queued, reason: 'rate_limited', delayMs: 1500 }))).toBe(
+      '  … m rests 1.5 s after a 429 (this profile only)',
+    );
+  });
+
   it('keeps long outputs to one short line', () => {
     const line = formatEvent(
       at({

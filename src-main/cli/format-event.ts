@@ -46,6 +46,14 @@ function describeEvent(event: RunEvent): string | null {
       return event.status === 'failed'
         ? `  sandbox failed: ${oneLine(event.error ?? 'unknown error')}`
         : null;
+    case 'llm.queued':
+      return event.reason === 'rate_limited'
+        ? `  … ${event.model} rests ${((event.delayMs ?? 0) / 1000).toFixed(1)} s after a 429 (this profile only)`
+        : `  … ${event.model}: ${event.capacity ?? '?'} calls of this profile in flight, ${event.ahead ?? 0} ahead (max_concurrency)`;
+    case 'check.finished':
+      return event.ok
+        ? `  ✓ check passed: ${oneLine(event.command)}`
+        : `  ✗ check failed${event.exitCode !== null ? ` (exit ${event.exitCode})` : ''}: ${oneLine(event.command)}${event.error ? `: ${oneLine(event.error)}` : ''}`;
     case 'run.finished': {
       const tokens = `${event.usage.prompt} prompt + ${event.usage.completion} completion tokens`;
       return `■ ${event.outcome} after ${event.steps} steps (${tokens})${event.error ? `: ${event.error}` : ''}`;

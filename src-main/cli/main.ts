@@ -28,6 +28,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./commands/run')).runCommand(rest);
     case 'serve':
       return (await import('./commands/serve')).serveCommand(rest);
+    case 'batch':
+      return (await import('./commands/batch')).batchCommand(rest);
     case 'runs':
       return (await import('./commands/runs')).runsCommand(rest);
     case 'config':

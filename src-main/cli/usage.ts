@@ -12,6 +12,14 @@ Commands:
                       calls of TOOL before they run; Ctrl-\\ pauses; ? at the prompt for help
   run --agent mcp [--connection stdio|sse|http] [--server-url URL | --server-command "CMD ARGS"] TASK
                       the MCP server for this run (as OpenManus's run_mcp.py), else [mcp] in config.toml
+  batch TASKS.jsonl --agent NAME [--profile A]... [--repeat K] [--concurrency N]
+      [--check CMD] [--max-steps N] [--json]
+                      run every task (one JSON object a line: task, workspace?, check?)
+                      with every profile, K times, N at once; the grid on stdout;
+                      exit 0 when every run finished and every check passed
+  batch --resume BATCH_ID | batch show BATCH_ID [--json]
+                      go on with a stopped or killed batch (finished runs are kept) |
+                      show its grid
   runs list           list the runs in the history
   runs show RUN|PREFIX|last [--jsonl]
                       show a run from the history (--jsonl replays its events)

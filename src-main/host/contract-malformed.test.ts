@@ -115,6 +115,34 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
         path: 'edit.index',
       },
     ],
+    'batch:start': [
+      {
+        input: { agent: 'swe', tasks: [], profiles: [], repeat: 1, concurrency: 1 },
+        path: 'tasks',
+      },
+      {
+        input: {
+          agent: 'swe',
+          tasks: [{ task: 'x' }],
+          profiles: ['../x'],
+          repeat: 1,
+          concurrency: 1,
+        },
+        path: 'profiles.0',
+      },
+      {
+        input: { agent: 'swe', tasks: [{ task: 'x' }], profiles: [], repeat: 0, concurrency: 1 },
+        path: 'repeat',
+      },
+      {
+        input: { agent: 'swe', tasks: [{ task: 'x' }], profiles: [], repeat: 1, concurrency: 1000 },
+        path: 'concurrency',
+      },
+    ],
+    'batch:stop': [{ input: { batchId: '../x' }, path: 'batchId' }],
+    'batch:resume': [{ input: {}, path: 'batchId' }],
+    'batch:get': [{ input: { batchId: '..' }, path: 'batchId' }],
+    'batch:list': [{ input: { all: true }, path: '(input)' }],
   };
   /** wrong shapes every entry must refuse */
   const GENERIC: unknown[] = [undefined, null, 42, 'text', [], [{}]];

@@ -295,6 +295,10 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark(...channels);
   });
 
+  it('batch:* (batch runs), round-tripped in batch-contract.test.ts', () => {
+    mark('batch:start', 'batch:stop', 'batch:resume', 'batch:get', 'batch:list');
+  });
+
   it('covers every request channel of the contract', () => {
     expect([...covered].sort()).toEqual([...REQUEST_CHANNELS].sort());
   });

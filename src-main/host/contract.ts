@@ -25,6 +25,7 @@ export { HandlerError } from './handler-error';
 import { preflight } from '../runtime/launch/preflight';
 import { createDebugHandlers } from './debug-handlers';
 import { createTimeTravelHandlers } from './timetravel-handlers';
+import { createBatchHandlers } from './batch-handlers';
 
 export type Handlers = {
   [C in RequestChannel]: (input: RequestInput<C>) => Promise<RequestOutput<C>>;
@@ -146,6 +147,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     ...createDebugHandlers(runtime),
     // A deleted run leaves the lists: the summaries pushed again no longer hold it.
     ...createTimeTravelHandlers(runtime, () => deps.onRunsChanged(runs.list())),
+    ...createBatchHandlers(runtime),
   };
 }
 

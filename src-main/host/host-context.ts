@@ -43,6 +43,7 @@ export function createHostContext(
   );
   const stopEvents = runtime.runs.onEvent((event) => batcher.push(event));
   const stopConfig = runtime.services.config.onChange((view) => sink('config:changed', view));
+  const stopBatches = runtime.batches.onProgress((progress) => sink('batch:progress', progress));
   const stopWatching = runtime.services.config.watch();
   const handlers =
     options.handlers ??
@@ -60,6 +61,7 @@ export function createHostContext(
     dispose() {
       stopEvents();
       stopConfig();
+      stopBatches();
       stopWatching();
       batcher.dispose();
       sandbox.dispose();

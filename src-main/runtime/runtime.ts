@@ -22,6 +22,8 @@ import type { RuntimeServices } from './agents/runtime-services';
 import { SandboxManager } from './sandbox/sandbox-manager';
 import { SessionRegistry } from './session/session';
 import { ScriptedProvider } from './demo/scripted-provider';
+import { BatchService } from './batch/batch-service';
+import { ModelGates } from './llm/model-gates';
 
 export interface RuntimeOptions {
   /** defaults to $WORKBENCH_HOME, else ~/.agent-workbench */
@@ -51,6 +53,8 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   runs: RunManager;
+  /** batch runs: a task set against several profiles (`workbench batch`, the Batch view) */
+  batches: BatchService;
   services: RuntimeServices;
   /** the session new runs use unless told otherwise */
   sessionId: string;
@@ -78,6 +82,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     createLlm: options.createLlm ?? ((profile) => new LazyOpenAiLlm(profile)),
     sandboxes: options.sandboxes ?? new SandboxManager(),
     scripted: new ScriptedProvider({ baseDir: home, ...(options.env ? { env: options.env } : {}) }),
+    modelGates: new ModelGates(),
   };
   // Containers left by a crashed instance are removed at start (in the background), or
   // before this instance's first container is created.
@@ -100,12 +105,21 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       rmSync(join(home, 'workspaces', forkSession), { recursive: true, force: true });
     },
   });
+  const batches = new BatchService({
+    dir: join(home, 'batches'),
+    runs,
+    closeSession: (id) => services.sessions.close(id),
+  });
   return {
     runs,
+    batches,
     services,
     sessionId,
     async dispose() {
+      // Batches first: their stopped runs go back to the queue instead of starting others.
+      const stopping = batches.dispose();
       await runs.dispose();
+      await stopping;
       await services.sessions.closeAll();
       await services.scripted.dispose();
       // Whatever the sessions did not remove (containers mid-creation, failed removals).

@@ -1,6 +1,7 @@
 import { TEST_IDS } from '../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../store/StoreProvider';
 import { ComparePage } from '../features/compare/ComparePage';
+import { BatchPage } from '../features/batch/BatchPage';
 import { ConfigEditor } from '../features/config/ConfigEditor';
 import { RunHistory } from '../features/history/RunHistory';
 import { Inspector } from '../features/inspector/Inspector';
@@ -23,12 +24,20 @@ export function App() {
         <nav className="topnav" aria-label="Pages">
           <button
             type="button"
-            className={`tab${view !== 'config' ? ' is-active' : ''}`}
+            className={`tab${view !== 'config' && view !== 'batch' ? ' is-active' : ''}`}
             onClick={() =>
               store.getState().showView(store.getState().selectedRunId ? 'run' : 'new')
             }
           >
             Runs
+          </button>
+          <button
+            type="button"
+            className={`tab${view === 'batch' ? ' is-active' : ''}`}
+            data-testid={TEST_IDS.navBatch}
+            onClick={() => store.getState().showView('batch')}
+          >
+            Batches
           </button>
           <button
             type="button"
@@ -65,6 +74,8 @@ export function App() {
             <NewRunPage />
           ) : view === 'compare' ? (
             <ComparePage />
+          ) : view === 'batch' ? (
+            <BatchPage />
           ) : (
             <RunView />
           )}

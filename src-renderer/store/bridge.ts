@@ -25,6 +25,7 @@ import { issuesToFieldErrors, validateDraft } from './config/config-draft';
 import { createSettingsCommands, type SettingsCommands } from './settings-commands';
 import type { WorkbenchStore } from './store';
 import { createDebugCommands, type DebugCommands } from './debug-commands';
+import { createBatchCommands, type BatchCommands } from './batch-commands';
 
 export type BridgeApi = AppApi & { onConnectionChange?: (l: (c: boolean) => void) => () => void };
 
@@ -58,6 +59,8 @@ export interface Bridge {
   listCheckpoints(runId: string): Promise<CheckpointView[]>;
   /** continues an interrupted run in a new run; selects it */
   resumeRun(runId: string): Promise<string>;
+  /** batch runs: start, stop, resume, the grid, progress pushes */
+  batch: BatchCommands;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -372,5 +375,6 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       state().selectRun(resumed.runId);
       return resumed.runId;
     },
+    batch: createBatchCommands(api),
   };
 }

@@ -14,7 +14,7 @@ import {
 import { ALL_HISTORY, type HistoryFilters } from './history';
 import type { WorkbenchState } from './store';
 
-export type View = 'run' | 'new' | 'config' | 'compare';
+export type View = 'run' | 'new' | 'config' | 'compare' | 'batch';
 
 /** Settings pages beside the per-agent model pages: the sections every run uses. */
 export const SETTINGS_SECTIONS = ['sandbox', 'browser', 'mcp'] as const;
@@ -34,7 +34,10 @@ export interface UiSlice {
   settingsSection: SettingsSection | null;
   /** a request to scroll an item into view; the nonce makes repeated jumps fire */
   jump: { itemId: number; nonce: number } | null;
+  /** the batch the Batch view shows; null: its form and the list of batches */
+  batchId: string | null;
   showView(view: View): void;
+  showBatch(batchId: string | null): void;
   showConfig(target: ConfigTarget): void;
   showSettingsSection(section: SettingsSection): void;
   setFilters(patch: Partial<TimelineFilters>): void;
@@ -59,7 +62,9 @@ export const createUiSlice: StateCreator<WorkbenchState, [], [], UiSlice> = (set
   configTarget: 'manus',
   settingsSection: null,
   jump: null,
+  batchId: null,
   showView: (view) => set({ view }),
+  showBatch: (batchId) => set({ view: 'batch', batchId }),
   showConfig: (configTarget) => set({ view: 'config', configTarget, settingsSection: null }),
   showSettingsSection: (settingsSection) => set({ view: 'config', settingsSection }),
   setFilters: (patch) => set((s) => ({ filters: { ...s.filters, ...patch } })),

@@ -26,6 +26,7 @@ export interface MemoryApi extends AppApi {
   history: Map<string, RunEvent[]>;
   push(batch: RunEvent[]): void;
   pushConfig(config: ConfigView): void;
+  pushBatchProgress(progress: PushMap['batch:progress']): void;
   setConnected(isConnected: boolean): void;
   onConnectionChange(listener: (c: boolean) => void): () => void;
   /** replaces one method's behaviour */
@@ -39,6 +40,7 @@ export function createMemoryApi(
     'run:events': new Set<(p: PushMap['run:events']) => void>(),
     'runs:changed': new Set<(p: PushMap['runs:changed']) => void>(),
     'config:changed': new Set<(p: PushMap['config:changed']) => void>(),
+    'batch:progress': new Set<(p: PushMap['batch:progress']) => void>(),
   };
   const connection = new Set<(c: boolean) => void>();
   const history = new Map<string, RunEvent[]>();
@@ -150,6 +152,13 @@ export function createMemoryApi(
     resumeInterruptedRun: async () => ({ runId: `run-${nextRun++}` }),
     listCheckpoints: async () => [],
     deleteRun: async (input: { runId: string }) => ({ deleted: history.delete(input.runId) }),
+    startBatch: async () => ({ batchId: 'b-test' }),
+    stopBatch: async () => ({ stopped: true }),
+    resumeBatch: async (input: { batchId: string }) => ({ batchId: input.batchId }),
+    getBatch: async (input: { batchId: string }) => {
+      throw new AppApiError({ code: 'not_found', message: `No batch "${input.batchId}"` });
+    },
+    listBatches: async () => [],
   };
 
   const api: Record<string, unknown> = {};
@@ -171,6 +180,7 @@ export function createMemoryApi(
     onRunEvents: subscribe('run:events'),
     onRunsChanged: subscribe('runs:changed'),
     onConfigChanged: subscribe('config:changed'),
+    onBatchProgress: subscribe('batch:progress'),
     push(batch: RunEvent[]) {
       for (const event of batch) {
         const list = history.get(event.runId) ?? [];
@@ -181,6 +191,9 @@ export function createMemoryApi(
     },
     pushConfig(config: ConfigView) {
       for (const l of listeners['config:changed']) l(config);
+    },
+    pushBatchProgress(progress: PushMap['batch:progress']) {
+      for (const l of listeners['batch:progress']) l(progress);
     },
     setConnected(isConnected: boolean) {
       for (const l of connection) l(isConnected);

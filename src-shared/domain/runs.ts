@@ -1,6 +1,6 @@
 /** What the contract says about runs: starting them, their summaries, history pages, transfer. */
 import type { AgentName, AgentState, FlowName, RunOutcome, TokenUsage } from './agent';
-import type { RunEvent } from '../events';
+import type { RunBatchTag, RunEvent } from '../events';
 
 export interface RunStartInput {
   task: string;
@@ -110,6 +110,10 @@ export interface RunSummary {
    * later), and why; `lastSeq` is then the last event that is there
    */
   historyIncomplete?: string;
+  /** the batch cell this run fills (from `run.started`), when it is part of a batch */
+  batch?: RunBatchTag;
+  /** the batch's check command's result (from `check.finished`) */
+  check?: { ok: boolean; exitCode: number | null };
 }
 
 export interface RunGetInput {

@@ -10,6 +10,7 @@ import type { HumanBroker } from '../tools/human-broker';
 import type { SandboxManager } from '../sandbox/sandbox-manager';
 
 import type { ScriptedProvider } from '../demo/scripted-provider';
+import type { ModelGates } from '../llm/model-gates';
 
 export interface RuntimeServices {
   /** WORKBENCH_HOME: config.toml, runs/, workspaces/ */
@@ -27,4 +28,6 @@ export interface RuntimeServices {
   sandboxes: SandboxManager;
   /** api_type = "scripted" and the built-in demo (profiles with no API key) */
   scripted: ScriptedProvider;
+  /** per-profile gates: `[llm.NAME] max_concurrency` and 429 rests (absent in some tests) */
+  modelGates?: ModelGates;
 }

@@ -70,6 +70,7 @@ export function resolveNamedProfile(
     scenario: merged.scenario,
     inputPrice: merged.input_price,
     outputPrice: merged.output_price,
+    ...(merged.max_concurrency > 0 ? { maxConcurrency: merged.max_concurrency } : {}),
   };
 }
 

@@ -48,6 +48,8 @@ export const llmProfileShape = {
   /** US dollars per million input / output tokens, for cost estimates (0 = the list price) */
   input_price: z.number().min(0).max(100_000),
   output_price: z.number().min(0).max(100_000),
+  /** model calls of this profile at once, across all runs (batches); beyond: they queue */
+  max_concurrency: z.number().int().min(1).max(1_000),
 };
 
 export const llmProfileSchema = z.object(llmProfileShape).partial().strict();
@@ -301,6 +303,8 @@ export interface LlmProfile {
   /** US dollars per million tokens; 0 or absent: the list price, if any, applies */
   inputPrice?: number;
   outputPrice?: number;
+  /** `max_concurrency`: model calls of this profile at once; absent: no cap */
+  maxConcurrency?: number;
 }
 
 /** Resolved run settings of one agent. */
@@ -331,6 +335,8 @@ export const LLM_DEFAULTS = {
   scenario: '',
   input_price: 0,
   output_price: 0,
+  /** 0: no cap (the schema asks for at least 1 when it is set) */
+  max_concurrency: 0,
 } as const satisfies Required<LlmProfileInput>;
 
 /** Run settings every agent starts from. */

@@ -7,6 +7,7 @@ import type { ConfigAgentName } from '../config/resolve';
 import type { LlmProfile, WorkbenchConfig } from '../config/schema';
 import type { LlmClient } from '../llm/llm-client';
 import type { RuntimeServices } from '../agents/runtime-services';
+import { GatedLlm } from '../llm/model-gates';
 
 /** Which model a profile really runs: a scenario, the built-in demo, or the real one. */
 export function modelKind(profile: LlmProfile): 'scripted' | 'demo' | 'real' {
@@ -24,6 +25,16 @@ export function modelClientFor(
 }
 
 export function modelClientForProfile(
+  services: RuntimeServices,
+  profile: LlmProfile,
+  target: ConfigAgentName,
+): LlmClient {
+  const client = ungatedClient(services, profile, target);
+  // Every run's calls of one profile pass the same gate (max_concurrency, 429 rests).
+  return services.modelGates ? new GatedLlm(client, services.modelGates.for(profile)) : client;
+}
+
+function ungatedClient(
   services: RuntimeServices,
   profile: LlmProfile,
   target: ConfigAgentName,

@@ -18,13 +18,15 @@ import {
   lineageResumePoint,
   openForkSession,
 } from './lineage-launch';
+import { runCheck } from './run-check';
+import { withRunProfile } from './run-profile';
 import { agentSettingsRecord, sessionSettingsRecord } from './run-settings';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { PreparedRun, RunFactory } from '../runs/run-manager';
 
 export function createRunFactory(services: RuntimeServices): RunFactory {
   return async (input, context) => {
-    const config = services.loadConfig();
+    const config = withRunProfile(services.loadConfig(), input.agent, input.profile);
     const lineage = input.lineage;
     const opened =
       lineage?.kind === 'fork'
@@ -83,8 +85,27 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
             ...agentSettingsRecord(services.config.resolveProfile(input.agent, config), settings),
             ...sessionSettingsRecord(config),
           },
-          execute: (task, signal) =>
-            built.agent.run(task, { signal, ...(resume ? { resume } : {}) }),
+          execute: async (task, signal) => {
+            const result = await built.agent.run(task, { signal, ...(resume ? { resume } : {}) });
+            // A batch's check judges what the agent left, unless the run was stopped.
+            if (input.check !== undefined && result.outcome !== 'cancelled') {
+              try {
+                await runCheck({
+                  command: input.check,
+                  manager: services.sandboxes,
+                  session: opened.session,
+                  settings: config.sandbox,
+                  emit: context.emit,
+                  signal,
+                });
+              } catch (error) {
+                // Stopped during its check: the run did not finish (a batch runs it again).
+                if (signal.aborted) return { ...result, outcome: 'cancelled', state: 'FINISHED' };
+                throw error;
+              }
+            }
+            return result;
+          },
           dispose: () => built.dispose(),
         };
       }

@@ -38,12 +38,24 @@ export interface RetryNotice {
   error: string;
 }
 
+/** Why a call waits before it is sent: its profile's cap, or its profile's 429 cool-down. */
+export interface QueuedNotice {
+  reason: 'max_concurrency' | 'rate_limited';
+  /** max_concurrency: calls of the profile waiting ahead of this one, and the cap */
+  ahead?: number;
+  capacity?: number;
+  /** rate_limited: how long the profile rests */
+  delayMs?: number;
+}
+
 export interface ChatOptions {
   signal?: AbortSignal;
   /** streamed content as it arrives */
   onDelta?: (text: string) => void;
   /** called before waiting to retry a failed attempt */
   onRetry?: (notice: RetryNotice) => void;
+  /** called when the call has to wait for its profile (llm/model-gates.ts) */
+  onQueued?: (notice: QueuedNotice) => void;
 }
 
 export interface LlmClient {

@@ -209,6 +209,14 @@ export class ToolCallAgent extends ReActAgent {
         onDelta: (text) => deltas.push(text),
         onRetry: (notice) =>
           emit({ type: 'llm.retried', agent: this.name, step: context.step, ...notice }),
+        onQueued: (notice) =>
+          emit({
+            type: 'llm.queued',
+            agent: this.name,
+            step: context.step,
+            model: this.llm.model,
+            ...notice,
+          }),
       });
     } catch (error) {
       deltas.flush();

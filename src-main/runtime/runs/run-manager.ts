@@ -10,6 +10,7 @@ import type { AgentName, FlowName } from '@shared/domain/agent';
 import type { RunWorkspace, WorkspaceChoice } from '@shared/domain/runs';
 import {
   createEventStamper,
+  type RunBatchTag,
   type RunEvent,
   type RunEventPayload,
   type RunSettings,
@@ -69,6 +70,24 @@ export interface ResolvedRunInput {
   lineage?: RunLineage;
   /** "Run again": the run this one repeats */
   rerunOf?: string;
+  /** the `[llm.NAME]` profile the agent uses for this run instead of its own (a batch's column) */
+  profile?: string;
+  /** a shell command run in the run's sandbox after the agent finishes (a batch's check) */
+  check?: string;
+  /** the batch cell this run fills, recorded on run.started */
+  batch?: RunBatchTag;
+}
+
+/** What a caller inside the main process may add to a run beyond the IPC's RunStartInput. */
+export interface RunStartOptions {
+  /** who set the request's breakpoints (the UI, or the CLI's terminal) */
+  actor?: DebugActor;
+  ignoreSavedBreakpoints?: boolean;
+  profile?: string;
+  check?: string;
+  batch?: RunBatchTag;
+  /** a fork or a resume: where it starts from (run-lineage.ts) */
+  lineage?: RunLineage;
 }
 
 export type RunEventListener = (event: RunEvent) => void;
@@ -129,11 +148,7 @@ export class RunManager {
     return () => this.listeners.delete(listener);
   }
 
-  /** `actor`: who set the request's breakpoints (the UI, or the CLI's terminal). */
-  start(
-    input: RunStartInput,
-    options: { actor?: DebugActor; ignoreSavedBreakpoints?: boolean; lineage?: RunLineage } = {},
-  ): RunHandle {
+  start(input: RunStartInput, options: RunStartOptions = {}): RunHandle {
     const runId = newRunId();
     const stamper = createEventStamper(runId);
     const controller = new AbortController();
@@ -175,6 +190,9 @@ export class RunManager {
       ...(options.ignoreSavedBreakpoints ? { ignoreSavedBreakpoints: true } : {}),
       ...(options.lineage ? { lineage: options.lineage } : {}),
       ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
+      ...(options.profile !== undefined ? { profile: options.profile } : {}),
+      ...(options.check !== undefined ? { check: options.check } : {}),
+      ...(options.batch ? { batch: options.batch } : {}),
     };
     const sessionId = input.sessionId ?? this.defaultSessionId;
     // Listed from the first moment; replaced by the real summary at run.started.
@@ -334,6 +352,7 @@ export class RunManager {
         ...(input.lineage?.kind === 'fork' ? { forkOf: input.lineage.from } : {}),
         ...(input.lineage?.kind === 'resume' ? { resumeOf: input.lineage.from } : {}),
         ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
+        ...(input.batch ? { batch: input.batch } : {}),
       });
       // The run's own breakpoints after the factory's: a cost budget needs the run's prices.
       const actor = input.debugActor ?? 'ui';
@@ -354,6 +373,7 @@ export class RunManager {
           model: 'unknown',
           ...(input.flow ? { flow: input.flow } : {}),
           sessionId: context.sessionId,
+          ...(input.batch ? { batch: input.batch } : {}),
         });
       }
       result = {

@@ -7,7 +7,9 @@ import { sandboxSchema } from '../config/schema';
 import {
   LABELS,
   buildContainerSpec,
+  isUnknownTmpfsOption,
   parseMemory,
+  PROCESS_RLIMIT,
   policyHash,
   sandboxUser,
   type PolicyInput,
@@ -27,6 +29,27 @@ function input(overrides: Partial<PolicyInput['settings']> = {}): PolicyInput {
 }
 
 describe('container policy (create options)', () => {
+  it("adapts /tmp's owner to an engine that refuses uid= (Podman), and sets nproc explicitly", () => {
+    const docker = buildContainerSpec(input()).HostConfig;
+    expect(docker.Tmpfs['/tmp']).toMatch(/,uid=1000,gid=1000,/);
+    const podman = buildContainerSpec({ ...input(), tmpfsOwner: 'U' }).HostConfig;
+    expect(podman.Tmpfs['/tmp']).toMatch(/^rw,nosuid,nodev,size=\d+,mode=1777,U$/);
+    expect(docker.Ulimits).toContainEqual({
+      Name: 'nproc',
+      Soft: PROCESS_RLIMIT,
+      Hard: PROCESS_RLIMIT,
+    });
+    // what Podman 4.3 answers to uid= (measured), and what it must not be confused with
+    expect(
+      isUnknownTmpfsOption(
+        new Error(
+          '(HTTP code 500) server error - container create: unknown mount option "uid=1000": invalid mount option',
+        ),
+      ),
+    ).toBe(true);
+    expect(isUnknownTmpfsOption(new Error('unknown mount option "size=1"'))).toBe(false);
+  });
+
   it('applies every control of the default policy (S1)', () => {
     const spec = buildContainerSpec(input());
     assertSandboxPolicy(

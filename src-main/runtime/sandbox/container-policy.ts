@@ -33,6 +33,13 @@ export const LABELS = {
 export const TMP_SIZE_BYTES = 256 * 1024 * 1024;
 export const FILE_SIZE_LIMIT_BYTES = 1024 * 1024 * 1024;
 export const OPEN_FILES_LIMIT = 4096;
+/**
+ * Set explicitly because Podman (rootful) otherwise asks the runtime for the largest
+ * nproc, which fails where the engine may not raise its own limit (`error setting rlimit
+ * type 6`). The pids cgroup (`pids_limit`) is the real bound; nproc counts every process
+ * of the uid on the host, so it stays far above what a desktop user runs.
+ */
+export const PROCESS_RLIMIT = 16_384;
 
 export interface SandboxUser {
   uid: number;
@@ -55,6 +62,20 @@ export interface PolicyInput {
   workspaceDir: string;
   user: SandboxUser;
   owner: OwnerLabels;
+  /**
+   * how the engine makes /tmp the sandbox user's: `uid` (Docker: `uid=,gid=` tmpfs
+   * options) or `U` (Podman refuses `uid=` and chowns the mount to the container's user
+   * with `U`); learnt from the engine's answer (`isUnknownTmpfsOption`), default `uid`
+   */
+  tmpfsOwner?: TmpfsOwnerOption;
+}
+
+export type TmpfsOwnerOption = 'uid' | 'U';
+
+/** The engine refused the tmpfs `uid=` option (Podman 4: `unknown mount option "uid=1000"`). */
+export function isUnknownTmpfsOption(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /unknown mount option\s+"?uid=/i.test(message);
 }
 
 /**
@@ -147,7 +168,10 @@ export function buildContainerSpec(input: PolicyInput): ContainerSpec {
       SecurityOpt: ['no-new-privileges'],
       ReadonlyRootfs: true,
       Tmpfs: {
-        '/tmp': `rw,nosuid,nodev,size=${tmpSize},uid=${user.uid},gid=${user.gid},mode=1777`,
+        '/tmp':
+          input.tmpfsOwner === 'U'
+            ? `rw,nosuid,nodev,size=${tmpSize},mode=1777,U`
+            : `rw,nosuid,nodev,size=${tmpSize},uid=${user.uid},gid=${user.gid},mode=1777`,
       },
       Memory: memory,
       MemorySwap: memory,
@@ -158,6 +182,7 @@ export function buildContainerSpec(input: PolicyInput): ContainerSpec {
       Ulimits: [
         { Name: 'fsize', Soft: FILE_SIZE_LIMIT_BYTES, Hard: FILE_SIZE_LIMIT_BYTES },
         { Name: 'nofile', Soft: OPEN_FILES_LIMIT, Hard: OPEN_FILES_LIMIT },
+        { Name: 'nproc', Soft: PROCESS_RLIMIT, Hard: PROCESS_RLIMIT },
       ],
       Binds: [`${input.workspaceDir}:${settings.work_dir}:rw`],
       PortBindings: {},

@@ -122,6 +122,11 @@ describe.skipIf(!engine.available)('sandbox lifecycle', () => {
           '-d',
           '--network',
           'none',
+          // explicit, as the sandbox sets them: Podman's defaults exceed what it may set here
+          '--ulimit',
+          'nofile=4096:4096',
+          '--ulimit',
+          'nproc=16384:16384',
           ...Object.entries({ [LABELS.managed]: 'true', ...labels }).flatMap(([k, v]) => [
             '--label',
             `${k}=${v}`,

@@ -10,7 +10,7 @@
  * - The image is ensured before use, with pull progress as `sandbox.changed` events.
  * - A sandbox whose container died, or whose settings changed, is recreated on next use.
  */
-import { chownSync, lstatSync, mkdirSync, statSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import type { SandboxChangedEvent } from '@shared/events';
 import { sandboxSchema, type SandboxSettings } from '../config/schema';
 import type { Session } from '../session/session';
@@ -19,6 +19,8 @@ import type { QueuePosition } from '../util/slot-queue';
 import {
   LABELS,
   buildContainerSpec,
+  isUnknownTmpfsOption,
+  type TmpfsOwnerOption,
   policyHash,
   sandboxUser,
   type OwnerLabels,
@@ -72,6 +74,8 @@ export class SandboxManager {
   private readonly lifetime = new AbortController();
   private sweep: Promise<SweepResult> | null = null;
   private isDisposed = false;
+  /** how this engine makes /tmp the sandbox user's (learnt at the first creation) */
+  private tmpfsOwner: TmpfsOwnerOption = 'uid';
   /** `[sandbox] max_containers`: the cap and the queue of sessions waiting for a slot */
   private readonly slots: SandboxSlots;
 
@@ -243,14 +247,26 @@ export class SandboxManager {
       );
       if (!session.isUserFolder) this.prepareWorkspace(session.workspaceDir, engine);
       const user = this.userFor(session);
-      const spec = buildContainerSpec({
-        settings,
-        sessionId: session.id,
-        workspaceDir: session.workspaceDir,
-        user,
-        owner: this.owner,
-      });
-      containerId = await this.engine.createContainer(spec, { signal });
+      const specFor = (tmpfsOwner: TmpfsOwnerOption) =>
+        buildContainerSpec({
+          settings,
+          sessionId: session.id,
+          workspaceDir: session.workspaceDir,
+          user,
+          owner: this.owner,
+          tmpfsOwner,
+        });
+      let spec = specFor(this.tmpfsOwner);
+      try {
+        containerId = await this.engine.createContainer(spec, { signal });
+      } catch (error) {
+        // Feature detection by the engine's own answer, not its name: an engine that
+        // refuses the tmpfs uid= option (Podman) gets `U`, now and for every later sandbox.
+        if (this.tmpfsOwner !== 'uid' || !isUnknownTmpfsOption(error)) throw error;
+        this.tmpfsOwner = 'U';
+        spec = specFor('U');
+        containerId = await this.engine.createContainer(spec, { signal });
+      }
       this.creating.add(containerId);
       await this.engine.startContainer(containerId, { signal });
       if (this.isDisposed) throw new SandboxError('internal', 'The app is shutting down');
@@ -314,10 +330,14 @@ export class SandboxManager {
    * The workspace folder is bound into the container, where the sandbox user must be able
    * to write. When the app runs as root (containers, CI) that user is 1000, so the folder
    * is handed to it; a normal user's folder already belongs to the sandbox user (same uid).
+   * An engine behind TCP may share this machine's folders (a dockerd on loopback) or not
+   * (another machine): the folder here is the app's own, so it is prepared either way,
+   * never created for a remote engine.
    */
   private prepareWorkspace(dir: string, engine: EngineInfo): void {
-    if (!engine.isLocal) return; // the folder is on the engine's machine
-    mkdirSync(dir, { recursive: true });
+    if (engine.isLocal) mkdirSync(dir, { recursive: true });
+    else if (!existsSync(dir)) return; // only the engine's machine has it
+
     // chown and the bind mount follow links: a workspace must be a real folder.
     const stat = lstatSync(dir);
     if (!stat.isDirectory()) {

@@ -55,6 +55,9 @@ export interface CommandResult extends Pick<ExecResult, 'cuts'> {
   stdoutBytes?: Buffer;
 }
 
+/** Podman's refusal to create an exec in a stopped container (Docker: a 409). */
+const EXEC_REFUSED = /can only create exec sessions on running containers/i;
+
 export class Sandbox implements SessionResource {
   readonly id: string;
   readonly sessionId: string;
@@ -376,7 +379,9 @@ export class Sandbox implements SessionResource {
     if (gone) {
       // The engine refused to create the exec: the command never ran, so a retry is safe.
       const status = statusOf(error);
-      gone.isBeforeStart = status === 404 || status === 409;
+      // (Podman says so with a 500: "can only create exec sessions on running containers")
+      gone.isBeforeStart =
+        status === 404 || status === 409 || EXEC_REFUSED.test(engineMessage(error));
       return gone;
     }
     if (/resource temporarily unavailable/i.test(engineMessage(error))) {

@@ -1,0 +1,145 @@
+/**
+ * `workbench batch TASKS.jsonl --agent NAME [--profile A]... [--repeat K] [--concurrency N]
+ * [--check CMD]`, `workbench batch --resume BATCH_ID`, `workbench batch show BATCH_ID`.
+ * Progress goes to stderr; the grid to stdout (`--json`: the grid as JSON). Ctrl-C stops
+ * the batch (its live runs end `cancelled` and are run again by a resume).
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { isAgentName } from '@shared/domain/agent';
+import type { BatchGrid } from '@shared/domain/batch';
+import { ConfigError } from '../../runtime/config/load';
+import { BatchPlanError, parseTaskLines } from '../../runtime/batch/batch-plan';
+import { BatchNotFoundError } from '../../runtime/batch/batch-store';
+import { FileReadError, readRegularFile } from '../../runtime/util/read-regular-file';
+import { createRuntime, type Runtime } from '../../runtime/runtime';
+import { parseCommandArgs, parsePositiveInt } from '../parse-args';
+import { EXIT, UsageError } from '../usage-error';
+import { formatGrid, progressLine } from '../batch-report';
+
+const MAX_TASK_FILE = 16 * 1024 * 1024;
+
+export async function batchCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    agent: { type: 'string' },
+    profile: { type: 'string', multiple: true },
+    repeat: { type: 'string' },
+    concurrency: { type: 'string' },
+    check: { type: 'string' },
+    'max-steps': { type: 'string' },
+    config: { type: 'string' },
+    resume: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
+  const runtime = createRuntime(values.config !== undefined ? { configFile: values.config } : {});
+  try {
+    if (positionals[0] === 'show') {
+      const batchId = positionals[1];
+      if (!batchId) throw new UsageError('workbench batch show BATCH_ID');
+      printGrid(runtime.batches.grid(batchId), values.json);
+      return EXIT.finished;
+    }
+    if (values.config !== undefined && !existsSync(values.config))
+      throw new UsageError(`config file not found: ${values.config}`);
+    const config = loadConfig(runtime);
+    let started: { batchId: string; done: Promise<unknown> };
+    if (values.resume !== undefined) {
+      if (positionals.length > 0) throw new UsageError('--resume takes no task file');
+      started = runtime.batches.resume(values.resume);
+    } else {
+      const file = positionals[0];
+      if (file === undefined || positionals.length > 1)
+        throw new UsageError('workbench batch TASKS.jsonl --agent NAME (one task file)');
+      const agent = values.agent ?? 'manus';
+      if (!isAgentName(agent))
+        throw new UsageError(`unknown agent "${agent}" (manus, swe, browser, mcp, toolcall)`);
+      const profiles = values.profile ?? [];
+      for (const profile of profiles) {
+        if (profile !== 'default' && !config.llm.profiles[profile]) {
+          const known = ['default', ...Object.keys(config.llm.profiles)].join(', ');
+          throw new UsageError(
+            `--profile ${profile}: no [llm.${profile}] in the config (${known})`,
+          );
+        }
+      }
+      const maxSteps = parsePositiveInt(values['max-steps'], '--max-steps');
+      const tasks = parseTaskLines(
+        readRegularFile(resolve(file), MAX_TASK_FILE, 'The task file'),
+        file,
+      );
+      started = runtime.batches.start({
+        agent,
+        tasks,
+        profiles,
+        repeat: parsePositiveInt(values.repeat, '--repeat') ?? 1,
+        concurrency: parsePositiveInt(values.concurrency, '--concurrency') ?? 1,
+        ...(maxSteps !== undefined ? { maxSteps } : {}),
+        ...(values.check !== undefined ? { check: values.check } : {}),
+      });
+    }
+    return await follow(runtime, started, values.json);
+  } catch (error) {
+    if (
+      error instanceof BatchPlanError ||
+      error instanceof BatchNotFoundError ||
+      error instanceof FileReadError
+    )
+      throw new UsageError(error.message);
+    throw error;
+  } finally {
+    await runtime.dispose();
+  }
+}
+
+async function follow(
+  runtime: Runtime,
+  started: { batchId: string; done: Promise<unknown> },
+  isJson: boolean,
+): Promise<number> {
+  const { batchId } = started;
+  // The id first, on its own line: a script keeps it for --resume.
+  process.stderr.write(`batch ${batchId}\n`);
+  let last = '';
+  const stopListening = runtime.batches.onProgress((progress) => {
+    const line = progressLine(progress);
+    if (line !== last) process.stderr.write(`${line}\n`);
+    last = line;
+  });
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+    process.stderr.write(
+      `workbench: stopping the batch; resume with: workbench batch --resume ${batchId}\n`,
+    );
+    runtime.batches.stop(batchId);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await started.done;
+  } finally {
+    stopListening();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const grid = runtime.batches.grid(batchId);
+  printGrid(grid, isJson);
+  if (interrupted || !grid.progress.isComplete) return EXIT.interrupted;
+  const allGood = grid.cells
+    .flat()
+    .every((cell) => cell.runs.every((run) => run.outcome === 'finished' && run.check !== false));
+  return allGood ? EXIT.finished : EXIT.error;
+}
+
+function printGrid(grid: BatchGrid, isJson: boolean): void {
+  process.stdout.write(isJson ? `${JSON.stringify(grid)}\n` : `${formatGrid(grid)}\n`);
+}
+
+function loadConfig(runtime: Runtime) {
+  try {
+    return runtime.services.loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}

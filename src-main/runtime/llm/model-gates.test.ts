@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatOptions, ChatResponse, LlmClient, QueuedNotice } from './llm-client';
+import { GatedLlm, ModelGates } from './model-gates';
+
+const answer: ChatResponse = {
+  content: 'ok',
+  toolCalls: [],
+  finishReason: 'stop',
+  usage: { prompt: 1, completion: 1 },
+  model: 'm',
+};
+
+/** A client whose calls take `ms`; counts calls in flight; the first call may hit a 429. */
+function client(ms: number, options: { rateLimitFirst?: number } = {}) {
+  let live = 0;
+  let most = 0;
+  const startedAt: number[] = [];
+  let calls = 0;
+  const llm: LlmClient = {
+    model: 'm',
+    async complete(_request, chat: ChatOptions = {}) {
+      calls += 1;
+      startedAt.push(Date.now());
+      live += 1;
+      most = Math.max(most, live);
+      if (calls === 1 && options.rateLimitFirst !== undefined) {
+        // as OpenAiLlm does: it tells the caller before it waits out the Retry-After
+        chat.onRetry?.({ attempt: 1, status: 429, delayMs: options.rateLimitFirst, error: '429' });
+        await new Promise((r) => setTimeout(r, options.rateLimitFirst));
+      }
+      await new Promise((r) => setTimeout(r, ms));
+      live -= 1;
+      return answer;
+    },
+  };
+  return { llm, most: () => most, startedAt };
+}
+
+describe('ModelGates', () => {
+  it('caps the calls of a profile in flight across clients; the rest queue and say so', async () => {
+    const gates = new ModelGates();
+    const inner = client(30);
+    const notices: QueuedNotice[] = [];
+    const clients = Array.from(
+      { length: 5 },
+      () => new GatedLlm(inner.llm, gates.for({ name: 'fast', maxConcurrency: 2 })),
+    );
+    await Promise.all(
+      clients.map((c) => c.complete({ messages: [] }, { onQueued: (n) => notices.push(n) })),
+    );
+    expect(inner.most()).toBe(2);
+    expect(notices.filter((n) => n.reason === 'max_concurrency').length).toBeGreaterThanOrEqual(3);
+    expect(notices[0]).toMatchObject({ reason: 'max_concurrency', capacity: 2 });
+    // another profile, and the same profile without a cap, are not held back
+    const free = client(30);
+    await Promise.all(
+      Array.from({ length: 4 }, () =>
+        new GatedLlm(free.llm, gates.for({ name: 'other' })).complete({ messages: [] }),
+      ),
+    );
+    expect(free.most()).toBe(4);
+  });
+
+  it("a 429 rests that profile's new calls for the Retry-After; other profiles go on", async () => {
+    const gates = new ModelGates();
+    const a = client(5, { rateLimitFirst: 300 });
+    const b = client(5);
+    const t0 = Date.now();
+    const first = new GatedLlm(a.llm, gates.for({ name: 'a' })).complete({ messages: [] });
+    await new Promise((r) => setTimeout(r, 20));
+    const notices: QueuedNotice[] = [];
+    const sameProfile = new GatedLlm(a.llm, gates.for({ name: 'a' })).complete(
+      { messages: [] },
+      { onQueued: (n) => notices.push(n) },
+    );
+    const otherProfile = new GatedLlm(b.llm, gates.for({ name: 'b' })).complete({ messages: [] });
+    await otherProfile;
+    expect((b.startedAt[0] ?? 0) - t0).toBeLessThan(150);
+    await Promise.all([first, sameProfile]);
+    expect((a.startedAt[1] ?? 0) - t0).toBeGreaterThanOrEqual(280);
+    expect(notices[0]).toMatchObject({ reason: 'rate_limited' });
+    expect(notices[0]?.delayMs).toBeGreaterThan(200);
+  });
+
+  it('a queued call leaves the queue when stopped', async () => {
+    const gates = new ModelGates();
+    const inner = client(100);
+    const gate = gates.for({ name: 'one', maxConcurrency: 1 });
+    const busy = new GatedLlm(inner.llm, gate).complete({ messages: [] });
+    const controller = new AbortController();
+    const waiting = new GatedLlm(inner.llm, gate).complete(
+      { messages: [] },
+      { signal: controller.signal },
+    );
+    controller.abort();
+    await expect(waiting).rejects.toThrow();
+    await busy;
+    expect(gate.inFlight).toBe(0);
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * Batch runs (`workbench batch`, the Batch view): a task set run against several model
+ * profiles, each (task, profile, repeat) an ordinary run tagged with the batch id. The
+ * plan says what to run; the state says which run fills which item; the grid is computed
+ * from the runs' own summaries (their histories), never stored.
+ */
+import type { AgentName, RunOutcome } from './agent';
+
+export interface BatchTask {
+  /** the task text given to the agent */
+  task: string;
+  /** a host folder copied into each run's own sandbox (absolute) */
+  workspace?: string;
+  /** run in the sandbox after the agent finishes; exit 0 = pass */
+  check?: string;
+}
+
+export interface BatchItem {
+  /** `t{task}-p{profile}-r{repeat}`: stable across resumes */
+  key: string;
+  taskIndex: number;
+  /** index into the plan's profiles */
+  profileIndex: number;
+  repeat: number;
+}
+
+export interface BatchPlan {
+  version: 1;
+  batchId: string;
+  createdAt: number;
+  agent: AgentName;
+  tasks: BatchTask[];
+  /** `[llm.NAME]` profiles, one grid column each; null: the agent's own profile */
+  profiles: (string | null)[];
+  repeat: number;
+  concurrency: number;
+  maxSteps?: number;
+  items: BatchItem[];
+}
+
+/** `queued` until a run is started for it; `done` once that run ended (not stopped). */
+export type BatchItemStatus = 'queued' | 'running' | 'done';
+
+export interface BatchItemState {
+  status: BatchItemStatus;
+  /** the run filling the item (the latest one, after a resume) */
+  runId?: string;
+}
+
+export interface BatchState {
+  version: 1;
+  batchId: string;
+  items: Record<string, BatchItemState>;
+  /** stopped by the user: a resume goes on with what was left */
+  isStopped?: boolean;
+  /** every item is done */
+  isComplete?: boolean;
+  updatedAt: number;
+}
+
+export interface BatchProgress {
+  batchId: string;
+  total: number;
+  done: number;
+  running: number;
+  queued: number;
+  /** estimated time left, from the mean duration of the runs done so far */
+  etaMs?: number;
+  isStopped: boolean;
+  isComplete: boolean;
+}
+
+/** One run of a cell, as its history tells it. */
+export interface BatchCellRun {
+  key: string;
+  repeat: number;
+  runId?: string;
+  status: BatchItemStatus;
+  outcome?: RunOutcome;
+  /** the check's verdict; absent without a check or before it ran */
+  check?: boolean;
+  steps: number;
+  tokens: number;
+  durationMs?: number;
+  stuck: number;
+}
+
+/** A task x profile cell: its repeats and what they add up to. */
+export interface BatchCell {
+  taskIndex: number;
+  profileIndex: number;
+  runs: BatchCellRun[];
+  finished: number;
+  checksPassed: number;
+  checksRun: number;
+  steps: number;
+  tokens: number;
+  durationMs: number;
+  stuck: number;
+}
+
+export interface BatchGrid {
+  batchId: string;
+  agent: AgentName;
+  tasks: BatchTask[];
+  /** column labels: the profile's name, or the agent's own profile's */
+  profiles: string[];
+  /** rows by task, columns by profile */
+  cells: BatchCell[][];
+  progress: BatchProgress;
+}
+
+/** What a list of batches shows. */
+export interface BatchListEntry {
+  batchId: string;
+  agent: AgentName;
+  createdAt: number;
+  progress: BatchProgress;
+}
+
+/** `batch:start`: what `workbench batch` takes, from the Batch view's form. */
+export interface BatchStartInput {
+  agent: AgentName;
+  tasks: BatchTask[];
+  /** `[llm.NAME]` profiles (`default`: `[llm]` alone); empty: the agent's own */
+  profiles: string[];
+  repeat: number;
+  concurrency: number;
+  /** the check of tasks that name none */
+  check?: string;
+  maxSteps?: number;
+}
