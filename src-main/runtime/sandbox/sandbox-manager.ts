@@ -256,13 +256,16 @@ export class SandboxManager {
           owner: this.owner,
           tmpfsOwner,
         });
-      let spec = specFor(this.tmpfsOwner);
+      const tried = this.tmpfsOwner;
+      let spec = specFor(tried);
       try {
         containerId = await this.engine.createContainer(spec, { signal });
       } catch (error) {
         // Feature detection by the engine's own answer, not its name: an engine that
         // refuses the tmpfs uid= option (Podman) gets `U`, now and for every later sandbox.
-        if (this.tmpfsOwner !== 'uid' || !isUnknownTmpfsOption(error)) throw error;
+        // What this attempt sent decides, not the shared flag: sandboxes created at once
+        // all try `uid=`, and the first refusal flips the flag before the others' come back.
+        if (tried !== 'uid' || !isUnknownTmpfsOption(error)) throw error;
         this.tmpfsOwner = 'U';
         spec = specFor('U');
         containerId = await this.engine.createContainer(spec, { signal });
