@@ -21,7 +21,7 @@
  * DOCKER_HOST points at a socket nobody serves, so the Docker tests skip with the reason.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -65,8 +65,37 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   console.warn(`[tests] integration tests run against Podman at unix://${socket}`);
   return async () => {
     service.kill('SIGTERM');
+    await killOrphanConmons();
     rmSync(dir, { recursive: true, force: true });
   };
+}
+
+/**
+ * Podman 4.3 without systemd leaves each exec session's `conmon` pair running after its
+ * container is removed (about 150 pairs, 500 MiB, after one run of the suite). Kill those
+ * whose container no longer exists, so the rest of the CI run does not carry them.
+ */
+async function killOrphanConmons(): Promise<void> {
+  const { stdout } = await run('podman', ['ps', '-a', '-q', '--no-trunc']).catch(() => ({
+    stdout: '',
+  }));
+  const live = new Set(stdout.split('\n').filter(Boolean));
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const flag = argv.indexOf('-c');
+    const container = flag >= 0 ? argv[flag + 1] : undefined;
+    if (!argv[0]?.endsWith('conmon') || !container || live.has(container)) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
 }
 
 /** The port of the second dockerd: below the ephemeral range, away from the e2e ports. */
