@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatOptions, ChatResponse, LlmClient, QueuedNotice } from './llm-client';
+import type { RequestParams } from '@shared/events';
 import { GatedLlm, ModelGates } from './model-gates';
 
 const answer: ChatResponse = {
@@ -96,5 +97,25 @@ describe('ModelGates', () => {
     await expect(waiting).rejects.toThrow();
     await busy;
     expect(gate.inFlight).toBe(0);
+  });
+});
+
+describe('GatedLlm', () => {
+  it('answers for its inner client everything an agent reads from one (llm.requested)', () => {
+    const params: RequestParams = { temperature: 0.3, max_tokens: 512 };
+    const inner: LlmClient = {
+      model: 'inner-model',
+      maxAttempts: 4,
+      complete: () => Promise.reject(new Error('not called')),
+      countTokens: () => 77,
+      requestParams: () => params,
+    };
+    const gated = new GatedLlm(inner, new ModelGates().for({ name: 'p' }));
+    expect(gated.model).toBe('inner-model');
+    expect(gated.maxAttempts).toBe(4);
+    expect(gated.countTokens({ messages: [] })).toBe(77);
+    expect(gated.requestParams()).toBe(params);
+    // every optional member of the client is answered, not left to the wrapper's defaults
+    for (const key of Object.keys(inner)) expect(key in gated, key).toBe(true);
   });
 });

@@ -9,6 +9,7 @@ import type { LlmProfile } from '../config/schema';
 import { abortableSleep } from '../util/abort';
 import { SlotQueue } from '../util/slot-queue';
 import type { ChatOptions, ChatRequest, ChatResponse, LlmClient, QueuedNotice } from './llm-client';
+import type { RequestParams } from '@shared/events';
 
 export class ProfileGate {
   private slots: SlotQueue | null = null;
@@ -90,6 +91,11 @@ export class GatedLlm implements LlmClient {
 
   countTokens(request: ChatRequest): number {
     return this.inner.countTokens?.(request) ?? 0;
+  }
+
+  /** what `llm.requested.params` records: the inner client's, or the event lies */
+  requestParams(): RequestParams | undefined {
+    return this.inner.requestParams?.();
   }
 
   async complete(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResponse> {
