@@ -224,6 +224,8 @@ export const requestSchemas = {
         .max(12, 'Compare takes at most 12 runs'),
     })
     .strict(),
+  'runs:rename': z.object({ runId, title: z.string().max(10_000) }).strict(),
+  'runs:delete': z.object({ runId }).strict(),
   'config:get': empty,
   'config:save': z
     .object({

@@ -14,6 +14,7 @@ import type {
   RunExport,
   RunImportInput,
   RunImportResult,
+  RunDeleteResult,
 } from './domain/runs';
 import type {
   ConfigSource,
@@ -66,6 +67,10 @@ export interface RequestMap {
   'runs:diff': { input: { a: string; b: string }; output: RunDiff };
   /** the summary table of 2-12 runs, each measured against the first */
   'runs:compare': { input: { runIds: string[] }; output: RunsComparison };
+  /** names a run in the history; a blank title shows the task again */
+  'runs:rename': { input: { runId: string; title: string }; output: RunSummary };
+  /** removes a run (stopped first when live), its files, and a container only it used */
+  'runs:delete': { input: { runId: string }; output: RunDeleteResult };
   'config:get': { input: EmptyInput; output: ConfigView };
   'config:save': { input: ConfigSaveInput; output: ConfigView };
   'config:import-openmanus': { input: ConfigImportInput; output: ConfigImportResult };
@@ -105,8 +110,10 @@ export interface PushMap {
    * with no gaps, so a client that saw seq N of a run needs exactly N+1 next
    */
   'run:events': RunEvent[];
-  /** summaries that changed outside the event stream (imported, found interrupted) */
+  /** summaries that changed outside the event stream (imported, renamed, found interrupted) */
   'runs:changed': RunSummary[];
+  /** runs removed from the history (their ids) */
+  'runs:deleted': string[];
   /** config.toml was saved or imported */
   'config:changed': ConfigView;
 }
@@ -122,6 +129,8 @@ export const REQUEST_CHANNELS = [
   'runs:import',
   'runs:diff',
   'runs:compare',
+  'runs:rename',
+  'runs:delete',
   'config:get',
   'config:save',
   'config:import-openmanus',
@@ -144,6 +153,7 @@ export const REQUEST_CHANNELS = [
 export const PUSH_CHANNELS = [
   'run:events',
   'runs:changed',
+  'runs:deleted',
   'config:changed',
 ] as const satisfies readonly PushChannel[];
 
@@ -158,6 +168,8 @@ export const API_METHODS = {
   importRun: 'runs:import',
   diffRuns: 'runs:diff',
   compareRuns: 'runs:compare',
+  renameRun: 'runs:rename',
+  deleteRun: 'runs:delete',
   getConfig: 'config:get',
   saveConfig: 'config:save',
   importOpenManusConfig: 'config:import-openmanus',
@@ -180,6 +192,7 @@ export const API_METHODS = {
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',
   onRunsChanged: 'runs:changed',
+  onRunsDeleted: 'runs:deleted',
   onConfigChanged: 'config:changed',
 } as const satisfies Record<string, PushChannel>;
 

@@ -45,6 +45,11 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runIds: Array.from({ length: 13 }, (_, i) => `r${i}`) }, path: 'runIds' },
       { input: { runIds: ['r', '/etc/passwd'] }, path: 'runIds.1' },
     ],
+    'runs:rename': [
+      { input: { runId: 'r' }, path: 'title' },
+      { input: { runId: '..', title: 'x' }, path: 'runId' },
+    ],
+    'runs:delete': [{ input: { runId: '../r' }, path: 'runId' }],
     'config:get': [{ input: { agent: 'manus' }, path: '(input)' }],
     'config:save': [
       { input: { target: 'root' }, path: 'target' },

@@ -24,6 +24,7 @@ import { HandlerError } from './handler-error';
 export { HandlerError } from './handler-error';
 import { preflight } from '../runtime/launch/preflight';
 import { createDebugHandlers } from './debug-handlers';
+import { deleteRun } from './delete-run';
 
 export type Handlers = {
   [C in RequestChannel]: (input: RequestInput<C>) => Promise<RequestOutput<C>>;
@@ -34,8 +35,10 @@ export interface HandlerDeps {
   version: string;
   sandbox: SandboxTracker;
   dockerProbe: DockerProbe;
-  /** pushes `runs:changed` (an import added a run) */
+  /** pushes `runs:changed` (an import added a run, a rename) */
   onRunsChanged(summaries: RunSummary[]): void;
+  /** pushes `runs:deleted` */
+  onRunsDeleted(runIds: string[]): void;
   /** the desktop app's folder dialog (absent in browser mode) */
   pickFolder?: () => Promise<string | null>;
 }
@@ -106,6 +109,17 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     },
     'runs:diff': async ({ a, b }) => comparing(() => comparer.diff(a, b)),
     'runs:compare': async ({ runIds }) => comparing(() => comparer.compare(runIds)),
+    'runs:rename': async ({ runId, title }) => {
+      const summary = runs.rename(runId, title);
+      if (!summary) throw new HandlerError('not_found', `No run with id ${runId}`);
+      deps.onRunsChanged([summary]);
+      return summary;
+    },
+    'runs:delete': async ({ runId }) => {
+      const result = await deleteRun(runtime, runId);
+      deps.onRunsDeleted([runId]);
+      return result;
+    },
     'config:get': async () => services.config.view(),
     'config:save': async (input) => {
       try {

@@ -48,6 +48,8 @@ export interface RunSummary {
   runId: string;
   agent: string;
   task: string;
+  /** a name the user gave the run in the history (rename); the task is shown without one */
+  title?: string;
   model: string;
   flow?: FlowName;
   sessionId?: string;
@@ -77,6 +79,15 @@ export interface RunSummary {
    * later), and why; `lastSeq` is then the last event that is there
    */
   historyIncomplete?: string;
+}
+
+/** What `runs:delete` removed beside the history entry. */
+export interface RunDeleteResult {
+  deleted: true;
+  /** the run was still going and was stopped first */
+  wasStopped: boolean;
+  /** the run's own session (a chosen or copied workspace) was closed: its container is gone */
+  closedSession?: string;
 }
 
 export interface RunGetInput {

@@ -215,6 +215,32 @@ export class RunManager {
     return this.live.get(runId)?.summary ?? this.history.summary(runId);
   }
 
+  /** Names a run in the history (a blank title removes the name); undefined: no such run. */
+  rename(runId: string, title: string): RunSummary | undefined {
+    const renamed = this.history.rename(runId, title);
+    const live = this.live.get(runId);
+    if (renamed && live?.summary) {
+      const { title: _old, ...rest } = live.summary;
+      live.summary = renamed.title === undefined ? rest : { ...rest, title: renamed.title };
+    }
+    return renamed && this.get(runId);
+  }
+
+  /**
+   * Removes a run from the history with its files; a live run is stopped first and
+   * removed once it has ended. Answers whether there was such a run, and its summary.
+   */
+  async remove(runId: string): Promise<{ removed: boolean; summary?: RunSummary }> {
+    const summary = this.get(runId);
+    const live = this.live.get(runId);
+    if (live) {
+      live.controller.abort(new CancelledError('The run was deleted'));
+      await live.done?.catch(() => undefined);
+    }
+    const removed = this.history.remove(runId) || summary !== undefined;
+    return summary ? { removed, summary } : { removed };
+  }
+
   /**
    * A run's summary and events for a UI that opens it or reloads while it goes on:
    * events up to `summary.lastSeq`; pushes continue with the next seq.

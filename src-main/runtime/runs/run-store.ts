@@ -20,6 +20,7 @@ import { writeFileAtomic } from '../config/atomic-write';
 import type { RunHistory } from './run-history';
 import { RunIndexFile, type IndexEntry } from './run-index-file';
 import { RunLogWriter, type LogIo } from './run-log-writer';
+import { readTitle, removeRunFiles, writeTitle } from './run-titles';
 import {
   claimRun,
   isOwnedByLiveProcess,
@@ -71,6 +72,8 @@ export class RunStore implements RunHistory {
     log: SplitLog;
     cursor: { afterSeq: number; line: number } | null;
   } | null = null;
+  /** titles given in the history (`<runId>.title`), re-read with the folder */
+  private readonly titles = new Map<string, string>();
   /** runs whose log could not be opened: said once, not once per event */
   private readonly unwritable = new Set<string>();
   readonly startup: StoreStartup;
@@ -129,14 +132,42 @@ export class RunStore implements RunHistory {
     for (const [runId, writer] of this.writers) {
       if (writer.summary) summaries.set(runId, writer.summary);
     }
-    return [...summaries.values()].sort((a, b) => b.startedAt - a.startedAt);
+    return [...summaries.values()]
+      .map((s) => this.titled(s))
+      .sort((a, b) => b.startedAt - a.startedAt);
   }
 
   summary(runId: string): RunSummary | undefined {
     const live = this.writers.get(runId)?.summary;
-    if (live) return live;
+    if (live) return this.titled(live);
     if (!this.index.has(runId) && isRunId(runId)) this.refresh([]);
-    return this.index.get(runId)?.summary;
+    const summary = this.index.get(runId)?.summary;
+    return summary && this.titled(summary);
+  }
+
+  rename(runId: string, title: string): RunSummary | undefined {
+    if (!this.summary(runId)) return undefined;
+    const clean = writeTitle(this.dir, runId, title);
+    if (clean === undefined) this.titles.delete(runId);
+    else this.titles.set(runId, clean);
+    return this.summary(runId);
+  }
+
+  remove(runId: string): boolean {
+    if (!isRunId(runId) || this.writers.has(runId)) return false;
+    const existed = this.index.has(runId) || this.has(runId);
+    removeRunFiles(this.dir, runId);
+    this.titles.delete(runId);
+    if (this.pageCache?.runId === runId) this.pageCache = null;
+    if (this.index.delete(runId)) this.indexFile.schedule();
+    return existed;
+  }
+
+  /** The summary with the run's title, read from its own file (the index is only a cache). */
+  private titled(summary: RunSummary): RunSummary {
+    const { title: _cached, ...rest } = summary;
+    const title = this.titles.get(summary.runId);
+    return title === undefined ? rest : { ...rest, title };
   }
 
   read(runId: string): ParsedLog | undefined {
@@ -283,7 +314,14 @@ export class RunStore implements RunHistory {
       return interrupted;
     }
     const onDisk = new Set<string>();
+    this.titles.clear();
     for (const name of names) {
+      if (name.endsWith('.title')) {
+        const runId = name.slice(0, -'.title'.length);
+        const title = isRunId(runId) ? readTitle(this.dir, runId) : undefined;
+        if (title !== undefined) this.titles.set(runId, title);
+        continue;
+      }
       if (!name.endsWith('.jsonl')) continue;
       const runId = name.slice(0, -'.jsonl'.length);
       if (!isRunId(runId)) continue;
