@@ -50,7 +50,10 @@
  * History                      new-run, history-search, history-status, history-agent,
  *                              history-model, history-date, history-errors, history-stuck
  *                              (checkboxes), run-history-item (`data-run-id`, `data-status`
- *                              = the outcome, `data-verdict`), history-health, history-empty
+ *                              = the outcome, `data-verdict`), history-health, history-empty,
+ *                              history-title (the run's title, else its task); for the run
+ *                              shown: history-rename, history-rename-input,
+ *                              history-rename-save, history-delete, history-delete-confirm
  * New run (pre-flight)         new-run-model (`data-demo`), preflight (`data-state` = checking | ok | warn | error),
  *                              preflight-check (`data-check`, `data-status`),
  *                              workspace-input, workspace-isolated, workspace-browse
@@ -180,6 +183,12 @@ export const TEST_IDS = {
   historyDate: 'history-date',
   runHistoryItem: 'run-history-item',
   historyEmpty: 'history-empty',
+  historyTitle: 'history-title',
+  historyRename: 'history-rename',
+  historyRenameInput: 'history-rename-input',
+  historyRenameSave: 'history-rename-save',
+  historyDelete: 'history-delete',
+  historyDeleteConfirm: 'history-delete-confirm',
   humanQuestion: 'human-question',
   humanAnswerInput: 'human-answer-input',
   humanAnswerSend: 'human-answer-send',

@@ -7,6 +7,7 @@ import { Inspector } from '../features/inspector/Inspector';
 import { NewRunPage } from '../features/new-run/NewRunPage';
 import { RunView } from '../features/run-view/RunView';
 import { SandboxStatus } from '../features/sandbox/SandboxStatus';
+import { useUrlSync } from './use-url-sync';
 
 /** The window: top bar, run history, the page (new run, run, settings), the inspector. */
 export function App() {
@@ -16,6 +17,7 @@ export function App() {
   const lastError = useWorkbench((s) => s.lastError);
   const view = useWorkbench((s) => s.view);
   const mode = useWorkbench((s) => s.appInfo?.mode);
+  useUrlSync(store);
   return (
     <div className="app" data-testid={TEST_IDS.app} data-app-state={appState}>
       <header className="topbar">

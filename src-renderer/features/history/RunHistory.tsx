@@ -10,6 +10,7 @@ import { HealthLine } from '../../components/HealthLine';
 import { formatDate } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
 import { CompareBar, CompareCheckbox } from './CompareSelection';
+import { HistoryRowActions } from './HistoryRowActions';
 
 const STATUSES: (RunStatus | 'all')[] = [
   'all',
@@ -202,7 +203,13 @@ const HistoryItem = memo(function HistoryItem(props: {
         aria-current={isSelected ? 'true' : undefined}
         onClick={() => store.getState().selectRun(summary.runId)}
       >
-        <span className="history-task">{summary.task}</span>
+        <span
+          className="history-task"
+          data-testid={TEST_IDS.historyTitle}
+          title={summary.title ? summary.task : undefined}
+        >
+          {summary.title ?? summary.task}
+        </span>
         <span className="history-meta">
           <VerdictBadge summary={summary} variant="dot" />
           <span>· {summary.flow ? `${summary.flow} flow` : summary.agent}</span>
@@ -213,6 +220,7 @@ const HistoryItem = memo(function HistoryItem(props: {
           <HealthLine summary={summary} now={now} isCompact testId={TEST_IDS.historyHealth} />
         </span>
       </button>
+      {isSelected && <HistoryRowActions summary={summary} />}
     </li>
   );
 });
