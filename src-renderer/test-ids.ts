@@ -44,6 +44,11 @@
  *                              attempt, `data-status`: its reason)
  * Filters                      filter-search, filter-role-ROLE, filter-tool, filter-errors,
  *                              filter-duplicates, filter-clear, follow-tail
+ * Search                       search-count (`data-rows`, `data-matches`, `data-place`: the
+ *                              selected row's place among the matching rows, 0 when none),
+ *                              search-prev, search-next, search-only (hide rows without a
+ *                              match); matches are painted with the CSS highlight `wb-search`
+ *                              (`wb-search-current` in the selected row)
  * Inspector                    inspector, inspector-empty, context-at-step,
  *                              context-message (`data-index`, `data-role`), context-total,
  *                              context-system (the system prompt), context-nudge
@@ -163,6 +168,10 @@ export const TEST_IDS = {
   pendingCallAttempt: 'pending-call-attempt',
   pendingCallRetry: 'pending-call-retry',
   filterSearch: 'filter-search',
+  searchCount: 'search-count',
+  searchPrev: 'search-prev',
+  searchNext: 'search-next',
+  searchOnly: 'search-only',
   filterTool: 'filter-tool',
   filterErrors: 'filter-errors',
   filterDuplicates: 'filter-duplicates',
@@ -184,6 +193,8 @@ export const TEST_IDS = {
   runHistoryItem: 'run-history-item',
   historyEmpty: 'history-empty',
   historyTitle: 'history-title',
+  splitterSidebar: 'splitter-sidebar',
+  splitterInspector: 'splitter-inspector',
   historyRename: 'history-rename',
   historyRenameInput: 'history-rename-input',
   historyRenameSave: 'history-rename-save',

@@ -111,3 +111,32 @@ describe('history rename and delete', () => {
     expect(window.location.hash).toBe('#/new');
   });
 });
+
+describe('resizable panes', () => {
+  it('remembers the widths between sessions and ignores a damaged entry', async () => {
+    localStorage.removeItem('workbench.panes');
+    const api = createMemoryApi();
+    addRun(api, 'run-a', 'first task', 1_700_000_000_000);
+    const first = await renderApp(api);
+    const layout = () => document.querySelector<HTMLElement>('.layout')!;
+    expect(layout().style.getPropertyValue('--sidebar-width')).toBe('280px');
+    const splitter = screen.getByTestId('splitter-sidebar');
+    fireEvent.keyDown(splitter, { key: 'ArrowRight' });
+    fireEvent.keyDown(splitter, { key: 'ArrowRight' });
+    expect(layout().style.getPropertyValue('--sidebar-width')).toBe('312px');
+    act(() => fireEvent.click(document.querySelector<HTMLElement>('[data-run-id="run-a"]')!));
+    await flush();
+    fireEvent.keyDown(screen.getByTestId('splitter-inspector'), { key: 'ArrowLeft' });
+    expect(layout().style.getPropertyValue('--inspector-width')).toBe('396px');
+    first.unmount();
+
+    const second = await renderApp(api);
+    expect(layout().style.getPropertyValue('--sidebar-width')).toBe('312px');
+    expect(layout().style.getPropertyValue('--inspector-width')).toBe('396px');
+    screen.getByTestId('splitter-sidebar'); // still there after a reload
+    localStorage.setItem('workbench.panes', '{"sidebar": 5, "inspector": "wide"');
+    second.unmount();
+    await renderApp(api);
+    expect(layout().style.getPropertyValue('--sidebar-width')).toBe('280px');
+  });
+});

@@ -34,6 +34,12 @@ export interface UiSlice {
   settingsSection: SettingsSection | null;
   /** a request to scroll an item into view; the nonce makes repeated jumps fire */
   jump: { itemId: number; nonce: number } | null;
+  /** the search box: matches are highlighted and stepped through */
+  search: string;
+  /** the search also hides the rows without a match (it is then `filters.text`) */
+  isSearchFiltering: boolean;
+  setSearch(text: string): void;
+  setSearchFiltering(isFiltering: boolean): void;
   showView(view: View): void;
   showConfig(target: ConfigTarget): void;
   showSettingsSection(section: SettingsSection): void;
@@ -59,11 +65,22 @@ export const createUiSlice: StateCreator<WorkbenchState, [], [], UiSlice> = (set
   configTarget: 'manus',
   settingsSection: null,
   jump: null,
+  search: '',
+  isSearchFiltering: false,
+  setSearch: (search) =>
+    set((s) =>
+      s.isSearchFiltering ? { search, filters: { ...s.filters, text: search } } : { search },
+    ),
+  setSearchFiltering: (isSearchFiltering) =>
+    set((s) => ({
+      isSearchFiltering,
+      filters: { ...s.filters, text: isSearchFiltering ? s.search : '' },
+    })),
   showView: (view) => set({ view }),
   showConfig: (configTarget) => set({ view: 'config', configTarget, settingsSection: null }),
   showSettingsSection: (settingsSection) => set({ view: 'config', settingsSection }),
   setFilters: (patch) => set((s) => ({ filters: { ...s.filters, ...patch } })),
-  clearFilters: () => set({ filters: NO_FILTERS }),
+  clearFilters: () => set({ filters: NO_FILTERS, isSearchFiltering: false }),
   toggleStep: (stepId) =>
     set((s) => {
       const collapsedSteps = new Set(s.collapsedSteps);
@@ -96,8 +113,10 @@ export const createUiSlice: StateCreator<WorkbenchState, [], [], UiSlice> = (set
       };
       if (item && hasActiveFilters(s.filters)) {
         const needle = s.filters.text.trim().toLowerCase();
-        if (item.kind !== 'step' && !itemMatches(item, s.filters, needle))
+        if (item.kind !== 'step' && !itemMatches(item, s.filters, needle)) {
           patch.filters = NO_FILTERS;
+          patch.isSearchFiltering = false;
+        }
       }
       if (item && item.kind !== 'step' && s.collapsedSteps.has(item.stepId)) {
         const collapsedSteps = new Set(s.collapsedSteps);

@@ -50,7 +50,7 @@ describe('Timeline navigation', () => {
     expect(selected()).toBeNull();
   });
 
-  it('focuses the search with / and filters as you type; keys typed there do not navigate', async () => {
+  it('focuses the search with /, filters to the matches on request; keys typed there do not navigate', async () => {
     await openRun((s) => {
       s.addStep({ content: 'alpha', calls: [{ name: 'bash', args: { command: 'ls' } }] });
       s.addStep({
@@ -64,6 +64,7 @@ describe('Timeline navigation', () => {
     fireEvent.change(search, { target: { value: 'beta' } });
     fireEvent.keyDown(search, { key: 'j' });
     expect(selected()).toBeNull();
+    fireEvent.click(screen.getByTestId('search-only'));
     const messages = screen.getAllByTestId('timeline-message');
     expect(messages.map((m) => m.textContent)).toEqual([expect.stringContaining('beta')]);
     fireEvent.click(screen.getByTestId('filter-clear'));
@@ -87,9 +88,81 @@ describe('Timeline navigation', () => {
     fireEvent.change(screen.getByTestId('filter-search'), {
       target: { value: 'nothing like this' },
     });
+    expect(screen.getByTestId('search-count').textContent).toBe('no match');
+    fireEvent.click(screen.getByTestId('search-only'));
     expect(screen.getByTestId('timeline-empty')).toBeTruthy();
     fireEvent.click(within(screen.getByTestId('timeline-empty')).getByRole('button'));
     expect(screen.getAllByTestId('timeline-message').length).toBeGreaterThan(0);
+  });
+
+  it('search counts the matches and steps through them with Enter and Shift+Enter, wrapping', async () => {
+    await openRun((s) => {
+      s.addStep({ content: 'needle one' });
+      s.addStep({ content: 'hay' });
+      s.addStep({ content: 'needle two, needle three' });
+    });
+    const search = screen.getByTestId('filter-search');
+    fireEvent.change(search, { target: { value: 'NEEDLE' } });
+    const count = screen.getByTestId('search-count');
+    expect(count.getAttribute('data-rows')).toBe('2');
+    expect(count.getAttribute('data-matches')).toBe('3');
+    expect(count.textContent).toBe('2 rows · 3 matches');
+    // rows without a match stay (search highlights; it does not filter)
+    expect(screen.getAllByText(/hay/).length).toBeGreaterThan(0);
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(selected()?.textContent).toContain('needle one');
+    expect(count.textContent).toBe('1 of 2 rows · 3 matches');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(selected()?.textContent).toContain('needle two');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(selected()?.textContent).toContain('needle one');
+    fireEvent.keyDown(search, { key: 'Enter', shiftKey: true });
+    expect(selected()?.textContent).toContain('needle two');
+    fireEvent.click(screen.getByTestId('search-prev'));
+    expect(count.getAttribute('data-place')).toBe('1');
+  });
+
+  it('jumps to the next and previous error, duplicate, stuck marker and step; Home and End', async () => {
+    await openRun((s) => {
+      s.addStep({ content: 'same answer' });
+      s.endStep();
+      s.addStep({
+        content: 'ok',
+        calls: [{ name: 'bash', args: { command: 'x' }, error: 'boom' }],
+      });
+      s.endStep();
+      s.addStep({ content: 'same answer' });
+      s.stuck('content', [1]);
+      s.endStep();
+      s.addStep({
+        content: 'last',
+        calls: [{ name: 'bash', args: { command: 'y' }, error: 'bad' }],
+      });
+      s.endStep();
+      s.finish();
+    });
+    const key = (k: string) => fireEvent.keyDown(document.body, { key: k });
+    key('e');
+    expect(selected()?.getAttribute('data-status')).toBe('error');
+    expect(selected()?.textContent).toContain('boom');
+    key('e');
+    expect(selected()?.textContent).toContain('bad');
+    key('E');
+    expect(selected()?.textContent).toContain('boom');
+    key('d');
+    expect(selected()?.getAttribute('data-duplicate')).toBe('true');
+    key('s');
+    expect(selected()?.getAttribute('data-testid')).toBe('stuck-marker');
+    key('[');
+    expect(selected()?.getAttribute('data-step')).toBe('3');
+    key(']');
+    expect(selected()?.getAttribute('data-step')).toBe('4');
+    key('Home');
+    expect(selected()?.getAttribute('data-kind')).toBe('run');
+    key('End');
+    expect(selected()?.getAttribute('data-testid')).toBe('run-finished');
+    key('D');
+    expect(selected()?.getAttribute('data-duplicate')).toBe('true');
   });
 
   it('a duplicate link jumps to the earlier response even when a filter hides it', async () => {

@@ -2,7 +2,7 @@
  * The run's timeline: a virtualized list (only the rows in view exist in the DOM), so a
  * 10,000-step run scrolls like a 10-step one. New events change only the rows whose
  * items changed. While the run is live the list follows the newest row until the user
- * scrolls up; keyboard: j/k or arrows move, Enter expands, `/` searches.
+ * scrolls up; keyboard: see use-timeline-keys.ts.
  */
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
@@ -14,6 +14,7 @@ import { TimelineRow } from './rows/TimelineRow';
 import type { RowActions } from './rows/row-props';
 import { useRows } from './use-row-index';
 import { useTimelineKeys } from './use-timeline-keys';
+import { useSearchHighlight } from './use-search-highlight';
 
 const EMPTY: readonly TimelineItem[] = [];
 
@@ -60,6 +61,7 @@ export function Timeline({ runId }: { runId: string }) {
   const expanded = useWorkbench((s) => s.expandedItems);
   const isFollowing = useWorkbench((s) => s.isFollowingTail);
   const jump = useWorkbench((s) => s.jump);
+  const search = useWorkbench((s) => s.search);
   const isLive = useWorkbench((s) => {
     const summary = s.runs[runId]?.summary;
     return summary !== undefined && summary.outcome === undefined && !summary.isInterrupted;
@@ -110,7 +112,8 @@ export function Timeline({ runId }: { runId: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [jump?.nonce]);
 
-  useTimelineKeys({ store, count, itemAt, rowOfId, virtualizer });
+  useTimelineKeys({ store, count, itemAt, rowOfId, virtualizer, items });
+  useSearchHighlight(scrollRef, search);
 
   const stopFollowing = () => store.getState().setFollowingTail(false);
   const onScroll = () => {
@@ -146,7 +149,7 @@ export function Timeline({ runId }: { runId: string }) {
         if (e.deltaY < 0) stopFollowing();
       }}
       onKeyDown={(e) => {
-        if (e.key === 'PageUp' || e.key === 'Home') stopFollowing();
+        if (e.key === 'PageUp') stopFollowing();
       }}
       onPointerDown={(e) => {
         // a drag on the scrollbar itself (the list element, not a row)

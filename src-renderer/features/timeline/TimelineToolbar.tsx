@@ -3,8 +3,9 @@ import { ROLES } from '@shared/domain/message';
 import { filterRoleId, TEST_IDS } from '../../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import { hasActiveFilters } from '../../store/timeline/visible-rows';
+import { SearchBox } from './SearchBox';
 
-/** Filters (role, tool, errors, duplicates, text) and the follow-tail switch. */
+/** Search, filters (role, tool, errors, duplicates) and the follow-tail switch. */
 export function TimelineToolbar({ runId }: { runId: string }) {
   const store = useWorkbenchStore();
   const filters = useWorkbench((s) => s.filters);
@@ -22,21 +23,7 @@ export function TimelineToolbar({ runId }: { runId: string }) {
 
   return (
     <div className="toolbar" role="toolbar" aria-label="Timeline filters">
-      <input
-        type="search"
-        className="search"
-        data-testid={TEST_IDS.filterSearch}
-        placeholder="Search (/)"
-        aria-label="Search the timeline"
-        value={filters.text}
-        onChange={(e) => set({ text: e.target.value })}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape' || e.key === 'Enter') {
-            e.currentTarget.blur();
-            document.querySelector<HTMLElement>(`[data-testid="${TEST_IDS.timeline}"]`)?.focus();
-          }
-        }}
-      />
+      <SearchBox runId={runId} />
       <div className="segmented" role="group" aria-label="Roles">
         {ROLES.map((role) => {
           const isOn = filters.roles.includes(role);
