@@ -60,6 +60,10 @@ export function applyEventBatch(data: RunsData, batch: readonly RunEvent[]): Run
     if (fresh.length === 0) continue;
     let summary = run.summary;
     for (const event of fresh) summary = applyToSummary(summary, event) ?? summary;
+    // the title is the history's, not the events': `run.started` must not drop it
+    const title = run.summary?.title;
+    if (title !== undefined && summary && summary.title === undefined)
+      summary = { ...summary, title };
     runs[runId] = {
       ...run,
       summary,
