@@ -21,11 +21,18 @@
  *                              Every row, whatever its test id, has `data-item-id` (the seq
  *                              of the event that made it), `data-kind` and `aria-selected`.
  *   timeline-step              a step header; `data-step`, `data-agent`
+ *   timeline-plan-step         a flow's plan step starting: the header its executor steps
+ *                              nest under (rows inside are `.vrow.is-nested`); `data-plan-step`
+ *                              (0-based), `data-status`, `data-agent`
  *   timeline-message           a memory message or streamed text; `data-role`, `data-index`
  *                              (memory index), `data-streaming="true"` while streaming,
  *                              `data-duplicate="true"` and `data-duplicate-of` (the memory
  *                              indexes it repeats, space-separated) when it repeats an
  *                              earlier response; `data-repeated` = later repeats of it
+ *                              `data-repeat-of` on a user prompt that repeats an earlier one
+ *                              word for word (folded to folded-prompt until expanded);
+ *                              `data-reply-only="true"`: the model's reply shown before its
+ *                              tool calls when memory holds something else (a planner)
  *   duplicate-link             inside a duplicate: jumps to an earlier occurrence
  *                              (`data-target-index` = its memory index)
  *   tool-call                  a tool-call card (a tool's memory message is part of it);
@@ -167,6 +174,8 @@ export const TEST_IDS = {
   pendingCallElapsed: 'pending-call-elapsed',
   pendingCallAttempt: 'pending-call-attempt',
   pendingCallRetry: 'pending-call-retry',
+  timelinePlanStep: 'timeline-plan-step',
+  foldedPrompt: 'folded-prompt',
   filterSearch: 'filter-search',
   searchCount: 'search-count',
   searchPrev: 'search-prev',

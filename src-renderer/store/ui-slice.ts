@@ -118,9 +118,10 @@ export const createUiSlice: StateCreator<WorkbenchState, [], [], UiSlice> = (set
           patch.isSearchFiltering = false;
         }
       }
-      if (item && item.kind !== 'step' && s.collapsedSteps.has(item.stepId)) {
+      const folds = item ? [item.kind !== 'step' ? item.stepId : 0, item.planStepId ?? 0] : [];
+      if (folds.some((id) => s.collapsedSteps.has(id))) {
         const collapsedSteps = new Set(s.collapsedSteps);
-        collapsedSteps.delete(item.stepId);
+        for (const id of folds) collapsedSteps.delete(id);
         patch.collapsedSteps = collapsedSteps;
       }
       return patch;

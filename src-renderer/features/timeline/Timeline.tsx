@@ -165,14 +165,18 @@ export function Timeline({ runId }: { runId: string }) {
               key={vr.key}
               data-index={vr.index}
               ref={virtualizer.measureElement}
-              className="vrow"
+              className={item.planStepId !== undefined ? 'vrow is-nested' : 'vrow'}
               style={{ transform: `translateY(${vr.start}px)` }}
             >
               <TimelineRow
                 item={item}
                 isSelected={item.id === selectedItemId}
                 isExpanded={expanded.has(item.id)}
-                isCollapsed={item.kind === 'step' && collapsed.has(item.id)}
+                isCollapsed={
+                  (item.kind === 'step' ||
+                    (item.kind === 'marker' && item.planStep !== undefined)) &&
+                  collapsed.has(item.id)
+                }
                 actions={actions}
               />
             </div>

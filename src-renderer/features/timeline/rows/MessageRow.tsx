@@ -33,11 +33,22 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
         duplicate: dup ? 'true' : undefined,
         'duplicate-of': dup ? dup.of.join(' ') : undefined,
         repeated: item.repeatedLater > 0 ? item.repeatedLater : undefined,
+        'repeat-of': item.repeatOf,
+        'reply-only': item.isReplyOnly ? 'true' : undefined,
       }}
     >
       <div className="msg-head">
         <span className={`role-badge role-${item.role}`}>{item.role}</span>
-        <span className="muted mono">#{item.memoryIndex}</span>
+        {item.isReplyOnly ? (
+          <span
+            className="chip"
+            title="The model's reply as it answered; the agent stored something else in memory"
+          >
+            reply
+          </span>
+        ) : (
+          <span className="muted mono">#{item.memoryIndex}</span>
+        )}
         {item.name && <span className="muted">{item.name}</span>}
         {item.response && (
           <span className="muted">
@@ -78,7 +89,14 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
           ))}
         </div>
       )}
-      {item.content !== null && item.content !== '' ? (
+      {item.repeatOf !== undefined && !isExpanded ? (
+        <p className="muted folded-prompt" data-testid={TEST_IDS.foldedPrompt}>
+          Same prompt as{' '}
+          <RowLink onClick={() => actions.jumpTo(item.repeatOf!)}>the first time</RowLink> (
+          {firstLine(item.content ?? '')}) ·{' '}
+          <RowLink onClick={() => actions.toggleExpanded(item.id)}>show</RowLink>
+        </p>
+      ) : item.content !== null && item.content !== '' ? (
         <ClampedText
           text={item.content}
           isExpanded={isExpanded}
@@ -127,4 +145,9 @@ export function StreamRow({ item, isSelected, actions }: RowProps<StreamItem>) {
       </p>
     </RowShell>
   );
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
