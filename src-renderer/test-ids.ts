@@ -49,6 +49,10 @@
  *                              inside: pending-call-elapsed (ticking), pending-call-attempt
  *                              ("attempt n of max"), pending-call-retry (one per failed
  *                              attempt, `data-status`: its reason)
+ * Overview                     waterfall (`data-bars`) with waterfall-bar (`data-step-id`: the
+ *                              step header it jumps to, `data-retries`); minimap beside the
+ *                              list with minimap-mark (`data-kind` = error | stuck | duplicate
+ *                              | edit, `data-item-target`: the row it jumps to)
  * Filters                      filter-search, filter-role-ROLE, filter-tool, filter-errors,
  *                              filter-duplicates, filter-clear, follow-tail
  * Search                       search-count (`data-rows`, `data-matches`, `data-place`: the
@@ -175,6 +179,10 @@ export const TEST_IDS = {
   pendingCallAttempt: 'pending-call-attempt',
   pendingCallRetry: 'pending-call-retry',
   timelinePlanStep: 'timeline-plan-step',
+  minimap: 'minimap',
+  minimapMark: 'minimap-mark',
+  waterfall: 'waterfall',
+  waterfallBar: 'waterfall-bar',
   foldedPrompt: 'folded-prompt',
   filterSearch: 'filter-search',
   searchCount: 'search-count',

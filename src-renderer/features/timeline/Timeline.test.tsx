@@ -165,6 +165,26 @@ describe('Timeline navigation', () => {
     expect(selected()?.getAttribute('data-duplicate')).toBe('true');
   });
 
+  it('the minimap marks the error and the waterfall has a bar per step; both navigate', async () => {
+    await openRun((s) => {
+      s.addStep({ content: 'one' });
+      s.endStep(300);
+      s.addStep({ content: 'two', calls: [{ name: 'bash', args: { c: 1 }, error: 'boom' }] });
+      s.endStep(100);
+      s.finish();
+    });
+    const marks = screen.getAllByTestId('minimap-mark');
+    expect(marks.map((m) => m.getAttribute('data-kind'))).toEqual(['error']);
+    fireEvent.click(marks[0]!);
+    expect(selected()?.getAttribute('data-status')).toBe('error');
+    const bars = screen.getAllByTestId('waterfall-bar');
+    expect(bars).toHaveLength(2);
+    expect(bars[0]!.getAttribute('title')).toMatch(/^step 1: model .*, tools .*, other /);
+    fireEvent.click(bars[0]!);
+    expect(selected()?.getAttribute('data-step')).toBe('1');
+    expect(bars[0]!.className).toContain('is-selected');
+  });
+
   it('a duplicate link jumps to the earlier response even when a filter hides it', async () => {
     await openRun((s) => {
       s.addStep({ content: 'same answer' });

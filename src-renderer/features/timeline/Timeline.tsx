@@ -15,6 +15,7 @@ import type { RowActions } from './rows/row-props';
 import { useRows } from './use-row-index';
 import { useTimelineKeys } from './use-timeline-keys';
 import { useSearchHighlight } from './use-search-highlight';
+import { Minimap } from './Minimap';
 
 const EMPTY: readonly TimelineItem[] = [];
 
@@ -136,54 +137,57 @@ export function Timeline({ runId }: { runId: string }) {
 
   const virtualRows = virtualizer.getVirtualItems();
   return (
-    <div
-      ref={scrollRef}
-      className="timeline"
-      data-testid={TEST_IDS.timeline}
-      data-count={count}
-      role="listbox"
-      aria-label="Run timeline"
-      tabIndex={0}
-      onScroll={onScroll}
-      onWheel={(e) => {
-        if (e.deltaY < 0) stopFollowing();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'PageUp') stopFollowing();
-      }}
-      onPointerDown={(e) => {
-        // a drag on the scrollbar itself (the list element, not a row)
-        if (e.target === scrollRef.current) stopFollowing();
-      }}
-    >
-      <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualRows.map((vr) => {
-          const item = itemAt(vr.index);
-          if (!item) return null;
-          return (
-            <div
-              key={vr.key}
-              data-index={vr.index}
-              ref={virtualizer.measureElement}
-              className={item.planStepId !== undefined ? 'vrow is-nested' : 'vrow'}
-              style={{ transform: `translateY(${vr.start}px)` }}
-            >
-              <TimelineRow
-                item={item}
-                isSelected={item.id === selectedItemId}
-                isExpanded={expanded.has(item.id)}
-                isCollapsed={
-                  (item.kind === 'step' ||
-                    (item.kind === 'marker' && item.planStep !== undefined)) &&
-                  collapsed.has(item.id)
-                }
-                actions={actions}
-              />
-            </div>
-          );
-        })}
+    <div className="timeline-frame">
+      <div
+        ref={scrollRef}
+        className="timeline"
+        data-testid={TEST_IDS.timeline}
+        data-count={count}
+        role="listbox"
+        aria-label="Run timeline"
+        tabIndex={0}
+        onScroll={onScroll}
+        onWheel={(e) => {
+          if (e.deltaY < 0) stopFollowing();
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'PageUp') stopFollowing();
+        }}
+        onPointerDown={(e) => {
+          // a drag on the scrollbar itself (the list element, not a row)
+          if (e.target === scrollRef.current) stopFollowing();
+        }}
+      >
+        <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualRows.map((vr) => {
+            const item = itemAt(vr.index);
+            if (!item) return null;
+            return (
+              <div
+                key={vr.key}
+                data-index={vr.index}
+                ref={virtualizer.measureElement}
+                className={item.planStepId !== undefined ? 'vrow is-nested' : 'vrow'}
+                style={{ transform: `translateY(${vr.start}px)` }}
+              >
+                <TimelineRow
+                  item={item}
+                  isSelected={item.id === selectedItemId}
+                  isExpanded={expanded.has(item.id)}
+                  isCollapsed={
+                    (item.kind === 'step' ||
+                      (item.kind === 'marker' && item.planStep !== undefined)) &&
+                    collapsed.has(item.id)
+                  }
+                  actions={actions}
+                />
+              </div>
+            );
+          })}
+        </div>
+        <PendingCalls runId={runId} isLive={isLive} />
       </div>
-      <PendingCalls runId={runId} isLive={isLive} />
+      <Minimap count={count} itemAt={itemAt} onJump={actions.jumpTo} />
     </div>
   );
 }
