@@ -12,6 +12,7 @@ import './styles/timeline.css';
 import './styles/config.css';
 import './styles/debugger.css';
 import './styles/compare.css';
+import './styles/content.css';
 
 const root = createRoot(document.getElementById('root')!);
 const store = createWorkbenchStore();

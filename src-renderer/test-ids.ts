@@ -40,6 +40,12 @@
  *                              or a non-zero exit), `data-repeat-of` (item id of the first
  *                              call with the same error); repeat-link jumps to an occurrence
  *   tool-progress              the progress a running tool reported, on its card
+ *   tool-args                  an expanded card's arguments (`data-view` = code | diff | json):
+ *                              tool-args-code (`data-language`, `data-highlighted`),
+ *                              tool-args-diff (a str_replace_editor edit); output-wrap and
+ *                              output-line-numbers toggle every card's output
+ *                              (`aria-pressed`); an assistant reply's text is rendered
+ *                              markdown (`.markdown`)
  *   stuck-marker               a `stuck.detected` marker; `data-kind`, `data-count`
  *   nudge-link                 inside a stuck marker: jumps to where the nudge was injected
  *   timeline-marker            state changes, retries, truncation, sandbox, plan; `data-marker`
@@ -179,6 +185,12 @@ export const TEST_IDS = {
   pendingCallAttempt: 'pending-call-attempt',
   pendingCallRetry: 'pending-call-retry',
   timelinePlanStep: 'timeline-plan-step',
+  toolArgs: 'tool-args',
+  toolArgsCode: 'tool-args-code',
+  toolArgsDiff: 'tool-args-diff',
+  outputWrap: 'output-wrap',
+  outputLineNumbers: 'output-line-numbers',
+  markdown: 'markdown',
   minimap: 'minimap',
   minimapMark: 'minimap-mark',
   waterfall: 'waterfall',

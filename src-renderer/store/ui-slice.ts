@@ -39,6 +39,9 @@ export interface UiSlice {
   /** the search also hides the rows without a match (it is then `filters.text`) */
   isSearchFiltering: boolean;
   setSearch(text: string): void;
+  /** how tool output shows in the cards: wrapped or not, with line numbers or not */
+  output: { isWrapped: boolean; hasLineNumbers: boolean };
+  setOutput(patch: Partial<UiSlice['output']>): void;
   setSearchFiltering(isFiltering: boolean): void;
   showView(view: View): void;
   showConfig(target: ConfigTarget): void;
@@ -67,6 +70,8 @@ export const createUiSlice: StateCreator<WorkbenchState, [], [], UiSlice> = (set
   jump: null,
   search: '',
   isSearchFiltering: false,
+  output: { isWrapped: true, hasLineNumbers: false },
+  setOutput: (patch) => set((s) => ({ output: { ...s.output, ...patch } })),
   setSearch: (search) =>
     set((s) =>
       s.isSearchFiltering ? { search, filters: { ...s.filters, text: search } } : { search },

@@ -185,6 +185,71 @@ describe('Timeline navigation', () => {
     expect(bars[0]!.className).toContain('is-selected');
   });
 
+  it('renders replies as markdown, code arguments as code, edits as diffs, output with line numbers', async () => {
+    await openRun((s) => {
+      s.addStep({
+        content: 'I **run** this:\n\n- one\n- two',
+        calls: [
+          {
+            name: 'python_execute',
+            args: { code: 'import os\nprint(os.getcwd())' },
+            output: 'a\nb',
+          },
+        ],
+      });
+      s.addStep({
+        content: 'Fix',
+        calls: [
+          {
+            name: 'str_replace_editor',
+            args: {
+              command: 'str_replace',
+              path: '/w/g.py',
+              old_str: 'x = nme',
+              new_str: 'x = name',
+            },
+          },
+        ],
+      });
+    });
+    const reply = screen
+      .getAllByTestId('timeline-message')
+      .find((m) => m.getAttribute('data-role') === 'assistant')!;
+    expect(reply.querySelector('.markdown strong')?.textContent).toBe('run');
+    expect([...reply.querySelectorAll('.markdown li')].map((li) => li.textContent)).toEqual([
+      'one',
+      'two',
+    ]);
+
+    const [python, editor] = screen.getAllByTestId('tool-call');
+    // collapsed: the code's first line, not escaped JSON
+    expect(python!.querySelector('.tool-args-inline')?.textContent).toBe('import os');
+    fireEvent.click(within(python!).getByRole('button', { name: 'Expand tool call' }));
+    const code = within(screen.getAllByTestId('tool-call')[0]!).getByTestId('tool-args-code');
+    expect(code.getAttribute('data-language')).toBe('python');
+    expect(code.textContent).toBe('import os\nprint(os.getcwd())');
+    expect(code.textContent).not.toContain('\\n');
+
+    fireEvent.click(
+      within(screen.getAllByTestId('tool-call')[0]!).getByTestId('output-line-numbers'),
+    );
+    const numbered = screen.getAllByTestId('tool-call')[0]!.querySelectorAll('.numbered-line .ln');
+    expect([...numbered].map((n) => n.textContent)).toEqual(['1', '2']);
+    fireEvent.click(within(screen.getAllByTestId('tool-call')[0]!).getByTestId('output-wrap'));
+    expect(
+      screen.getAllByTestId('tool-call')[0]!.querySelector('.code.output')?.className,
+    ).toContain('is-nowrap');
+
+    fireEvent.click(within(editor!).getByRole('button', { name: 'Expand tool call' }));
+    const diff = within(screen.getAllByTestId('tool-call')[1]!).getByTestId('tool-args-diff');
+    expect([...diff.querySelectorAll('.diff-removed')].map((l) => l.textContent)).toEqual([
+      '-x = nme',
+    ]);
+    expect([...diff.querySelectorAll('.diff-added')].map((l) => l.textContent)).toEqual([
+      '+x = name',
+    ]);
+  });
+
   it('a duplicate link jumps to the earlier response even when a filter hides it', async () => {
     await openRun((s) => {
       s.addStep({ content: 'same answer' });

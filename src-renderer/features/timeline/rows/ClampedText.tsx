@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { headOf } from '../../../lib/format';
 
 const LINES = 8;
@@ -11,6 +12,8 @@ export function ClampedText(props: {
   isExpanded: boolean;
   onToggle: () => void;
   className?: string;
+  /** how the shown part is drawn (markdown, numbered lines); plain text by default */
+  render?: (shown: string) => ReactNode;
 }) {
   const { text, isExpanded, onToggle } = props;
   const head = headOf(text, LINES, CHARS);
@@ -18,7 +21,7 @@ export function ClampedText(props: {
   const isCut = isExpanded ? text.length > EXPANDED_CHARS : head.isCut;
   return (
     <div className={props.className ?? 'msg-text'}>
-      {shown}
+      {props.render ? props.render(shown) : shown}
       {(head.isCut || isExpanded) && (
         <div className="clamp-actions">
           {isCut && (

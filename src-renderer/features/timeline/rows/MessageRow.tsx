@@ -4,6 +4,9 @@ import type { MessageItem, StreamItem } from '../../../store/timeline/types';
 import { RowLink, RowShell } from './RowShell';
 import { ClampedText } from './ClampedText';
 import type { RowProps } from './row-props';
+import { Markdown } from '../../../components/content/Markdown';
+
+const renderMarkdown = (text: string) => <Markdown text={text} />;
 
 const DUPLICATE_WHAT = {
   content: 'the same content',
@@ -101,6 +104,9 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
           text={item.content}
           isExpanded={isExpanded}
           onToggle={() => actions.toggleExpanded(item.id)}
+          {...(item.role === 'assistant'
+            ? { className: 'msg-text is-markdown', render: renderMarkdown }
+            : {})}
         />
       ) : (
         !item.toolCalls && <p className="muted empty-content">(empty content)</p>
