@@ -20,9 +20,9 @@ test('markdown and a code argument rendered', async ({ page }, testInfo) => {
   await expect(reply.locator('h4')).toHaveText('Plan');
   await expect(reply.locator('strong')).toHaveText('count');
   await expect(reply.locator('li')).toHaveText(['list them', 'print how many there are']);
-  await expect(
-    reply.locator('.code-block[data-language="python"] .hljs-keyword').first(),
-  ).toBeVisible();
+  const block = reply.locator('.code-block[data-language="python"]');
+  await expect(block).toHaveAttribute('data-highlighted', 'true');
+  await expect(block.locator('.hljs-string')).toHaveText("'.'");
   await expect(reply).toContainText('<img src=x onerror="alert(1)">');
   expect(await timeline.locator('.markdown img').count()).toBe(0);
 

@@ -14,9 +14,11 @@ export function ClampedText(props: {
   className?: string;
   /** how the shown part is drawn (markdown, numbered lines); plain text by default */
   render?: (shown: string) => ReactNode;
+  /** lines of the text shown before "show more" (markdown source has blank lines) */
+  lines?: number;
 }) {
   const { text, isExpanded, onToggle } = props;
-  const head = headOf(text, LINES, CHARS);
+  const head = headOf(text, props.lines ?? LINES, CHARS);
   const shown = isExpanded ? text.slice(0, EXPANDED_CHARS) : head.text;
   const isCut = isExpanded ? text.length > EXPANDED_CHARS : head.isCut;
   return (

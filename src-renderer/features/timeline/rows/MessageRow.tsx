@@ -1,5 +1,6 @@
 import { TEST_IDS } from '../../../test-ids';
-import { argsSummary, formatCount, formatDuration, ordinal } from '../../../lib/format';
+import { argsSummary, clip, formatCount, formatDuration, ordinal } from '../../../lib/format';
+import { argsLine, argsView } from './tool-args-view';
 import type { MessageItem, StreamItem } from '../../../store/timeline/types';
 import { RowLink, RowShell } from './RowShell';
 import { ClampedText } from './ClampedText';
@@ -7,6 +8,8 @@ import type { RowProps } from './row-props';
 import { Markdown } from '../../../components/content/Markdown';
 
 const renderMarkdown = (text: string) => <Markdown text={text} />;
+/** markdown source spends lines on blank lines and fences: a reply's head shows more of them */
+const MARKDOWN_LINES = 14;
 
 const DUPLICATE_WHAT = {
   content: 'the same content',
@@ -105,7 +108,7 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
           isExpanded={isExpanded}
           onToggle={() => actions.toggleExpanded(item.id)}
           {...(item.role === 'assistant'
-            ? { className: 'msg-text is-markdown', render: renderMarkdown }
+            ? { className: 'msg-text is-markdown', render: renderMarkdown, lines: MARKDOWN_LINES }
             : {})}
         />
       ) : (
@@ -116,7 +119,9 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
           {item.toolCalls.map((call) => (
             <li key={call.id} className="mono">
               → {call.function.name}
-              <span className="muted">({argsSummary(call.function.arguments, 100)})</span>
+              <span className="muted">
+                ({callLine(call.function.name, call.function.arguments)})
+              </span>
             </li>
           ))}
         </ul>
@@ -151,6 +156,12 @@ export function StreamRow({ item, isSelected, actions }: RowProps<StreamItem>) {
       </p>
     </RowShell>
   );
+}
+
+/** A call in one line: its code's first line when it carries code, else its JSON. */
+function callLine(name: string, args: string): string {
+  const line = argsLine(argsView(name, args));
+  return line !== null ? clip(line, 100) : argsSummary(args, 100);
 }
 
 function firstLine(text: string): string {

@@ -27,7 +27,7 @@ export function OutputText(props: {
 function numbered(text: string) {
   return (
     <span className="numbered">
-      {text.split('\n').map((line, i) => (
+      {(text.endsWith('\n') ? text.slice(0, -1) : text).split('\n').map((line, i) => (
         <span key={i} className="numbered-line">
           <span className="ln" aria-hidden="true">
             {i + 1}
