@@ -174,7 +174,8 @@ async function measureRun(
           w.requestAnimationFrame(check);
         }),
     );
-    await page.locator('[data-testid="run-outcome"]').waitFor();
+    // the outcome badge follows the folded events: a 100,000-step run takes a while
+    await page.locator('[data-testid="run-outcome"]').waitFor({ timeout: 600_000 });
     // marks the bridge sets: wb:load:request / response / first-slice / applied
     const mark = await waitForMarks(page, [
       'wb:load:request',

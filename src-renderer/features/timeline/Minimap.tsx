@@ -2,7 +2,8 @@
  * The density minimap beside the timeline's scrollbar: where the errors, stuck
  * detections, duplicates and edits are among the rows. A mark jumps to its first row.
  */
-import { memo, useDeferredValue, useMemo } from 'react';
+import { memo, useMemo } from 'react';
+import { useThrottled } from '../../lib/use-throttled';
 import { TEST_IDS } from '../../test-ids';
 import { minimapMarks, type MarkKind } from '../../store/timeline/overview';
 import type { TimelineItem } from '../../store/timeline/types';
@@ -21,9 +22,13 @@ export const Minimap = memo(function Minimap(props: {
   itemAt: (row: number) => TimelineItem | undefined;
   onJump(itemId: number): void;
 }) {
-  // while a run streams the marks may lag a frame behind the rows: typing and scrolling win
-  const itemAt = useDeferredValue(props.itemAt);
-  const count = useDeferredValue(props.count);
+  // a scan of every row: at most twice a second while a long run streams or loads
+  const latest = useMemo(
+    () => ({ count: props.count, itemAt: props.itemAt }),
+    [props.count, props.itemAt],
+  );
+  const rows = useThrottled(latest, 500);
+  const { count, itemAt } = rows;
   const marks = useMemo(
     () =>
       minimapMarks(count, itemAt, BUCKETS).sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind]),

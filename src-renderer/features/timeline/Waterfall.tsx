@@ -3,7 +3,8 @@
  * on long runs), its height the step's time, split into the model call, the tool calls
  * and the rest (waits, the loop); a red tick counts its retries. A bar jumps to its step.
  */
-import { memo, useDeferredValue, useMemo } from 'react';
+import { memo, useMemo } from 'react';
+import { useThrottled } from '../../lib/use-throttled';
 import { TEST_IDS } from '../../test-ids';
 import { formatDuration } from '../../lib/format';
 import { stepTimings, waterfallBars } from '../../store/timeline/overview';
@@ -16,7 +17,8 @@ export const Waterfall = memo(function Waterfall(props: {
   selectedStepId: number | null;
   onJump(stepId: number): void;
 }) {
-  const items = useDeferredValue(props.items);
+  // a scan of the whole run: at most twice a second while a long run streams or loads
+  const items = useThrottled(props.items, 500);
   const bars = useMemo(() => waterfallBars(stepTimings(items), MAX_BARS), [items]);
   if (bars.length === 0) return null;
   const longest = Math.max(1, ...bars.map((b) => b.modelMs + b.toolMs + b.otherMs));
