@@ -185,6 +185,7 @@ export const TEST_IDS = {
   pendingCallAttempt: 'pending-call-attempt',
   pendingCallRetry: 'pending-call-retry',
   timelinePlanStep: 'timeline-plan-step',
+  timelineKeys: 'timeline-keys',
   toolArgs: 'tool-args',
   toolArgsCode: 'tool-args-code',
   toolArgsDiff: 'tool-args-diff',

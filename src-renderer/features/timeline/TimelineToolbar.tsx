@@ -5,6 +5,11 @@ import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import { hasActiveFilters } from '../../store/timeline/visible-rows';
 import { SearchBox } from './SearchBox';
 
+const KEYS_HELP =
+  'j/k or ↑/↓ move · Home/End first/last · ] / [ next/previous step · e/E error · ' +
+  'd/D duplicate · s/S stuck marker · Enter expand · / search (Enter/Shift+Enter: next/previous match) · ' +
+  'p pause/resume · Shift+X stop · Esc deselect';
+
 /** Search, filters (role, tool, errors, duplicates) and the follow-tail switch. */
 export function TimelineToolbar({ runId }: { runId: string }) {
   const store = useWorkbenchStore();
@@ -87,6 +92,14 @@ export function TimelineToolbar({ runId }: { runId: string }) {
         </button>
       )}
       <span className="spacer" />
+      <span
+        className="muted keys-hint"
+        data-testid={TEST_IDS.timelineKeys}
+        title={KEYS_HELP}
+        aria-label={KEYS_HELP}
+      >
+        keys
+      </span>
       {isLive && (
         <button
           type="button"
