@@ -21,6 +21,7 @@ import type { RunHistory } from './run-history';
 import { RunIndexFile, type IndexEntry } from './run-index-file';
 import { RunLogWriter, type LogIo } from './run-log-writer';
 import { readTitle, removeRunFiles, writeTitle } from './run-titles';
+import { lostData, lostDataProblem, withHistoryProblem } from './history-problems';
 import {
   claimRun,
   isOwnedByLiveProcess,
@@ -378,27 +379,4 @@ export class RunStore implements RunHistory {
   private warn(message: string): void {
     (this.options.onWarning ?? ((m: string) => console.error(`[workbench] ${m}`)))(message);
   }
-}
-
-/** The summary of a run whose history on disk stops at `savedSeq`. */
-function withHistoryProblem(summary: RunSummary, savedSeq: number, problem?: string): RunSummary {
-  const { isInterrupted: _wasInterrupted, ...rest } = summary;
-  return {
-    ...rest,
-    lastSeq: savedSeq,
-    historyIncomplete: problem ?? `events after #${savedSeq} are missing from its history`,
-  };
-}
-
-/** The indexed summary of a finished run whose log is now shorter than when it was indexed. */
-function lostData(entry: IndexEntry, size: number): RunSummary | null {
-  return entry.summary.finishedAt !== undefined && size < entry.size ? entry.summary : null;
-}
-
-function lostDataProblem(entry: IndexEntry | undefined, size: number, lastSeq: number): string {
-  const was = entry ? ` from ${entry.size} to ${size} bytes` : '';
-  return (
-    `its history file shrank${was} after the run ended (a disk error, or edited outside ` +
-    `the app): ${lastSeq > 0 ? `events after #${lastSeq} are missing` : 'no event is left'}`
-  );
 }
