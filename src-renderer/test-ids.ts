@@ -223,6 +223,7 @@ export const TEST_IDS = {
   runHistoryItem: 'run-history-item',
   historyEmpty: 'history-empty',
   historyTitle: 'history-title',
+  runTitle: 'run-title',
   splitterSidebar: 'splitter-sidebar',
   splitterInspector: 'splitter-inspector',
   historyRename: 'history-rename',

@@ -99,6 +99,7 @@ describe('history rename and delete', () => {
     });
     const titles = screen.getAllByTestId('history-title').map((t) => t.textContent);
     expect(titles).toEqual(['second task', 'Baseline']);
+    expect(screen.getByTestId('run-title').textContent).toBe('Baseline · first task');
 
     act(() => fireEvent.click(screen.getByTestId('history-delete')));
     await act(async () => fireEvent.click(screen.getByTestId('history-delete-confirm')));
