@@ -117,3 +117,15 @@ describe('titles and deletions from the history', () => {
     expect(data.order).toEqual([]);
   });
 });
+
+describe('a finished run loading in slices', () => {
+  it('keeps its final summary until the slices reach the end', () => {
+    const events = sampleRun('a');
+    const final = applyEventBatch(emptyRunsData, events).runs['a']!.summary!;
+    let data = mergeSummaries(emptyRunsData, [final]);
+    data = applyEventBatch(data, events.slice(0, 3));
+    expect(data.runs['a']?.summary).toMatchObject({ outcome: 'finished', state: 'FINISHED' });
+    data = applyEventBatch(data, events.slice(3));
+    expect(data.runs['a']?.summary).toEqual(final);
+  });
+});

@@ -64,6 +64,9 @@ export function applyEventBatch(data: RunsData, batch: readonly RunEvent[]): Run
     const title = run.summary?.title;
     if (title !== undefined && summary && summary.title === undefined)
       summary = { ...summary, title };
+    // A finished run loading from the history: its summary (outcome, health) is final
+    // already; the events folded so far would say "running" until the last slice.
+    if (run.summary?.outcome !== undefined && summary?.outcome === undefined) summary = run.summary;
     runs[runId] = {
       ...run,
       summary,
