@@ -13,6 +13,8 @@ import './styles/config.css';
 import './styles/debugger.css';
 import './styles/compare.css';
 import './styles/batch.css';
+import './styles/content.css';
+import './styles/structure.css';
 
 const root = createRoot(document.getElementById('root')!);
 const store = createWorkbenchStore();

@@ -21,11 +21,18 @@
  *                              Every row, whatever its test id, has `data-item-id` (the seq
  *                              of the event that made it), `data-kind` and `aria-selected`.
  *   timeline-step              a step header; `data-step`, `data-agent`
+ *   timeline-plan-step         a flow's plan step starting: the header its executor steps
+ *                              nest under (rows inside are `.vrow.is-nested`); `data-plan-step`
+ *                              (0-based), `data-status`, `data-agent`
  *   timeline-message           a memory message or streamed text; `data-role`, `data-index`
  *                              (memory index), `data-streaming="true"` while streaming,
  *                              `data-duplicate="true"` and `data-duplicate-of` (the memory
  *                              indexes it repeats, space-separated) when it repeats an
  *                              earlier response; `data-repeated` = later repeats of it
+ *                              `data-repeat-of` on a user prompt that repeats an earlier one
+ *                              word for word (folded to folded-prompt until expanded);
+ *                              `data-reply-only="true"`: the model's reply shown before its
+ *                              tool calls when memory holds something else (a planner)
  *   duplicate-link             inside a duplicate: jumps to an earlier occurrence
  *                              (`data-target-index` = its memory index)
  *   tool-call                  a tool-call card (a tool's memory message is part of it);
@@ -33,6 +40,12 @@
  *                              or a non-zero exit), `data-repeat-of` (item id of the first
  *                              call with the same error); repeat-link jumps to an occurrence
  *   tool-progress              the progress a running tool reported, on its card
+ *   tool-args                  an expanded card's arguments (`data-view` = code | diff | json):
+ *                              tool-args-code (`data-language`, `data-highlighted`),
+ *                              tool-args-diff (a str_replace_editor edit); output-wrap and
+ *                              output-line-numbers toggle every card's output
+ *                              (`aria-pressed`); an assistant reply's text is rendered
+ *                              markdown (`.markdown`)
  *   stuck-marker               a `stuck.detected` marker; `data-kind`, `data-count`
  *   nudge-link                 inside a stuck marker: jumps to where the nudge was injected
  *   timeline-marker            state changes, retries, truncation, sandbox, plan; `data-marker`
@@ -42,8 +55,17 @@
  *                              inside: pending-call-elapsed (ticking), pending-call-attempt
  *                              ("attempt n of max"), pending-call-retry (one per failed
  *                              attempt, `data-status`: its reason)
+ * Overview                     waterfall (`data-bars`) with waterfall-bar (`data-step-id`: the
+ *                              step header it jumps to, `data-retries`); minimap beside the
+ *                              list with minimap-mark (`data-kind` = error | stuck | duplicate
+ *                              | edit, `data-item-target`: the row it jumps to)
  * Filters                      filter-search, filter-role-ROLE, filter-tool, filter-errors,
  *                              filter-duplicates, filter-clear, follow-tail
+ * Search                       search-count (`data-rows`, `data-matches`, `data-place`: the
+ *                              selected row's place among the matching rows, 0 when none),
+ *                              search-prev, search-next, search-only (hide rows without a
+ *                              match); matches are painted with the CSS highlight `wb-search`
+ *                              (`wb-search-current` in the selected row)
  * Inspector                    inspector, inspector-empty, context-at-step,
  *                              context-message (`data-index`, `data-role`), context-total,
  *                              context-system (the system prompt), context-nudge;
@@ -59,7 +81,10 @@
  * History                      new-run, history-search, history-status, history-agent,
  *                              history-model, history-date, history-errors, history-stuck
  *                              (checkboxes), run-history-item (`data-run-id`, `data-status`
- *                              = the outcome, `data-verdict`), history-health, history-empty
+ *                              = the outcome, `data-verdict`), history-health, history-empty,
+ *                              history-title (the run's title, else its task); for the run
+ *                              shown: history-rename, history-rename-input,
+ *                              history-rename-save, history-delete, history-delete-confirm
  * New run (pre-flight)         new-run-model (`data-demo`), preflight (`data-state` = checking | ok | warn | error),
  *                              preflight-check (`data-check`, `data-status`),
  *                              workspace-input, workspace-isolated, workspace-browse
@@ -179,7 +204,24 @@ export const TEST_IDS = {
   pendingCallElapsed: 'pending-call-elapsed',
   pendingCallAttempt: 'pending-call-attempt',
   pendingCallRetry: 'pending-call-retry',
+  timelinePlanStep: 'timeline-plan-step',
+  timelineKeys: 'timeline-keys',
+  toolArgs: 'tool-args',
+  toolArgsCode: 'tool-args-code',
+  toolArgsDiff: 'tool-args-diff',
+  outputWrap: 'output-wrap',
+  outputLineNumbers: 'output-line-numbers',
+  markdown: 'markdown',
+  minimap: 'minimap',
+  minimapMark: 'minimap-mark',
+  waterfall: 'waterfall',
+  waterfallBar: 'waterfall-bar',
+  foldedPrompt: 'folded-prompt',
   filterSearch: 'filter-search',
+  searchCount: 'search-count',
+  searchPrev: 'search-prev',
+  searchNext: 'search-next',
+  searchOnly: 'search-only',
   filterTool: 'filter-tool',
   filterErrors: 'filter-errors',
   filterDuplicates: 'filter-duplicates',
@@ -211,6 +253,15 @@ export const TEST_IDS = {
   historyDate: 'history-date',
   runHistoryItem: 'run-history-item',
   historyEmpty: 'history-empty',
+  historyTitle: 'history-title',
+  runTitle: 'run-title',
+  splitterSidebar: 'splitter-sidebar',
+  splitterInspector: 'splitter-inspector',
+  historyRename: 'history-rename',
+  historyRenameInput: 'history-rename-input',
+  historyRenameSave: 'history-rename-save',
+  historyDelete: 'history-delete',
+  historyDeleteConfirm: 'history-delete-confirm',
   humanQuestion: 'human-question',
   humanAnswerInput: 'human-answer-input',
   humanAnswerSend: 'human-answer-send',

@@ -249,6 +249,7 @@ export const requestSchemas = {
     .strict(),
   'runs:resume': z.object({ runId }).strict(),
   'runs:checkpoints': z.object({ runId }).strict(),
+  'runs:rename': z.object({ runId, title: z.string().max(10_000) }).strict(),
   'runs:delete': z.object({ runId }).strict(),
   'config:get': empty,
   'config:save': z

@@ -16,6 +16,7 @@ import type {
   RunExport,
   RunImportInput,
   RunImportResult,
+  RunDeleteResult,
 } from './domain/runs';
 import type {
   ConfigSource,
@@ -76,8 +77,10 @@ export interface RequestMap {
   'runs:resume': { input: { runId: string }; output: { runId: string } };
   /** the run's checkpoints: which steps can be forked with their files, what was running */
   'runs:checkpoints': { input: { runId: string }; output: CheckpointView[] };
-  /** deletes a run with its snapshots (and a fork's workspace and container) */
-  'runs:delete': { input: { runId: string }; output: { deleted: boolean } };
+  /** names a run in the history; a blank title shows the task again */
+  'runs:rename': { input: { runId: string; title: string }; output: RunSummary };
+  /** removes a run (stopped first when live), its files, and a container only it used */
+  'runs:delete': { input: { runId: string }; output: RunDeleteResult };
   'config:get': { input: EmptyInput; output: ConfigView };
   'config:save': { input: ConfigSaveInput; output: ConfigView };
   'config:import-openmanus': { input: ConfigImportInput; output: ConfigImportResult };
@@ -123,8 +126,10 @@ export interface PushMap {
    * with no gaps, so a client that saw seq N of a run needs exactly N+1 next
    */
   'run:events': RunEvent[];
-  /** summaries that changed outside the event stream (imported, found interrupted) */
+  /** summaries that changed outside the event stream (imported, renamed, found interrupted) */
   'runs:changed': RunSummary[];
+  /** runs removed from the history (their ids) */
+  'runs:deleted': string[];
   /** config.toml was saved or imported */
   'config:changed': ConfigView;
   /** a batch's counts changed (a run started or ended, the batch stopped or completed) */
@@ -145,6 +150,7 @@ export const REQUEST_CHANNELS = [
   'runs:fork',
   'runs:resume',
   'runs:checkpoints',
+  'runs:rename',
   'runs:delete',
   'config:get',
   'config:save',
@@ -173,6 +179,7 @@ export const REQUEST_CHANNELS = [
 export const PUSH_CHANNELS = [
   'run:events',
   'runs:changed',
+  'runs:deleted',
   'config:changed',
   'batch:progress',
 ] as const satisfies readonly PushChannel[];
@@ -191,6 +198,7 @@ export const API_METHODS = {
   forkRun: 'runs:fork',
   resumeInterruptedRun: 'runs:resume',
   listCheckpoints: 'runs:checkpoints',
+  renameRun: 'runs:rename',
   deleteRun: 'runs:delete',
   getConfig: 'config:get',
   saveConfig: 'config:save',
@@ -219,6 +227,7 @@ export const API_METHODS = {
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',
   onRunsChanged: 'runs:changed',
+  onRunsDeleted: 'runs:deleted',
   onConfigChanged: 'config:changed',
   onBatchProgress: 'batch:progress',
 } as const satisfies Record<string, PushChannel>;

@@ -74,6 +74,20 @@ describe('workbench runs', () => {
     expect(again.stderr).toMatch(/already in the history/);
   });
 
+  it('runs rename names a run in the list; runs delete removes its files', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'wb-runs-edit-'));
+    const live = await workbench(['run', '--agent', 'toolcall', '--jsonl', 'say hello'], home);
+    const first = JSON.parse(live.stdout.split('\n')[0] ?? '') as RunEvent;
+    const renamed = await workbench(['runs', 'rename', 'last', 'My', 'baseline'], home);
+    expect(renamed.code).toBe(0);
+    expect((await workbench(['runs', 'list'], home)).stdout).toMatch(/My baseline/);
+    const deleted = await workbench(['runs', 'delete', first.runId], home);
+    expect(deleted.code).toBe(0);
+    expect(readdirSync(join(home, 'runs')).filter((n) => n.startsWith(first.runId))).toEqual([]);
+    expect((await workbench(['runs', 'list'], home)).stderr).toMatch(/No runs yet/);
+    expect((await workbench(['runs', 'delete', first.runId], home)).code).toBe(2);
+  });
+
   it('a run killed with SIGKILL half-way leaves a history that runs show reads', async () => {
     const home = mkdtempSync(join(tmpdir(), 'wb-runs-kill-'));
     // one model call takes 2 s: the kill lands while the run waits for it

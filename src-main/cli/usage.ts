@@ -25,6 +25,8 @@ Commands:
                       show a run from the history (--jsonl replays its events)
   runs export RUN [-o FILE] | runs import FILE
                       move one run between machines as a single .jsonl file
+  runs rename RUN TITLE | runs delete RUN
+                      name a run in the history; delete a run and its files
   runs diff A B [C ...] [--json]
                       compare runs step by step (run ids or exported .jsonl files);
                       exit 0 when equivalent, 1 when they differ

@@ -53,7 +53,11 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
     ],
     'runs:resume': [{ input: { runId: '..' }, path: 'runId' }],
     'runs:checkpoints': [{ input: {}, path: 'runId' }],
-    'runs:delete': [{ input: { runId: 'a/b' }, path: 'runId' }],
+    'runs:rename': [
+      { input: { runId: 'r' }, path: 'title' },
+      { input: { runId: '..', title: 'x' }, path: 'runId' },
+    ],
+    'runs:delete': [{ input: { runId: '../r' }, path: 'runId' }],
     'config:get': [{ input: { agent: 'manus' }, path: '(input)' }],
     'config:save': [
       { input: { target: 'root' }, path: 'target' },

@@ -2,7 +2,7 @@
  * Every contract entry, round-tripped over the real WebSocket transport with the UI's
  * own adapter (src-renderer/api/ws-api.ts), and malformed input for every entry.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@shared/events';
@@ -77,6 +77,43 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark('run:start', 'runs:list', 'runs:get', 'runs:export', 'runs:import');
   });
 
+  it('runs:rename and runs:delete: the title outlives the index, delete removes the files', async () => {
+    const { api, home } = await serve();
+    const events = collect(api);
+    const changed: RunSummary[][] = [];
+    const deleted: string[][] = [];
+    api.onRunsChanged((s) => changed.push(s));
+    api.onRunsDeleted((ids) => deleted.push(ids));
+    const { runId } = await api.startRun({ task: 'steps: 2', agent: 'toolcall' });
+    await until(() => finishedOf(events, runId));
+    const renamed = await api.renameRun({ runId, title: '  Baseline\nrun  ' });
+    expect(renamed).toMatchObject({ runId, title: 'Baseline run', task: 'steps: 2' });
+    await until(() => changed.find((c) => c[0]?.title === 'Baseline run'));
+    // the index is a cache: without it the title is still there
+    rmSync(join(home, 'runs', 'index.json'), { force: true });
+    expect((await api.listRuns({}))[0]?.title).toBe('Baseline run');
+    expect((await api.getRun({ runId })).summary.title).toBe('Baseline run');
+    expect((await api.renameRun({ runId, title: ' ' })).title).toBeUndefined();
+    await api.renameRun({ runId, title: 'again' });
+    await expect(api.renameRun({ runId: 'no-such-run', title: 'x' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+
+    // a live run is stopped, then removed
+    const live = await api.startRun({ task: 'steps: 50 delay: 50', agent: 'toolcall' });
+    await until(() => events.find((e) => e.runId === live.runId && e.type === 'step.started'));
+    const result = await api.deleteRun({ runId: live.runId });
+    expect(result).toMatchObject({ deleted: true, wasStopped: true });
+    expect(await api.deleteRun({ runId })).toMatchObject({ deleted: true, wasStopped: false });
+    const left = readdirSync(join(home, 'runs')).filter((n) => n !== 'index.json');
+    expect(left).toEqual([]);
+    expect(await api.listRuns({})).toEqual([]);
+    await until(() => (deleted.flat().length >= 2 ? true : undefined));
+    expect(deleted.flat().sort()).toEqual([runId, live.runId].sort());
+    await expect(api.deleteRun({ runId })).rejects.toMatchObject({ code: 'not_found' });
+    mark('runs:rename', 'runs:delete');
+  });
+
   it('runs:diff and runs:compare align runs from the history', async () => {
     const { api } = await serve();
     const events = collect(api);
@@ -139,7 +176,10 @@ describe('contract over WebSocket: one round trip per entry', () => {
       code: 'invalid_input',
     });
     await expect(api.resumeInterruptedRun({ runId })).rejects.toMatchObject({ code: 'conflict' });
-    expect(await api.deleteRun({ runId: fork.runId })).toEqual({ deleted: true });
+    expect(await api.deleteRun({ runId: fork.runId })).toMatchObject({
+      deleted: true,
+      wasStopped: false,
+    });
     expect((await api.listRuns({})).map((s) => s.runId)).not.toContain(fork.runId);
     await expect(api.deleteRun({ runId: fork.runId })).rejects.toMatchObject({
       code: 'not_found',

@@ -26,6 +26,7 @@ import { preflight } from '../runtime/launch/preflight';
 import { createDebugHandlers } from './debug-handlers';
 import { createTimeTravelHandlers } from './timetravel-handlers';
 import { createBatchHandlers } from './batch-handlers';
+import { deleteRun } from './delete-run';
 
 export type Handlers = {
   [C in RequestChannel]: (input: RequestInput<C>) => Promise<RequestOutput<C>>;
@@ -36,8 +37,10 @@ export interface HandlerDeps {
   version: string;
   sandbox: SandboxTracker;
   dockerProbe: DockerProbe;
-  /** pushes `runs:changed` (an import added a run) */
+  /** pushes `runs:changed` (an import added a run, a rename) */
   onRunsChanged(summaries: RunSummary[]): void;
+  /** pushes `runs:deleted` */
+  onRunsDeleted(runIds: string[]): void;
   /** the desktop app's folder dialog (absent in browser mode) */
   pickFolder?: () => Promise<string | null>;
 }
@@ -108,6 +111,17 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     },
     'runs:diff': async ({ a, b }) => comparing(() => comparer.diff(a, b)),
     'runs:compare': async ({ runIds }) => comparing(() => comparer.compare(runIds)),
+    'runs:rename': async ({ runId, title }) => {
+      const summary = runs.rename(runId, title);
+      if (!summary) throw new HandlerError('not_found', `No run with id ${runId}`);
+      deps.onRunsChanged([summary]);
+      return summary;
+    },
+    'runs:delete': async ({ runId }) => {
+      const result = await deleteRun(runtime, runId);
+      deps.onRunsDeleted([runId]);
+      return result;
+    },
     'config:get': async () => services.config.view(),
     'config:save': async (input) => {
       try {
@@ -145,8 +159,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       deps.sandbox.status(sessionId ?? runtime.sessionId, deps.dockerProbe),
     ...createSettingsHandlers(runtime, deps.pickFolder ? { pickFolder: deps.pickFolder } : {}),
     ...createDebugHandlers(runtime),
-    // A deleted run leaves the lists: the summaries pushed again no longer hold it.
-    ...createTimeTravelHandlers(runtime, () => deps.onRunsChanged(runs.list())),
+    ...createTimeTravelHandlers(runtime),
     ...createBatchHandlers(runtime),
   };
 }

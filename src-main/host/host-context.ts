@@ -53,6 +53,7 @@ export function createHostContext(
       sandbox,
       dockerProbe: options.dockerProbe ?? createDockerProbe(),
       onRunsChanged: (summaries) => sink('runs:changed', summaries),
+      onRunsDeleted: (runIds) => sink('runs:deleted', runIds),
       ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
     });
   return {

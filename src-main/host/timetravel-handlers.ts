@@ -1,6 +1,6 @@
 /**
  * The contract's time-travel requests (docs/time-travel.md): fork a run at a step, resume
- * an interrupted run, list a run's checkpoints, delete a run. A refusal (no such run or
+ * an interrupted run, list a run's checkpoints (`runs:delete` is delete-run.ts). A refusal (no such run or
  * step, a flow, a run still going) becomes the typed error the UI shows in place.
  */
 import { LineageError, type LineageRequest } from '../runtime/runs/run-lineage';
@@ -8,12 +8,9 @@ import type { Runtime } from '../runtime/runtime';
 import type { Handlers } from './contract';
 import { HandlerError } from './handler-error';
 
-type TimeTravelChannel = 'runs:fork' | 'runs:resume' | 'runs:checkpoints' | 'runs:delete';
+type TimeTravelChannel = 'runs:fork' | 'runs:resume' | 'runs:checkpoints';
 
-export function createTimeTravelHandlers(
-  runtime: Runtime,
-  onDeleted: (runId: string) => void,
-): Pick<Handlers, TimeTravelChannel> {
+export function createTimeTravelHandlers(runtime: Runtime): Pick<Handlers, TimeTravelChannel> {
   const { runs } = runtime;
   const start = (request: LineageRequest) => {
     try {
@@ -32,15 +29,6 @@ export function createTimeTravelHandlers(
     'runs:checkpoints': async ({ runId }) => {
       known(runId);
       return runs.checkpointsOf(runId);
-    },
-    'runs:delete': async ({ runId }) => {
-      known(runId);
-      if (runs.isRunning(runId)) {
-        throw new HandlerError('conflict', `Run ${runId} is running; stop it first`);
-      }
-      const deleted = await runs.delete(runId);
-      onDeleted(runId);
-      return { deleted };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { useState, type CSSProperties } from 'react';
 import { TEST_IDS } from '../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../store/StoreProvider';
 import { ComparePage } from '../features/compare/ComparePage';
@@ -8,6 +9,9 @@ import { Inspector } from '../features/inspector/Inspector';
 import { NewRunPage } from '../features/new-run/NewRunPage';
 import { RunView } from '../features/run-view/RunView';
 import { SandboxStatus } from '../features/sandbox/SandboxStatus';
+import { useUrlSync } from './use-url-sync';
+import { PaneSplitter } from './PaneSplitter';
+import { loadPaneWidths, savePaneWidths, type Pane } from './pane-widths';
 
 /** The window: top bar, run history, the page (new run, run, settings), the inspector. */
 export function App() {
@@ -17,6 +21,17 @@ export function App() {
   const lastError = useWorkbench((s) => s.lastError);
   const view = useWorkbench((s) => s.view);
   const mode = useWorkbench((s) => s.appInfo?.mode);
+  useUrlSync(store);
+  const [panes, setPanes] = useState(() => loadPaneWidths(globalThis.localStorage));
+  const resize = (pane: Pane) => (width: number, isFinal: boolean) => {
+    const next = { ...panes, [pane]: width };
+    setPanes(next);
+    if (isFinal) savePaneWidths(globalThis.localStorage, next);
+  };
+  const layoutStyle = {
+    '--sidebar-width': `${panes.sidebar}px`,
+    '--inspector-width': `${panes.inspector}px`,
+  } as CSSProperties;
   return (
     <div className="app" data-testid={TEST_IDS.app} data-app-state={appState}>
       <header className="topbar">
@@ -65,8 +80,14 @@ export function App() {
           </button>
         </div>
       )}
-      <div className={`layout${view === 'run' ? ' with-inspector' : ''}`}>
+      <div className={`layout${view === 'run' ? ' with-inspector' : ''}`} style={layoutStyle}>
         <RunHistory />
+        <PaneSplitter
+          pane="sidebar"
+          width={panes.sidebar}
+          onResize={resize('sidebar')}
+          testId={TEST_IDS.splitterSidebar}
+        />
         <main className="main">
           {view === 'config' ? (
             <ConfigEditor />
@@ -80,7 +101,17 @@ export function App() {
             <RunView />
           )}
         </main>
-        {view === 'run' && <Inspector />}
+        {view === 'run' && (
+          <>
+            <PaneSplitter
+              pane="inspector"
+              width={panes.inspector}
+              onResize={resize('inspector')}
+              testId={TEST_IDS.splitterInspector}
+            />
+            <Inspector />
+          </>
+        )}
       </div>
     </div>
   );

@@ -45,6 +45,10 @@ export interface Bridge {
   answerHuman(runId: string, toolCallId: string, answer: string): Promise<void>;
   exportRun(runId: string): Promise<RunExport>;
   importRun(content: string, fileName: string): Promise<string>;
+  /** names a run in the history (blank: the task is shown again) */
+  renameRun(runId: string, title: string): Promise<void>;
+  /** removes a run with its files (a live run is stopped first) */
+  deleteRun(runId: string): Promise<void>;
   /** pre-flight, folder picker, sandbox images, [sandbox]/[browser]/[mcp] saves */
   settings: SettingsCommands;
   /** the agent debugger: pause, step, resume, breakpoints, edits */
@@ -229,6 +233,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
 
   stops.push(api.onRunEvents(onRunEvents));
   stops.push(api.onRunsChanged((summaries) => state().setSummaries(summaries)));
+  stops.push(api.onRunsDeleted((runIds) => state().removeRuns(runIds)));
   stops.push(api.onConfigChanged((config) => state().setConfig(config)));
   if (api.onConnectionChange) {
     let wasDisconnected = false;
@@ -358,6 +363,14 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       const result = await api.importRun({ content, fileName });
       state().setSummaries([result.summary]);
       return result.summary.runId;
+    },
+    async renameRun(runId, title) {
+      const summary = await api.renameRun({ runId, title });
+      state().setSummaries([summary]);
+    },
+    async deleteRun(runId) {
+      await api.deleteRun({ runId });
+      state().removeRuns([runId]);
     },
     diffRuns: (a, b) => api.diffRuns({ a, b }),
     compareRuns: (runIds) => api.compareRuns({ runIds }),

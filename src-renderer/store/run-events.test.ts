@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '@shared/ipc';
 import { RunScript } from '../testing/run-script';
-import { applyEventBatch, emptyRunsData, mergeSummaries, runStatus } from './run-events';
+import {
+  applyEventBatch,
+  emptyRunsData,
+  mergeSummaries,
+  removeRuns,
+  runStatus,
+} from './run-events';
 
 function sampleRun(runId: string) {
   const script = new RunScript(runId, 'manus', { maxSteps: 3 }).start('t');
@@ -92,5 +98,34 @@ describe('mergeSummaries', () => {
     ]);
     expect(runStatus(merged.runs['c']!.summary!)).toBe('interrupted');
     expect(runStatus(live.runs['c']!.summary!)).toBe('running');
+  });
+});
+
+describe('titles and deletions from the history', () => {
+  it('keeps a title through its run.started being folded, takes a new one, forgets deleted runs', () => {
+    const events = sampleRun('a');
+    let data = mergeSummaries(emptyRunsData, [summary({ runId: 'a', title: 'Named' })]);
+    data = applyEventBatch(data, events);
+    expect(data.runs['a']?.summary?.title).toBe('Named');
+    expect(data.runs['a']?.summary?.task).toBe('t');
+    data = mergeSummaries(data, [summary({ runId: 'a', title: 'Renamed' })]);
+    expect(data.runs['a']?.summary).toMatchObject({ title: 'Renamed', task: 't' });
+    data = mergeSummaries(data, [summary({ runId: 'a' })]);
+    expect(data.runs['a']?.summary?.title).toBeUndefined();
+    data = removeRuns(data, ['a', 'unknown']);
+    expect(data.runs['a']).toBeUndefined();
+    expect(data.order).toEqual([]);
+  });
+});
+
+describe('a finished run loading in slices', () => {
+  it('keeps its final summary until the slices reach the end', () => {
+    const events = sampleRun('a');
+    const final = applyEventBatch(emptyRunsData, events).runs['a']!.summary!;
+    let data = mergeSummaries(emptyRunsData, [final]);
+    data = applyEventBatch(data, events.slice(0, 3));
+    expect(data.runs['a']?.summary).toMatchObject({ outcome: 'finished', state: 'FINISHED' });
+    data = applyEventBatch(data, events.slice(3));
+    expect(data.runs['a']?.summary).toEqual(final);
   });
 });

@@ -60,6 +60,13 @@ export function applyEventBatch(data: RunsData, batch: readonly RunEvent[]): Run
     if (fresh.length === 0) continue;
     let summary = run.summary;
     for (const event of fresh) summary = applyToSummary(summary, event) ?? summary;
+    // the title is the history's, not the events': `run.started` must not drop it
+    const title = run.summary?.title;
+    if (title !== undefined && summary && summary.title === undefined)
+      summary = { ...summary, title };
+    // A finished run loading from the history: its summary (outcome, health) is final
+    // already; the events folded so far would say "running" until the last slice.
+    if (run.summary?.outcome !== undefined && summary?.outcome === undefined) summary = run.summary;
     runs[runId] = {
       ...run,
       summary,
@@ -82,13 +89,14 @@ export function mergeSummaries(data: RunsData, summaries: readonly RunSummary[])
   for (const summary of summaries) {
     const existing = runs[summary.runId];
     if (existing && existing.events.length > 0 && existing.summary) {
-      // Interruption is learnt from the history, not from events: keep that fact.
-      if (summary.isInterrupted && !existing.summary.isInterrupted) {
-        runs[summary.runId] = {
-          ...existing,
-          summary: { ...existing.summary, isInterrupted: true },
-        };
+      // Interruption and the title are learnt from the history, not from events: keep them.
+      let kept = existing.summary;
+      if (summary.isInterrupted && !kept.isInterrupted) kept = { ...kept, isInterrupted: true };
+      if (summary.title !== kept.title) {
+        const { title: _old, ...rest } = kept;
+        kept = summary.title === undefined ? rest : { ...rest, title: summary.title };
       }
+      if (kept !== existing.summary) runs[summary.runId] = { ...existing, summary: kept };
       continue;
     }
     runs[summary.runId] = existing ? { ...existing, summary } : emptyRun(summary);
@@ -115,4 +123,13 @@ export type RunStatus = 'running' | 'interrupted' | NonNullable<RunSummary['outc
 export function runStatus(summary: RunSummary): RunStatus {
   if (summary.outcome) return summary.outcome;
   return summary.isInterrupted ? 'interrupted' : 'running';
+}
+
+/** Drops runs that left the history (deleted here or in another window). */
+export function removeRuns(data: RunsData, runIds: readonly string[]): RunsData {
+  const gone = new Set(runIds.filter((id) => id in data.runs));
+  if (gone.size === 0) return data;
+  const runs = { ...data.runs };
+  for (const id of gone) delete runs[id];
+  return { runs, order: data.order.filter((id) => !gone.has(id)) };
 }

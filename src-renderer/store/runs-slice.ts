@@ -5,6 +5,7 @@ import {
   applyEventBatch,
   emptyRunsData,
   mergeSummaries,
+  removeRuns,
   setRunLoad,
   type RunData,
   type RunsData,
@@ -18,6 +19,8 @@ export interface RunsSlice extends RunsData {
   setRunLoad(runId: string, load: RunData['load']): void;
   /** shows a run: resets the timeline's selection, collapsed steps and follow-tail */
   selectRun(runId: string | null): void;
+  /** forgets runs removed from the history; the run shown goes back to "New run" */
+  removeRuns(runIds: readonly string[]): void;
 }
 
 export const createRunsSlice: StateCreator<WorkbenchState, [], [], RunsSlice> = (set) => ({
@@ -26,6 +29,12 @@ export const createRunsSlice: StateCreator<WorkbenchState, [], [], RunsSlice> = 
   applyEvents: (batch) => set((state) => applyEventBatch(state, batch)),
   setSummaries: (summaries) => set((state) => mergeSummaries(state, summaries)),
   setRunLoad: (runId, load) => set((state) => setRunLoad(state, runId, load)),
+  removeRuns: (runIds) =>
+    set((state) => {
+      const data = removeRuns(state, runIds);
+      if (!state.selectedRunId || !runIds.includes(state.selectedRunId)) return data;
+      return { ...data, selectedRunId: null, view: 'new' as const, selectedItemId: null };
+    }),
   selectRun: (runId) =>
     set({
       selectedRunId: runId,

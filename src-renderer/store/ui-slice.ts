@@ -36,6 +36,15 @@ export interface UiSlice {
   jump: { itemId: number; nonce: number } | null;
   /** the batch the Batch view shows; null: its form and the list of batches */
   batchId: string | null;
+  /** the search box: matches are highlighted and stepped through */
+  search: string;
+  /** the search also hides the rows without a match (it is then `filters.text`) */
+  isSearchFiltering: boolean;
+  setSearch(text: string): void;
+  /** how tool output shows in the cards: wrapped or not, with line numbers or not */
+  output: { isWrapped: boolean; hasLineNumbers: boolean };
+  setOutput(patch: Partial<UiSlice['output']>): void;
+  setSearchFiltering(isFiltering: boolean): void;
   showView(view: View): void;
   showBatch(batchId: string | null): void;
   showConfig(target: ConfigTarget): void;
@@ -63,12 +72,25 @@ export const createUiSlice: StateCreator<WorkbenchState, [], [], UiSlice> = (set
   settingsSection: null,
   jump: null,
   batchId: null,
+  search: '',
+  isSearchFiltering: false,
+  output: { isWrapped: true, hasLineNumbers: false },
+  setOutput: (patch) => set((s) => ({ output: { ...s.output, ...patch } })),
+  setSearch: (search) =>
+    set((s) =>
+      s.isSearchFiltering ? { search, filters: { ...s.filters, text: search } } : { search },
+    ),
+  setSearchFiltering: (isSearchFiltering) =>
+    set((s) => ({
+      isSearchFiltering,
+      filters: { ...s.filters, text: isSearchFiltering ? s.search : '' },
+    })),
   showView: (view) => set({ view }),
   showBatch: (batchId) => set({ view: 'batch', batchId }),
   showConfig: (configTarget) => set({ view: 'config', configTarget, settingsSection: null }),
   showSettingsSection: (settingsSection) => set({ view: 'config', settingsSection }),
   setFilters: (patch) => set((s) => ({ filters: { ...s.filters, ...patch } })),
-  clearFilters: () => set({ filters: NO_FILTERS }),
+  clearFilters: () => set({ filters: NO_FILTERS, isSearchFiltering: false }),
   toggleStep: (stepId) =>
     set((s) => {
       const collapsedSteps = new Set(s.collapsedSteps);
@@ -101,12 +123,15 @@ export const createUiSlice: StateCreator<WorkbenchState, [], [], UiSlice> = (set
       };
       if (item && hasActiveFilters(s.filters)) {
         const needle = s.filters.text.trim().toLowerCase();
-        if (item.kind !== 'step' && !itemMatches(item, s.filters, needle))
+        if (item.kind !== 'step' && !itemMatches(item, s.filters, needle)) {
           patch.filters = NO_FILTERS;
+          patch.isSearchFiltering = false;
+        }
       }
-      if (item && item.kind !== 'step' && s.collapsedSteps.has(item.stepId)) {
+      const folds = item ? [item.kind !== 'step' ? item.stepId : 0, item.planStepId ?? 0] : [];
+      if (folds.some((id) => s.collapsedSteps.has(id))) {
         const collapsedSteps = new Set(s.collapsedSteps);
-        collapsedSteps.delete(item.stepId);
+        for (const id of folds) collapsedSteps.delete(id);
         patch.collapsedSteps = collapsedSteps;
       }
       return patch;

@@ -39,6 +39,7 @@ export function createMemoryApi(
   const listeners = {
     'run:events': new Set<(p: PushMap['run:events']) => void>(),
     'runs:changed': new Set<(p: PushMap['runs:changed']) => void>(),
+    'runs:deleted': new Set<(p: PushMap['runs:deleted']) => void>(),
     'config:changed': new Set<(p: PushMap['config:changed']) => void>(),
     'batch:progress': new Set<(p: PushMap['batch:progress']) => void>(),
   };
@@ -47,11 +48,19 @@ export function createMemoryApi(
   const calls: { method: string; input: unknown }[] = [];
   let nextRun = 1;
 
+  const titles = new Map<string, string>();
   const summaries = (): RunSummary[] =>
     [...history.values()]
       .map((events) => summarize(events))
       .filter((s): s is RunSummary => s !== undefined)
-      .map((s) => ({ ...s, lastSeq: history.get(s.runId)?.at(-1)?.seq ?? 0 }));
+      .map((s) => {
+        const title = titles.get(s.runId);
+        return {
+          ...s,
+          lastSeq: history.get(s.runId)?.at(-1)?.seq ?? 0,
+          ...(title ? { title } : {}),
+        };
+      });
 
   const eventsOf = (runId: string): RunEvent[] => {
     const events = history.get(runId);
@@ -92,6 +101,19 @@ export function createMemoryApi(
     }),
     importRun: async () => {
       throw new AppApiError({ code: 'invalid_input', message: 'not supported in memory' });
+    },
+    renameRun: async (input: { runId: string; title: string }) => {
+      eventsOf(input.runId);
+      const title = input.title.trim();
+      if (title) titles.set(input.runId, title);
+      else titles.delete(input.runId);
+      return summaries().find((s) => s.runId === input.runId)!;
+    },
+    deleteRun: async (input: { runId: string }) => {
+      eventsOf(input.runId);
+      history.delete(input.runId);
+      titles.delete(input.runId);
+      return { deleted: true, wasStopped: false };
     },
     diffRuns: async (input: { a: string; b: string }) =>
       diffRuns({ events: eventsOf(input.a) }, { events: eventsOf(input.b) }),
@@ -151,7 +173,6 @@ export function createMemoryApi(
     forkRun: async () => ({ runId: `run-${nextRun++}` }),
     resumeInterruptedRun: async () => ({ runId: `run-${nextRun++}` }),
     listCheckpoints: async () => [],
-    deleteRun: async (input: { runId: string }) => ({ deleted: history.delete(input.runId) }),
     startBatch: async () => ({ batchId: 'b-test' }),
     stopBatch: async () => ({ stopped: true }),
     resumeBatch: async (input: { batchId: string }) => ({ batchId: input.batchId }),
@@ -179,6 +200,7 @@ export function createMemoryApi(
     history,
     onRunEvents: subscribe('run:events'),
     onRunsChanged: subscribe('runs:changed'),
+    onRunsDeleted: subscribe('runs:deleted'),
     onConfigChanged: subscribe('config:changed'),
     onBatchProgress: subscribe('batch:progress'),
     push(batch: RunEvent[]) {

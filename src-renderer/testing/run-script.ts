@@ -214,16 +214,33 @@ export class RunScript {
   }
 }
 
+/** Options of a long run: `isRich` gives every reply markdown and code (the UI bench). */
+export interface LongRunOptions {
+  startTs?: number;
+  isRich?: boolean;
+}
+
 /**
  * A long run like the benchmark's: `steps` think/act steps of one tool call each, with
  * text of realistic size (a few hundred characters per response and per tool output).
  * About 8 events per step, as the runtime emits them.
  */
-export function longRun(
+export function longRun(runId: string, steps: number, options: LongRunOptions = {}): RunEvent[] {
+  const events: RunEvent[] = [];
+  longRunInChunks(runId, steps, options, (chunk) => events.push(...chunk));
+  return events;
+}
+
+/**
+ * The same run handed out in chunks of about a thousand steps, so a 100,000-step history
+ * can be written without holding its 800,000 events at once.
+ */
+export function longRunInChunks(
   runId: string,
   steps: number,
-  options: { startTs?: number } = {},
-): RunEvent[] {
+  options: LongRunOptions,
+  sink: (events: RunEvent[]) => void,
+): void {
   const script = new RunScript(runId, 'manus', {
     maxSteps: steps,
     ...(options.startTs !== undefined ? { startTs: options.startTs } : {}),
@@ -232,17 +249,24 @@ export function longRun(
     'The output shows the current state of the files, so the next step follows from it. ';
   for (let i = 1; i <= steps; i++) {
     // Every 50th response repeats an earlier one, as a stuck agent would.
-    const content =
+    const plain =
       i % 50 === 0
         ? 'I will run the test suite again to see whether anything changed.'
         : `Step ${i}: I will run command ${i % 7} next and look at what it prints. ${filler.repeat(2)}`;
+    const content = options.isRich && i % 50 !== 0 ? richReply(i, plain) : plain;
+    const isPython = i % 3 === 0;
     script.addStep({
       content,
       calls: [
         {
-          name: i % 3 === 0 ? 'python_execute' : 'bash',
-          args:
-            i % 3 === 0 ? { code: `print(${i} * 2)` } : { command: `ls -la src/module_${i % 40}` },
+          name: isPython ? 'python_execute' : 'bash',
+          args: isPython
+            ? {
+                code: options.isRich
+                  ? `import os\n\nfor name in sorted(os.listdir("src/module_${i % 40}")):\n    print(name, ${i} * 2)`
+                  : `print(${i} * 2)`,
+              }
+            : { command: `ls -la src/module_${i % 40}` },
           output: `total ${i}\n${filler.repeat(1 + (i % 5))}`,
           ...(i % 25 === 0
             ? { error: `exit status 1 in step ${i}`, exitCode: 1 }
@@ -251,6 +275,25 @@ export function longRun(
       ],
     });
     script.endStep();
+    if (i % 1000 === 0) sink(script.events.splice(0));
   }
-  return script.finish('max_steps').events;
+  script.finish('max_steps');
+  sink(script.events.splice(0));
+}
+
+/** A reply with what models write: a heading, emphasis, a list, inline and fenced code. */
+function richReply(i: number, plain: string): string {
+  return [
+    `### Step ${i}`,
+    '',
+    `${plain.slice(0, 120)} **Next:** run \`module_${i % 40}\` checks.`,
+    '',
+    `- look at *src/module_${i % 40}*`,
+    '- compare with the previous listing',
+    '',
+    '```python',
+    `def check_${i}(path):`,
+    `    return [p for p in path.iterdir() if p.suffix == ".py"]  # ${i}`,
+    '```',
+  ].join('\n');
 }

@@ -1,7 +1,11 @@
 import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
 
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  // the app writes the run it shows into the URL; the next test starts from a blank one
+  window.history.replaceState(null, '', window.location.pathname);
+});
 
 // happy-dom does no layout: every box is 0×0, so a virtualized list would render no
 // rows. Give the timeline's scroll container a window-sized box and each row a nominal

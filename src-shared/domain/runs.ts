@@ -75,6 +75,8 @@ export interface RunSummary {
   runId: string;
   agent: string;
   task: string;
+  /** a name the user gave the run in the history (rename); the task is shown without one */
+  title?: string;
   model: string;
   /** a fork: the run and step it started from (the history nests it under that run) */
   forkOf?: { runId: string; step: number };
@@ -114,6 +116,15 @@ export interface RunSummary {
   batch?: RunBatchTag;
   /** the batch's check command's result (from `check.finished`) */
   check?: { ok: boolean; exitCode: number | null };
+}
+
+/** What `runs:delete` removed beside the history entry. */
+export interface RunDeleteResult {
+  deleted: true;
+  /** the run was still going and was stopped first */
+  wasStopped: boolean;
+  /** the run's own session (a chosen or copied workspace) was closed: its container is gone */
+  closedSession?: string;
 }
 
 export interface RunGetInput {

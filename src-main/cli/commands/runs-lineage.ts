@@ -67,7 +67,13 @@ export async function deleteCommand(args: string[]): Promise<number> {
   try {
     for (const ref of positionals) {
       const runId = resolveRunRef(ref, runtime.runs.list());
-      await runtime.runs.delete(runId);
+      const summary = runtime.runs.get(runId);
+      // Another process is still writing it: its owner would write it back.
+      if (summary && summary.finishedAt === undefined && !summary.isInterrupted) {
+        throw new UsageError(`run ${runId} is still running; stop it first`);
+      }
+      const { removed } = await runtime.runs.remove(runId);
+      if (!removed) throw new UsageError(`no run with id ${runId}`);
       process.stderr.write(`Deleted run ${runId} (its history, snapshots and fork workspace)\n`);
     }
     return EXIT.finished;

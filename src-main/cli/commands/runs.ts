@@ -1,5 +1,6 @@
 /**
- * `workbench runs list | show RUN_ID [--jsonl] | export RUN_ID [-o FILE] | import FILE | diff A B`:
+ * `workbench runs list | show RUN_ID [--jsonl] | export RUN_ID [-o FILE] | import FILE | diff A B
+ * | rename RUN_ID TITLE | delete RUN_ID`:
  * the run history from the command line. `show --jsonl` replays the persisted events
  * exactly as they were emitted (the same bytes `run --jsonl` printed). Damaged lines
  * are skipped and reported on stderr, never fatal.
@@ -13,6 +14,7 @@ import { defaultHome } from '../../runtime/config/home';
 import { terminalSafe } from '../terminal-text';
 import { runVerdict, stepsText, healthParts } from '@shared/run-outcome';
 import { runsDiffCommand } from './runs-diff';
+import { renameCommand } from './runs-edit';
 import { parseCommandArgs } from '../parse-args';
 import { RunPrinter } from '../run-printer';
 import { resolveRunRef } from '../run-ref';
@@ -37,6 +39,8 @@ export async function runsCommand(args: string[]): Promise<number> {
       return importCommand(rest);
     case 'diff':
       return runsDiffCommand(rest, openStore);
+    case 'rename':
+      return renameCommand(rest, openStore);
     // The runtime (model clients, sandbox) loads only for these.
     case 'fork':
       return (await import('./runs-lineage')).forkCommand(rest);
@@ -47,8 +51,8 @@ export async function runsCommand(args: string[]): Promise<number> {
     default:
       throw new UsageError(
         sub === undefined
-          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE, diff A B, fork RUN --at STEP, resume RUN, delete RUN'
-          : `unknown runs subcommand "${sub}" (list, show, export, import, diff, fork, resume, delete)`,
+          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE, diff A B, rename RUN_ID TITLE, fork RUN --at STEP, resume RUN, delete RUN'
+          : `unknown runs subcommand "${sub}" (list, show, export, import, diff, rename, fork, resume, delete)`,
       );
   }
 }
@@ -86,7 +90,7 @@ function list(args: string[]): number {
         .map((p) => p.text)
         .join(', ') || '-',
       new Date(s.startedAt).toISOString().replace('T', ' ').slice(0, 19),
-      oneLine(s.task, 60),
+      oneLine(s.title ?? s.task, 60),
     ].map(terminalSafe),
   );
   const header = ['RUN ID', 'STATUS', 'AGENT', 'MODEL', 'STEPS', 'HEALTH', 'STARTED (UTC)', 'TASK'];

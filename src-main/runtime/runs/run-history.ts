@@ -6,6 +6,7 @@
 import type { RunEvent } from '@shared/events';
 import type { RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
+import { normalizeTitle } from './run-titles';
 import { parseRunLog, type LogWindow, type ParsedLog, type ParsedPage } from './run-log';
 
 export interface RunHistory {
@@ -23,8 +24,10 @@ export interface RunHistory {
   readPage(runId: string, window: LogWindow): ParsedPage | undefined;
   /** adds a complete run (an import); throws when the run id is taken */
   addLog(runId: string, text: string, summary: RunSummary): void;
-  /** deletes a finished run's history; false when there was none */
-  remove?(runId: string): boolean;
+  /** names the run (a blank title removes the name); undefined when there is no such run */
+  rename(runId: string, title: string): RunSummary | undefined;
+  /** removes the run and every file kept for it; the caller makes sure it is not running */
+  remove(runId: string): boolean;
   /** releases open files and writes what is pending */
   close(): void;
 }
@@ -88,6 +91,15 @@ export class MemoryRunHistory implements RunHistory {
     if (this.runs.has(runId)) throw new Error(`Run ${runId} is already in the history`);
     const parsed = parseRunLog(text, runId, runId);
     this.runs.set(runId, { summary, lines: parsed.lines, events: parsed.events });
+  }
+
+  rename(runId: string, title: string): RunSummary | undefined {
+    const run = this.runs.get(runId);
+    if (!run?.summary) return undefined;
+    const { title: _old, ...rest } = run.summary;
+    const clean = normalizeTitle(title);
+    run.summary = clean === undefined ? rest : { ...rest, title: clean };
+    return run.summary;
   }
 
   remove(runId: string): boolean {

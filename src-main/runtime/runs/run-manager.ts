@@ -239,18 +239,6 @@ export class RunManager {
     return this.start(input, { ...options, lineage });
   }
 
-  /**
-   * Deletes a run that is not running: its history, its sandbox snapshots and what else
-   * it owned. Returns false when there is no such run.
-   */
-  async delete(runId: string): Promise<boolean> {
-    if (this.live.has(runId)) throw new Error(`Run ${runId} is running; stop it first`);
-    const existed = this.history.remove?.(runId) ?? false;
-    this.options.checkpoints?.remove(runId);
-    await this.options.onDeleted?.(runId);
-    return existed;
-  }
-
   /** The run's checkpoints, oldest first (steps that can be forked with their files). */
   checkpointsOf(runId: string): CheckpointView[] {
     return (this.options.checkpoints?.list(runId) ?? []).map((m) => ({
@@ -288,6 +276,36 @@ export class RunManager {
 
   get(runId: string): RunSummary | undefined {
     return this.live.get(runId)?.summary ?? this.history.summary(runId);
+  }
+
+  /** Names a run in the history (a blank title removes the name); undefined: no such run. */
+  rename(runId: string, title: string): RunSummary | undefined {
+    const renamed = this.history.rename(runId, title);
+    const live = this.live.get(runId);
+    if (renamed && live?.summary) {
+      const { title: _old, ...rest } = live.summary;
+      live.summary = renamed.title === undefined ? rest : { ...rest, title: renamed.title };
+    }
+    return renamed && this.get(runId);
+  }
+
+  /**
+   * Removes a run from the history with its files, snapshots and what else it owned; a
+   * live run is stopped first and removed once it has ended. Answers whether there was
+   * such a run, and its summary.
+   */
+  async remove(runId: string): Promise<{ removed: boolean; summary?: RunSummary }> {
+    const summary = this.get(runId);
+    const live = this.live.get(runId);
+    if (live) {
+      live.controller.abort(new CancelledError('The run was deleted'));
+      await live.done?.catch(() => undefined);
+    }
+    const removed = this.history.remove(runId) || summary !== undefined;
+    // what else it owned: its sandbox snapshots, a fork's workspace and container
+    this.options.checkpoints?.remove(runId);
+    await this.options.onDeleted?.(runId);
+    return summary ? { removed, summary } : { removed };
   }
 
   /**

@@ -10,7 +10,7 @@
  * running, not interrupted. A run whose log ends without `run.finished` and whose owner
  * is gone was interrupted (crash, kill, power loss).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRunId } from '@shared/domain/ids';
 import type { RunEvent } from '@shared/events';
@@ -20,6 +20,8 @@ import { writeFileAtomic } from '../config/atomic-write';
 import type { RunHistory } from './run-history';
 import { RunIndexFile, type IndexEntry } from './run-index-file';
 import { RunLogWriter, type LogIo } from './run-log-writer';
+import { readTitle, removeRunFiles, writeTitle } from './run-titles';
+import { lostData, lostDataProblem, withHistoryProblem } from './history-problems';
 import {
   claimRun,
   isOwnedByLiveProcess,
@@ -71,6 +73,8 @@ export class RunStore implements RunHistory {
     log: SplitLog;
     cursor: { afterSeq: number; line: number } | null;
   } | null = null;
+  /** titles given in the history (`<runId>.title`), re-read with the folder */
+  private readonly titles = new Map<string, string>();
   /** runs whose log could not be opened: said once, not once per event */
   private readonly unwritable = new Set<string>();
   readonly startup: StoreStartup;
@@ -129,14 +133,42 @@ export class RunStore implements RunHistory {
     for (const [runId, writer] of this.writers) {
       if (writer.summary) summaries.set(runId, writer.summary);
     }
-    return [...summaries.values()].sort((a, b) => b.startedAt - a.startedAt);
+    return [...summaries.values()]
+      .map((s) => this.titled(s))
+      .sort((a, b) => b.startedAt - a.startedAt);
   }
 
   summary(runId: string): RunSummary | undefined {
     const live = this.writers.get(runId)?.summary;
-    if (live) return live;
+    if (live) return this.titled(live);
     if (!this.index.has(runId) && isRunId(runId)) this.refresh([]);
-    return this.index.get(runId)?.summary;
+    const summary = this.index.get(runId)?.summary;
+    return summary && this.titled(summary);
+  }
+
+  rename(runId: string, title: string): RunSummary | undefined {
+    if (!this.summary(runId)) return undefined;
+    const clean = writeTitle(this.dir, runId, title);
+    if (clean === undefined) this.titles.delete(runId);
+    else this.titles.set(runId, clean);
+    return this.summary(runId);
+  }
+
+  remove(runId: string): boolean {
+    if (!isRunId(runId) || this.writers.has(runId)) return false;
+    const existed = this.index.has(runId) || this.has(runId);
+    removeRunFiles(this.dir, runId);
+    this.titles.delete(runId);
+    if (this.pageCache?.runId === runId) this.pageCache = null;
+    if (this.index.delete(runId)) this.indexFile.schedule();
+    return existed;
+  }
+
+  /** The summary with the run's title, read from its own file (the index is only a cache). */
+  private titled(summary: RunSummary): RunSummary {
+    const { title: _cached, ...rest } = summary;
+    const title = this.titles.get(summary.runId);
+    return title === undefined ? rest : { ...rest, title };
   }
 
   read(runId: string): ParsedLog | undefined {
@@ -206,18 +238,6 @@ export class RunStore implements RunHistory {
     writeFileAtomic(path, text, 0o600);
     this.index.set(runId, { summary, size: Buffer.byteLength(text, 'utf8') });
     this.indexFile.schedule();
-  }
-
-  /** Deletes a run's history (log, owner mark, index entry); false when there was none. */
-  remove(runId: string): boolean {
-    if (!isRunId(runId) || this.writers.has(runId)) return false;
-    const path = this.logPath(runId);
-    const existed = existsSync(path);
-    rmSync(path, { force: true });
-    releaseRun(this.dir, runId);
-    if (this.index.delete(runId)) this.indexFile.schedule();
-    if (this.pageCache?.runId === runId) this.pageCache = null;
-    return existed;
   }
 
   has(runId: string): boolean {
@@ -295,7 +315,14 @@ export class RunStore implements RunHistory {
       return interrupted;
     }
     const onDisk = new Set<string>();
+    this.titles.clear();
     for (const name of names) {
+      if (name.endsWith('.title')) {
+        const runId = name.slice(0, -'.title'.length);
+        const title = isRunId(runId) ? readTitle(this.dir, runId) : undefined;
+        if (title !== undefined) this.titles.set(runId, title);
+        continue;
+      }
       if (!name.endsWith('.jsonl')) continue;
       const runId = name.slice(0, -'.jsonl'.length);
       if (!isRunId(runId)) continue;
@@ -352,27 +379,4 @@ export class RunStore implements RunHistory {
   private warn(message: string): void {
     (this.options.onWarning ?? ((m: string) => console.error(`[workbench] ${m}`)))(message);
   }
-}
-
-/** The summary of a run whose history on disk stops at `savedSeq`. */
-function withHistoryProblem(summary: RunSummary, savedSeq: number, problem?: string): RunSummary {
-  const { isInterrupted: _wasInterrupted, ...rest } = summary;
-  return {
-    ...rest,
-    lastSeq: savedSeq,
-    historyIncomplete: problem ?? `events after #${savedSeq} are missing from its history`,
-  };
-}
-
-/** The indexed summary of a finished run whose log is now shorter than when it was indexed. */
-function lostData(entry: IndexEntry, size: number): RunSummary | null {
-  return entry.summary.finishedAt !== undefined && size < entry.size ? entry.summary : null;
-}
-
-function lostDataProblem(entry: IndexEntry | undefined, size: number, lastSeq: number): string {
-  const was = entry ? ` from ${entry.size} to ${size} bytes` : '';
-  return (
-    `its history file shrank${was} after the run ended (a disk error, or edited outside ` +
-    `the app): ${lastSeq > 0 ? `events after #${lastSeq} are missing` : 'no event is left'}`
-  );
 }

@@ -170,10 +170,10 @@ describe.skipIf(!docker.available)('fork a run from a step', () => {
     const checkpoints = (id: string) => join(home, 'runs', `${id}.checkpoints`);
     expect(existsSync(checkpoints(original.runId))).toBe(true);
     expect(existsSync(checkpoints(fork.runId))).toBe(true);
-    expect(await runtime.runs.delete(fork.runId)).toBe(true);
+    expect((await runtime.runs.remove(fork.runId)).removed).toBe(true);
     expect(existsSync(checkpoints(fork.runId))).toBe(false);
     expect(existsSync(forkWorkspace)).toBe(false);
-    expect(await runtime.runs.delete(original.runId)).toBe(true);
+    expect((await runtime.runs.remove(original.runId)).removed).toBe(true);
     expect(existsSync(checkpoints(original.runId))).toBe(false);
     expect(existsSync(logPath)).toBe(false);
     expect(runtime.runs.list().map((s) => s.runId)).not.toContain(original.runId);

@@ -10,6 +10,7 @@ import { HealthLine } from '../../components/HealthLine';
 import { formatDate } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
 import { CompareBar, CompareCheckbox } from './CompareSelection';
+import { HistoryRowActions } from './HistoryRowActions';
 
 const STATUSES: (RunStatus | 'all')[] = [
   'all',
@@ -213,7 +214,11 @@ const HistoryItem = memo(function HistoryItem(props: {
         aria-current={isSelected ? 'true' : undefined}
         onClick={() => store.getState().selectRun(summary.runId)}
       >
-        <span className="history-task">
+        <span
+          className="history-task"
+          data-testid={TEST_IDS.historyTitle}
+          title={summary.title ? summary.task : undefined}
+        >
           {origin && (
             <span className="muted" title={`From run ${origin.runId}`}>
               {summary.forkOf
@@ -221,7 +226,7 @@ const HistoryItem = memo(function HistoryItem(props: {
                 : `↳ resumed at step ${origin.step}: `}
             </span>
           )}
-          {summary.task}
+          {summary.title ?? summary.task}
         </span>
         <span className="history-meta">
           <VerdictBadge summary={summary} variant="dot" />
@@ -233,6 +238,7 @@ const HistoryItem = memo(function HistoryItem(props: {
           <HealthLine summary={summary} now={now} isCompact testId={TEST_IDS.historyHealth} />
         </span>
       </button>
+      {isSelected && <HistoryRowActions summary={summary} />}
     </li>
   );
 });

@@ -72,8 +72,9 @@ export function RunHeader({ runId }: { runId: string }) {
 
   return (
     <header className="run-header">
-      <div className="run-title" title={summary.task}>
-        {summary.task}
+      <div className="run-title" title={summary.task} data-testid={TEST_IDS.runTitle}>
+        {summary.title ?? summary.task}
+        {summary.title && <span className="muted run-title-task"> · {summary.task}</span>}
       </div>
       <div className="run-facts">
         <span className="run-agent">{summary.flow ? `${summary.flow} flow` : summary.agent}</span>

@@ -5,6 +5,7 @@ import { HumanAnswerBox } from '../human/HumanAnswerBox';
 import { PlanView } from '../plan/PlanView';
 import { Timeline } from '../timeline/Timeline';
 import { TimelineToolbar } from '../timeline/TimelineToolbar';
+import { RunWaterfall } from '../timeline/RunWaterfall';
 import { RunHeader } from './RunHeader';
 import { SandboxBanner } from './SandboxBanner';
 import { ForkOrigin } from './ForkOrigin';
@@ -50,6 +51,7 @@ export function RunView() {
       <HumanAnswerBox runId={runId} />
       <PlanView runId={runId} />
       <TimelineToolbar runId={runId} />
+      <RunWaterfall runId={runId} />
       {hasItems ? (
         <Timeline runId={runId} />
       ) : (

@@ -50,7 +50,7 @@ describe('Timeline navigation', () => {
     expect(selected()).toBeNull();
   });
 
-  it('focuses the search with / and filters as you type; keys typed there do not navigate', async () => {
+  it('focuses the search with /, filters to the matches on request; keys typed there do not navigate', async () => {
     await openRun((s) => {
       s.addStep({ content: 'alpha', calls: [{ name: 'bash', args: { command: 'ls' } }] });
       s.addStep({
@@ -64,6 +64,7 @@ describe('Timeline navigation', () => {
     fireEvent.change(search, { target: { value: 'beta' } });
     fireEvent.keyDown(search, { key: 'j' });
     expect(selected()).toBeNull();
+    fireEvent.click(screen.getByTestId('search-only'));
     const messages = screen.getAllByTestId('timeline-message');
     expect(messages.map((m) => m.textContent)).toEqual([expect.stringContaining('beta')]);
     fireEvent.click(screen.getByTestId('filter-clear'));
@@ -87,9 +88,166 @@ describe('Timeline navigation', () => {
     fireEvent.change(screen.getByTestId('filter-search'), {
       target: { value: 'nothing like this' },
     });
+    expect(screen.getByTestId('search-count').textContent).toBe('no match');
+    fireEvent.click(screen.getByTestId('search-only'));
     expect(screen.getByTestId('timeline-empty')).toBeTruthy();
     fireEvent.click(within(screen.getByTestId('timeline-empty')).getByRole('button'));
     expect(screen.getAllByTestId('timeline-message').length).toBeGreaterThan(0);
+  });
+
+  it('search counts the matches and steps through them with Enter and Shift+Enter, wrapping', async () => {
+    await openRun((s) => {
+      s.addStep({ content: 'needle one' });
+      s.addStep({ content: 'hay' });
+      s.addStep({ content: 'needle two, needle three' });
+    });
+    const search = screen.getByTestId('filter-search');
+    fireEvent.change(search, { target: { value: 'NEEDLE' } });
+    const count = screen.getByTestId('search-count');
+    expect(count.getAttribute('data-rows')).toBe('2');
+    expect(count.getAttribute('data-matches')).toBe('3');
+    expect(count.textContent).toBe('2 rows · 3 matches');
+    // rows without a match stay (search highlights; it does not filter)
+    expect(screen.getAllByText(/hay/).length).toBeGreaterThan(0);
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(selected()?.textContent).toContain('needle one');
+    expect(count.textContent).toBe('1 of 2 rows · 3 matches');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(selected()?.textContent).toContain('needle two');
+    fireEvent.keyDown(search, { key: 'Enter' });
+    expect(selected()?.textContent).toContain('needle one');
+    fireEvent.keyDown(search, { key: 'Enter', shiftKey: true });
+    expect(selected()?.textContent).toContain('needle two');
+    fireEvent.click(screen.getByTestId('search-prev'));
+    expect(count.getAttribute('data-place')).toBe('1');
+  });
+
+  it('jumps to the next and previous error, duplicate, stuck marker and step; Home and End', async () => {
+    await openRun((s) => {
+      s.addStep({ content: 'same answer' });
+      s.endStep();
+      s.addStep({
+        content: 'ok',
+        calls: [{ name: 'bash', args: { command: 'x' }, error: 'boom' }],
+      });
+      s.endStep();
+      s.addStep({ content: 'same answer' });
+      s.stuck('content', [1]);
+      s.endStep();
+      s.addStep({
+        content: 'last',
+        calls: [{ name: 'bash', args: { command: 'y' }, error: 'bad' }],
+      });
+      s.endStep();
+      s.finish();
+    });
+    const key = (k: string) => fireEvent.keyDown(document.body, { key: k });
+    key('e');
+    expect(selected()?.getAttribute('data-status')).toBe('error');
+    expect(selected()?.textContent).toContain('boom');
+    key('e');
+    expect(selected()?.textContent).toContain('bad');
+    key('E');
+    expect(selected()?.textContent).toContain('boom');
+    key('d');
+    expect(selected()?.getAttribute('data-duplicate')).toBe('true');
+    key('s');
+    expect(selected()?.getAttribute('data-testid')).toBe('stuck-marker');
+    key('[');
+    expect(selected()?.getAttribute('data-step')).toBe('3');
+    key(']');
+    expect(selected()?.getAttribute('data-step')).toBe('4');
+    key('Home');
+    expect(selected()?.getAttribute('data-kind')).toBe('run');
+    key('End');
+    expect(selected()?.getAttribute('data-testid')).toBe('run-finished');
+    key('D');
+    expect(selected()?.getAttribute('data-duplicate')).toBe('true');
+  });
+
+  it('the minimap marks the error and the waterfall has a bar per step; both navigate', async () => {
+    await openRun((s) => {
+      s.addStep({ content: 'one' });
+      s.endStep(300);
+      s.addStep({ content: 'two', calls: [{ name: 'bash', args: { c: 1 }, error: 'boom' }] });
+      s.endStep(100);
+      s.finish();
+    });
+    const marks = screen.getAllByTestId('minimap-mark');
+    expect(marks.map((m) => m.getAttribute('data-kind'))).toEqual(['error']);
+    fireEvent.click(marks[0]!);
+    expect(selected()?.getAttribute('data-status')).toBe('error');
+    const bars = screen.getAllByTestId('waterfall-bar');
+    expect(bars).toHaveLength(2);
+    expect(bars[0]!.getAttribute('title')).toMatch(/^step 1: model .*, tools .*, other /);
+    fireEvent.click(bars[0]!);
+    expect(selected()?.getAttribute('data-step')).toBe('1');
+    expect(bars[0]!.className).toContain('is-selected');
+  });
+
+  it('renders replies as markdown, code arguments as code, edits as diffs, output with line numbers', async () => {
+    await openRun((s) => {
+      s.addStep({
+        content: 'I **run** this:\n\n- one\n- two',
+        calls: [
+          {
+            name: 'python_execute',
+            args: { code: 'import os\nprint(os.getcwd())' },
+            output: 'a\nb',
+          },
+        ],
+      });
+      s.addStep({
+        content: 'Fix',
+        calls: [
+          {
+            name: 'str_replace_editor',
+            args: {
+              command: 'str_replace',
+              path: '/w/g.py',
+              old_str: 'x = nme',
+              new_str: 'x = name',
+            },
+          },
+        ],
+      });
+    });
+    const reply = screen
+      .getAllByTestId('timeline-message')
+      .find((m) => m.getAttribute('data-role') === 'assistant')!;
+    expect(reply.querySelector('.markdown strong')?.textContent).toBe('run');
+    expect([...reply.querySelectorAll('.markdown li')].map((li) => li.textContent)).toEqual([
+      'one',
+      'two',
+    ]);
+
+    const [python, editor] = screen.getAllByTestId('tool-call');
+    // collapsed: the code's first line, not escaped JSON
+    expect(python!.querySelector('.tool-args-inline')?.textContent).toBe('import os');
+    fireEvent.click(within(python!).getByRole('button', { name: 'Expand tool call' }));
+    const code = within(screen.getAllByTestId('tool-call')[0]!).getByTestId('tool-args-code');
+    expect(code.getAttribute('data-language')).toBe('python');
+    expect(code.textContent).toBe('import os\nprint(os.getcwd())');
+    expect(code.textContent).not.toContain('\\n');
+
+    fireEvent.click(
+      within(screen.getAllByTestId('tool-call')[0]!).getByTestId('output-line-numbers'),
+    );
+    const numbered = screen.getAllByTestId('tool-call')[0]!.querySelectorAll('.numbered-line .ln');
+    expect([...numbered].map((n) => n.textContent)).toEqual(['1', '2']);
+    fireEvent.click(within(screen.getAllByTestId('tool-call')[0]!).getByTestId('output-wrap'));
+    expect(
+      screen.getAllByTestId('tool-call')[0]!.querySelector('.code.output')?.className,
+    ).toContain('is-nowrap');
+
+    fireEvent.click(within(editor!).getByRole('button', { name: 'Expand tool call' }));
+    const diff = within(screen.getAllByTestId('tool-call')[1]!).getByTestId('tool-args-diff');
+    expect([...diff.querySelectorAll('.diff-removed')].map((l) => l.textContent)).toEqual([
+      '-x = nme',
+    ]);
+    expect([...diff.querySelectorAll('.diff-added')].map((l) => l.textContent)).toEqual([
+      '+x = name',
+    ]);
   });
 
   it('a duplicate link jumps to the earlier response even when a filter hides it', async () => {

@@ -2,7 +2,7 @@
  * The run's timeline: a virtualized list (only the rows in view exist in the DOM), so a
  * 10,000-step run scrolls like a 10-step one. New events change only the rows whose
  * items changed. While the run is live the list follows the newest row until the user
- * scrolls up; keyboard: j/k or arrows move, Enter expands, `/` searches.
+ * scrolls up; keyboard: see use-timeline-keys.ts.
  */
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
@@ -14,6 +14,8 @@ import { TimelineRow } from './rows/TimelineRow';
 import type { RowActions } from './rows/row-props';
 import { useRows } from './use-row-index';
 import { useTimelineKeys } from './use-timeline-keys';
+import { useSearchHighlight } from './use-search-highlight';
+import { Minimap } from './Minimap';
 
 const EMPTY: readonly TimelineItem[] = [];
 
@@ -60,6 +62,7 @@ export function Timeline({ runId }: { runId: string }) {
   const expanded = useWorkbench((s) => s.expandedItems);
   const isFollowing = useWorkbench((s) => s.isFollowingTail);
   const jump = useWorkbench((s) => s.jump);
+  const search = useWorkbench((s) => s.search);
   const isLive = useWorkbench((s) => {
     const summary = s.runs[runId]?.summary;
     return summary !== undefined && summary.outcome === undefined && !summary.isInterrupted;
@@ -110,7 +113,8 @@ export function Timeline({ runId }: { runId: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [jump?.nonce]);
 
-  useTimelineKeys({ store, count, itemAt, rowOfId, virtualizer });
+  useTimelineKeys({ store, count, itemAt, rowOfId, virtualizer, items });
+  useSearchHighlight(scrollRef, search);
 
   const stopFollowing = () => store.getState().setFollowingTail(false);
   const onScroll = () => {
@@ -133,50 +137,57 @@ export function Timeline({ runId }: { runId: string }) {
 
   const virtualRows = virtualizer.getVirtualItems();
   return (
-    <div
-      ref={scrollRef}
-      className="timeline"
-      data-testid={TEST_IDS.timeline}
-      data-count={count}
-      role="listbox"
-      aria-label="Run timeline"
-      tabIndex={0}
-      onScroll={onScroll}
-      onWheel={(e) => {
-        if (e.deltaY < 0) stopFollowing();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'PageUp' || e.key === 'Home') stopFollowing();
-      }}
-      onPointerDown={(e) => {
-        // a drag on the scrollbar itself (the list element, not a row)
-        if (e.target === scrollRef.current) stopFollowing();
-      }}
-    >
-      <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualRows.map((vr) => {
-          const item = itemAt(vr.index);
-          if (!item) return null;
-          return (
-            <div
-              key={vr.key}
-              data-index={vr.index}
-              ref={virtualizer.measureElement}
-              className="vrow"
-              style={{ transform: `translateY(${vr.start}px)` }}
-            >
-              <TimelineRow
-                item={item}
-                isSelected={item.id === selectedItemId}
-                isExpanded={expanded.has(item.id)}
-                isCollapsed={item.kind === 'step' && collapsed.has(item.id)}
-                actions={actions}
-              />
-            </div>
-          );
-        })}
+    <div className="timeline-frame">
+      <div
+        ref={scrollRef}
+        className="timeline"
+        data-testid={TEST_IDS.timeline}
+        data-count={count}
+        role="listbox"
+        aria-label="Run timeline"
+        tabIndex={0}
+        onScroll={onScroll}
+        onWheel={(e) => {
+          if (e.deltaY < 0) stopFollowing();
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'PageUp') stopFollowing();
+        }}
+        onPointerDown={(e) => {
+          // a drag on the scrollbar itself (the list element, not a row)
+          if (e.target === scrollRef.current) stopFollowing();
+        }}
+      >
+        <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualRows.map((vr) => {
+            const item = itemAt(vr.index);
+            if (!item) return null;
+            return (
+              <div
+                key={vr.key}
+                data-index={vr.index}
+                ref={virtualizer.measureElement}
+                className={item.planStepId !== undefined ? 'vrow is-nested' : 'vrow'}
+                style={{ transform: `translateY(${vr.start}px)` }}
+              >
+                <TimelineRow
+                  item={item}
+                  isSelected={item.id === selectedItemId}
+                  isExpanded={expanded.has(item.id)}
+                  isCollapsed={
+                    (item.kind === 'step' ||
+                      (item.kind === 'marker' && item.planStep !== undefined)) &&
+                    collapsed.has(item.id)
+                  }
+                  actions={actions}
+                />
+              </div>
+            );
+          })}
+        </div>
+        <PendingCalls runId={runId} isLive={isLive} />
       </div>
-      <PendingCalls runId={runId} isLive={isLive} />
+      <Minimap count={count} itemAt={itemAt} onJump={actions.jumpTo} />
     </div>
   );
 }

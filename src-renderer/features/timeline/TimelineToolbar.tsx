@@ -3,8 +3,14 @@ import { ROLES } from '@shared/domain/message';
 import { filterRoleId, TEST_IDS } from '../../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import { hasActiveFilters } from '../../store/timeline/visible-rows';
+import { SearchBox } from './SearchBox';
 
-/** Filters (role, tool, errors, duplicates, text) and the follow-tail switch. */
+const KEYS_HELP =
+  'j/k or ↑/↓ move · Home/End first/last · ] / [ next/previous step · e/E error · ' +
+  'd/D duplicate · s/S stuck marker · Enter expand · / search (Enter/Shift+Enter: next/previous match) · ' +
+  'p pause/resume · Shift+X stop · Esc deselect';
+
+/** Search, filters (role, tool, errors, duplicates) and the follow-tail switch. */
 export function TimelineToolbar({ runId }: { runId: string }) {
   const store = useWorkbenchStore();
   const filters = useWorkbench((s) => s.filters);
@@ -22,21 +28,7 @@ export function TimelineToolbar({ runId }: { runId: string }) {
 
   return (
     <div className="toolbar" role="toolbar" aria-label="Timeline filters">
-      <input
-        type="search"
-        className="search"
-        data-testid={TEST_IDS.filterSearch}
-        placeholder="Search (/)"
-        aria-label="Search the timeline"
-        value={filters.text}
-        onChange={(e) => set({ text: e.target.value })}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape' || e.key === 'Enter') {
-            e.currentTarget.blur();
-            document.querySelector<HTMLElement>(`[data-testid="${TEST_IDS.timeline}"]`)?.focus();
-          }
-        }}
-      />
+      <SearchBox runId={runId} />
       <div className="segmented" role="group" aria-label="Roles">
         {ROLES.map((role) => {
           const isOn = filters.roles.includes(role);
@@ -100,6 +92,14 @@ export function TimelineToolbar({ runId }: { runId: string }) {
         </button>
       )}
       <span className="spacer" />
+      <span
+        className="muted keys-hint"
+        data-testid={TEST_IDS.timelineKeys}
+        title={KEYS_HELP}
+        aria-label={KEYS_HELP}
+      >
+        keys
+      </span>
       {isLive && (
         <button
           type="button"

@@ -164,7 +164,8 @@ describe('applyTimelineEvents: structure', () => {
     const markers = ofKind(model.items, 'marker').map((m) => m.text);
     expect(markers).toContain('Retry 1 after HTTP 429 (waited 2.0 s): rate limited');
     expect(markers.filter((t) => t.startsWith('Sandbox'))).toEqual(['Sandbox creating (img)']);
-    expect(markers).toContain('Plan “Plan”: 1 of 2 steps completed');
+    // the update that starts step b is that step's header, which says where the plan is
+    expect(markers).toContain('Plan step 2 of 2: b (1 of 2 completed)');
     script.emit({ type: 'human.answered', toolCallId: 'h1', answer: 'a.txt' });
     model = applyTimelineEvents(model, script.events);
     expect(model.openQuestions).toEqual([]);

@@ -8,7 +8,7 @@
 import type { RunEvent, RunEventOf } from '@shared/events';
 import { matchDuplicate } from './duplicate-index';
 import { key } from './timeline-draft';
-import { DebugDraft } from './debug-draft';
+import { StructureDraft } from './structure-draft';
 import { callRequested, callRetried, callSettled } from './pending-calls';
 import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
 import { requestExtras, withOutput } from './request-and-output';
@@ -31,7 +31,7 @@ export function applyTimelineEvents(
  * with the run's outcome (states, tool verdicts, repeats) in OutcomeDraft, the debugger's
  * pauses and edits in DebugDraft.
  */
-class Draft extends DebugDraft {
+class Draft extends StructureDraft {
   apply(e: RunEvent): void {
     this.m.lastSeq = e.seq;
     this.m.eventCount += 1;
@@ -95,6 +95,8 @@ class Draft extends DebugDraft {
         callSettled(this.m.pendingCalls, e.agent);
         this.m.pendingResponse[e.agent] = {
           step: e.step,
+          seq: e.seq,
+          reply: { content: e.content, toolCalls: e.toolCalls },
           info: {
             model: e.model,
             usage: e.usage,
@@ -126,6 +128,7 @@ class Draft extends DebugDraft {
         return;
       }
       case 'tool.started':
+        this.replyBeforeTool(e);
         this.m.index.toolNames.add(e.name);
         this.m.index.tools.set(e.toolCallId, this.items.length);
         this.push({
@@ -165,18 +168,8 @@ class Draft extends DebugDraft {
         return this.stuck(e);
       case 'sandbox.changed':
         return this.sandboxChanged(e);
-      case 'plan.updated': {
-        this.m.plan = { planId: e.planId, title: e.title, steps: e.steps, updatedSeq: e.seq };
-        const done = e.steps.filter((s) => s.status === 'completed').length;
-        this.marker(
-          e,
-          this.m.lastAgent,
-          'plan',
-          `Plan “${e.title}”: ${done} of ${e.steps.length} steps completed`,
-          'info',
-        );
-        return;
-      }
+      case 'plan.updated':
+        return this.planUpdated(e);
       case 'human.requested':
         this.m.index.human.set(e.toolCallId, this.items.length);
         this.m.openQuestions.push(e.toolCallId);
@@ -279,6 +272,7 @@ class Draft extends DebugDraft {
       wasStreamed: false,
     };
     let position = this.items.length;
+    this.markRepeatedPrompt(e.agent, item);
     if (message.role === 'assistant') {
       const streamPosition = this.m.streams[e.agent];
       const stream = streamPosition === undefined ? undefined : this.items[streamPosition];

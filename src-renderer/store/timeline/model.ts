@@ -13,6 +13,7 @@ export function createTimeline(): TimelineModel {
       human: new Map(),
       toolNames: new Set(),
       errors: new Map(),
+      prompts: new Map(),
     },
     runAgent: '',
     toolErrors: 0,

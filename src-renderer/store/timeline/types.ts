@@ -13,6 +13,7 @@ export type { LiveOutput } from '../../lib/live-output';
 import type {
   EventMessage,
   PlanStep,
+  PlanStepStatus,
   RequestParams,
   RequestTool,
   RunPausedEvent,
@@ -38,6 +39,8 @@ interface ItemBase {
   /** id of the step header it is grouped under; 0 for items before any step */
   stepId: number;
   ts: number;
+  /** a flow's plan step it belongs to: the id of that plan step's header row */
+  planStepId?: number;
 }
 
 export interface RunStartItem extends ItemBase {
@@ -121,6 +124,13 @@ export interface MessageItem extends ItemBase {
   wasStreamed: boolean;
   /** the user's edits of its content while the run was paused, oldest first */
   edits?: ContentEdit[];
+  /**
+   * the model's reply as it answered (llm.responded), shown before the tool calls it made
+   * because the agent stores something else in memory (a flow's planner stores the plan)
+   */
+  isReplyOnly?: boolean;
+  /** a user prompt that repeats an earlier one word for word: that one's item id */
+  repeatOf?: number;
 }
 
 /** An edit of a stored message's content: from this seq on the model saw the new text. */
@@ -177,6 +187,8 @@ export interface MarkerItem extends ItemBase {
   droppedItems?: number[];
   /** for a sandbox failure: the tool calls it failed, in order (one row for all of them) */
   occurrences?: number[];
+  /** a flow's plan step starting: the header its executor steps are nested under */
+  planStep?: { index: number; text: string; agent?: string; status: PlanStepStatus };
 }
 
 export interface StuckItem extends ItemBase {
@@ -241,6 +253,8 @@ export interface PlanState {
   title: string;
   steps: PlanStep[];
   updatedSeq: number;
+  /** per plan step: the id of the timeline row where it started (its header) */
+  stepItems: Record<number, number>;
 }
 
 export interface SandboxState {
@@ -286,6 +300,8 @@ export interface TimelineIndex {
   toolNames: Set<string>;
   /** normalised tool error text -> item position of the first call that had it */
   errors: Map<string, number>;
+  /** `${agent}\u0000${content}` of user prompts -> id of the first item with it */
+  prompts: Map<string, number>;
 }
 
 export interface TimelineModel {
@@ -298,7 +314,20 @@ export interface TimelineModel {
   /** per agent: position of the live stream item, while a response streams */
   streams: Record<string, number>;
   /** per agent: the last `llm.responded`, waiting for its assistant memory message */
-  pendingResponse: Record<string, { step: number; info: ResponseInfo }>;
+  pendingResponse: Record<
+    string,
+    {
+      step: number;
+      info: ResponseInfo;
+      /** seq of the llm.responded, and what it said */
+      seq: number;
+      reply: { content: string | null; toolCalls: ToolCall[] };
+    }
+  >;
+  /** a flow's plan step in progress: its index and the position of its header row */
+  planStep?: { index: number; position: number };
+  /** the text of the last plan summary row (an update that changes nothing adds none) */
+  lastPlanText?: string;
   /** per agent: the model call waiting for its answer (pending-calls.ts) */
   pendingCalls: PendingCalls;
   /** per agent: a stuck marker whose nudge goes into the agent's next step */

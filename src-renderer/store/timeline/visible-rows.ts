@@ -51,6 +51,8 @@ export function computeVisibleRows(
   let headerPosition = -1;
   for (let position = 0; position < items.length; position++) {
     const item = items[position]!;
+    // a folded plan step hides everything nested under it, its executors' steps too
+    if (item.planStepId !== undefined && collapsed.has(item.planStepId)) continue;
     if (item.kind === 'step') {
       headerPosition = position;
       if (!isFiltering) {

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { headOf } from '../../../lib/format';
 
 const LINES = 8;
@@ -11,14 +12,18 @@ export function ClampedText(props: {
   isExpanded: boolean;
   onToggle: () => void;
   className?: string;
+  /** how the shown part is drawn (markdown, numbered lines); plain text by default */
+  render?: (shown: string) => ReactNode;
+  /** lines of the text shown before "show more" (markdown source has blank lines) */
+  lines?: number;
 }) {
   const { text, isExpanded, onToggle } = props;
-  const head = headOf(text, LINES, CHARS);
+  const head = headOf(text, props.lines ?? LINES, CHARS);
   const shown = isExpanded ? text.slice(0, EXPANDED_CHARS) : head.text;
   const isCut = isExpanded ? text.length > EXPANDED_CHARS : head.isCut;
   return (
     <div className={props.className ?? 'msg-text'}>
-      {shown}
+      {props.render ? props.render(shown) : shown}
       {(head.isCut || isExpanded) && (
         <div className="clamp-actions">
           {isCut && (

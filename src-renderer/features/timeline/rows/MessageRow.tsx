@@ -1,9 +1,15 @@
 import { TEST_IDS } from '../../../test-ids';
-import { argsSummary, formatCount, formatDuration, ordinal } from '../../../lib/format';
+import { argsSummary, clip, formatCount, formatDuration, ordinal } from '../../../lib/format';
+import { argsLine, argsView } from './tool-args-view';
 import type { MessageItem, StreamItem } from '../../../store/timeline/types';
 import { RowLink, RowShell } from './RowShell';
 import { ClampedText } from './ClampedText';
 import type { RowProps } from './row-props';
+import { Markdown } from '../../../components/content/Markdown';
+
+const renderMarkdown = (text: string) => <Markdown text={text} />;
+/** markdown source spends lines on blank lines and fences: a reply's head shows more of them */
+const MARKDOWN_LINES = 14;
 
 const DUPLICATE_WHAT = {
   content: 'the same content',
@@ -33,11 +39,22 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
         duplicate: dup ? 'true' : undefined,
         'duplicate-of': dup ? dup.of.join(' ') : undefined,
         repeated: item.repeatedLater > 0 ? item.repeatedLater : undefined,
+        'repeat-of': item.repeatOf,
+        'reply-only': item.isReplyOnly ? 'true' : undefined,
       }}
     >
       <div className="msg-head">
         <span className={`role-badge role-${item.role}`}>{item.role}</span>
-        <span className="muted mono">#{item.memoryIndex}</span>
+        {item.isReplyOnly ? (
+          <span
+            className="chip"
+            title="The model's reply as it answered; the agent stored something else in memory"
+          >
+            reply
+          </span>
+        ) : (
+          <span className="muted mono">#{item.memoryIndex}</span>
+        )}
         {item.name && <span className="muted">{item.name}</span>}
         {item.response && (
           <span className="muted">
@@ -78,11 +95,21 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
           ))}
         </div>
       )}
-      {item.content !== null && item.content !== '' ? (
+      {item.repeatOf !== undefined && !isExpanded ? (
+        <p className="muted folded-prompt" data-testid={TEST_IDS.foldedPrompt}>
+          Same prompt as{' '}
+          <RowLink onClick={() => actions.jumpTo(item.repeatOf!)}>the first time</RowLink> (
+          {firstLine(item.content ?? '')}) ·{' '}
+          <RowLink onClick={() => actions.toggleExpanded(item.id)}>show</RowLink>
+        </p>
+      ) : item.content !== null && item.content !== '' ? (
         <ClampedText
           text={item.content}
           isExpanded={isExpanded}
           onToggle={() => actions.toggleExpanded(item.id)}
+          {...(item.role === 'assistant'
+            ? { className: 'msg-text is-markdown', render: renderMarkdown, lines: MARKDOWN_LINES }
+            : {})}
         />
       ) : (
         !item.toolCalls && <p className="muted empty-content">(empty content)</p>
@@ -92,7 +119,9 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
           {item.toolCalls.map((call) => (
             <li key={call.id} className="mono">
               → {call.function.name}
-              <span className="muted">({argsSummary(call.function.arguments, 100)})</span>
+              <span className="muted">
+                ({callLine(call.function.name, call.function.arguments)})
+              </span>
             </li>
           ))}
         </ul>
@@ -127,4 +156,15 @@ export function StreamRow({ item, isSelected, actions }: RowProps<StreamItem>) {
       </p>
     </RowShell>
   );
+}
+
+/** A call in one line: its code's first line when it carries code, else its JSON. */
+function callLine(name: string, args: string): string {
+  const line = argsLine(argsView(name, args));
+  return line !== null ? clip(line, 100) : argsSummary(args, 100);
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }

@@ -6,6 +6,7 @@ import { StepRow } from './StepRow';
 import { FinishedRow, HumanRow, MarkerRow, RunStartRow, StuckRow } from './MarkerRows';
 import type { RowActions } from './row-props';
 import { DebugRow } from './DebugRow';
+import { PlanStepRow } from './PlanStepRow';
 
 export interface TimelineRowProps {
   item: TimelineItem;
@@ -31,7 +32,11 @@ export const TimelineRow = memo(function TimelineRow({
     case 'tool':
       return <ToolCallCard item={item} {...rest} />;
     case 'marker':
-      return <MarkerRow item={item} {...rest} />;
+      return item.planStep ? (
+        <PlanStepRow item={item} isCollapsed={isCollapsed} {...rest} />
+      ) : (
+        <MarkerRow item={item} {...rest} />
+      );
     case 'stuck':
       return <StuckRow item={item} {...rest} />;
     case 'run':

@@ -1,5 +1,11 @@
 import { TEST_IDS } from '../../../test-ids';
-import { argsSummary, formatArgs, formatDuration } from '../../../lib/format';
+import { useMemo } from 'react';
+import { argsSummary, clip, formatDuration } from '../../../lib/format';
+import { useWorkbench } from '../../../store/StoreProvider';
+import { OutputText } from './OutputText';
+import { OutputToggles } from './OutputToggles';
+import { ToolArguments } from './ToolArguments';
+import { argsLine, argsView } from './tool-args-view';
 import type { ToolItem } from '../../../store/timeline/types';
 import { LiveOutputPanel } from '../../../components/LiveOutput';
 import { ClampedText } from './ClampedText';
@@ -19,7 +25,9 @@ const TOOL_STATUS_LABELS: Record<ToolItem['status'], string> = {
 };
 
 export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps<ToolItem>) {
-  const args = formatArgs(item.args);
+  const output = useWorkbench((s) => s.output);
+  const view = useMemo(() => argsView(item.name, item.args), [item.name, item.args]);
+  const inlineArgs = argsLine(view);
   const sentDiffers =
     item.observation !== undefined &&
     item.output !== undefined &&
@@ -71,13 +79,15 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
           <span className="chip chip-dropped">out of context</span>
         )}
         {!isExpanded && (
-          <span className="muted mono tool-args-inline">{argsSummary(item.args, 90)}</span>
+          <span className="muted mono tool-args-inline">
+            {inlineArgs !== null ? clip(inlineArgs, 90) : argsSummary(item.args, 90)}
+          </span>
         )}
       </div>
       {isExpanded && (
         <div className="tool-section">
           <div className="section-label">Arguments</div>
-          <pre className="code">{args}</pre>
+          <ToolArguments tool={item.name} args={item.args} hasLineNumbers={output.hasLineNumbers} />
         </div>
       )}
       {item.status === 'running' && item.live && (
@@ -89,12 +99,15 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
       {item.error && <ToolError item={item} isExpanded={isExpanded} actions={actions} />}
       {item.output !== undefined && item.output !== '' && (
         <div className="tool-section">
-          <div className="section-label">Result</div>
-          <ClampedText
-            className="code"
+          <div className="section-label">
+            Result <OutputToggles />
+          </div>
+          <OutputText
             text={item.output}
             isExpanded={isExpanded}
             onToggle={() => actions.toggleExpanded(item.id)}
+            isWrapped={output.isWrapped}
+            hasLineNumbers={output.hasLineNumbers}
           />
         </div>
       )}

@@ -1,0 +1,52 @@
+/**
+ * A run's title (history rename) and the removal of a run's files. The title lives
+ * beside the log in `<runId>.title` rather than in the index, because the index is only
+ * a cache rebuilt from the logs: a title kept there would vanish with it.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../config/atomic-write';
+
+/** Longer titles are cut; the history row shows one line. */
+export const MAX_TITLE_CHARS = 200;
+
+const TITLE_EXT = '.title';
+
+export function titlePath(dir: string, runId: string): string {
+  return join(dir, `${runId}${TITLE_EXT}`);
+}
+
+/** The saved title, or undefined when the run was never renamed. */
+export function readTitle(dir: string, runId: string): string | undefined {
+  try {
+    const text = readFileSync(titlePath(dir, runId), 'utf8').trim();
+    return text === '' ? undefined : text.slice(0, MAX_TITLE_CHARS);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Saves a title; a blank one removes it (the task is shown again). */
+export function writeTitle(dir: string, runId: string, title: string): string | undefined {
+  const clean = normalizeTitle(title);
+  if (clean === undefined) rmSync(titlePath(dir, runId), { force: true });
+  else writeFileAtomic(titlePath(dir, runId), clean, 0o600);
+  return clean;
+}
+
+/** One line, trimmed, at most MAX_TITLE_CHARS; undefined when nothing is left. */
+export function normalizeTitle(title: string): string | undefined {
+  const clean = title
+    // eslint-disable-next-line no-control-regex -- control characters would break the row
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, MAX_TITLE_CHARS);
+  return clean === '' ? undefined : clean;
+}
+
+/** Removes every file the history keeps for a run: its log, owner mark and title. */
+export function removeRunFiles(dir: string, runId: string): void {
+  for (const ext of ['.jsonl', '.owner', TITLE_EXT]) {
+    rmSync(join(dir, `${runId}${ext}`), { force: true });
+  }
+}
