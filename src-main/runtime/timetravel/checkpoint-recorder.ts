@@ -27,6 +27,9 @@ export interface CheckpointRecorderInput {
   warn: (message: string) => void;
 }
 
+/** `sandbox.changed` statuses of a sandbox that exists and can be snapshotted */
+const LIVE = new Set(['ready', 'busy', 'idle']);
+
 export class CheckpointRecorder {
   private lastContainer: string | undefined;
   /** host mode: the ctime mark of the previous snapshot */
@@ -40,6 +43,9 @@ export class CheckpointRecorder {
   readonly atStepBoundary = async (agent: string, step: number): Promise<void> => {
     const { session, sandboxes, settings, store, runId } = this.input;
     if (!settings.use_sandbox || !session.has(SANDBOX_RESOURCE)) return;
+    // Only a sandbox that is up: one still being created (a prewarm) or that failed would
+    // be waited for, or created again (an image pull), at every step boundary.
+    if (!LIVE.has(sandboxes.status(session.id)?.status ?? 'none')) return;
     try {
       const sandbox = await sandboxes.acquire(session, settings);
       const target = {
