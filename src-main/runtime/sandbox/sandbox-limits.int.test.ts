@@ -194,7 +194,9 @@ describe.skipIf(!engine.available)('a fork bomb in the background (default pids 
   it('restarts it after a one-shot exec that started it', async () => {
     const generation = sandbox.generation;
     const bomb = await sandbox.exec(['bash', '-c', ':(){ :|:& };: &'], { timeoutMs: 10_000 });
-    await restartedWithin(generation, 5_000);
+    // Without a further call, well before the 20 s stall of issue 12 item 4. The speed is
+    // the test above; here 10 s, since a Podman restart under load once took over 5 s.
+    await restartedWithin(generation, 10_000);
     const next = await sandbox.exec(['echo', 'next'], { timeoutMs: 10_000 });
     expect(next).toMatchObject({ exitCode: 0, stdout: 'next\n' });
     expect([...bomb.notes, ...next.notes].join(' ')).toMatch(restarted);
