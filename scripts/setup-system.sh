@@ -5,8 +5,11 @@
 set -euo pipefail
 
 IMAGE="${WORKBENCH_SANDBOX_IMAGE:-agent-workbench/sandbox:local}"
-# podman + catatonit (its --init) + openssl: the sandbox suite's second engines (npm run test:engines)
-PACKAGES=(docker.io chromium xvfb debootstrap iproute2 procps podman catatonit openssl curl)
+# podman + catatonit (its --init) + openssl: the sandbox suite's second engines (npm run test:engines).
+# Packages install without recommends, so podman's recommends that the suite ran with
+# (network stack, uidmap, slirp4netns, fuse-overlayfs) are named here.
+PACKAGES=(docker.io chromium xvfb debootstrap iproute2 procps podman catatonit netavark aardvark-dns
+  uidmap slirp4netns fuse-overlayfs openssl curl)
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
 
