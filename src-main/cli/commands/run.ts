@@ -1,16 +1,14 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isAgentName } from '@shared/domain/agent';
-import { verdictExitCode } from '@shared/run-outcome';
 import { ConfigError } from '../../runtime/config/load';
 import type { RunEvent } from '@shared/events';
 import type { WorkspaceChoice } from '@shared/ipc';
 import { createRuntime } from '../../runtime/runtime';
 import { parseCommandArgs, parsePositiveInt } from '../parse-args';
-import { EXIT, UsageError } from '../usage-error';
+import { UsageError } from '../usage-error';
+import { followRun } from '../follow-run';
 import { attachTerminalPrompt } from '../human-prompt';
-import { guardRunExit } from '../run-exit-guard';
-import { terminalSafe } from '../terminal-text';
 import { RunPrinter } from '../run-printer';
 import { readTask } from '../task-input';
 import { preflightOrExit } from '../preflight-report';
@@ -123,15 +121,6 @@ export async function runCommand(args: string[]): Promise<number> {
     actor: 'terminal',
     ignoreSavedBreakpoints: debugging.ignoreSaved,
   });
-  // An exit without run.finished is never a success (issue 12 item 3).
-  const exitGuard = guardRunExit(runtime.runs, handle.runId);
-  // Containers a killed CLI left behind are swept on every start (reliability.md S9), but
-  // only once the run has said its first word: the Docker client is not loaded before it
-  // (issue 16 item 7), and a run that never uses the sandbox sweeps all the same.
-  const stopSweepHook = runtime.runs.onEvent(() => {
-    stopSweepHook();
-    void runtime.services.sandboxes.startSweep();
-  });
   // Pauses are answered at the terminal; Ctrl-\ (SIGQUIT) pauses at the next safe point.
   const detachDebug = debugging.isInteractive
     ? attachDebugTerminal({ runs: runtime.runs, runId: handle.runId })
@@ -141,34 +130,12 @@ export async function runCommand(args: string[]): Promise<number> {
     runtime.runs.debugger(handle.runId)?.pause();
   };
   if (debugging.isInteractive) process.on('SIGQUIT', onQuit);
-  let interrupted = false;
-  // The first Ctrl-C stops the run cleanly (it still ends with run.finished, the sandbox
-  // is removed, the history is kept); the handler is `once`, so a second one quits at once.
-  const onSignal = () => {
-    interrupted = true;
-    process.stderr.write('workbench: stopping the run (Ctrl-C again to quit at once)\n');
-    runtime.runs.stop(handle.runId);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    await handle.done;
-    await runtime.dispose();
-    if (exitGuard.hasStalled) return EXIT.error;
-    // stdout keeps what a script wants: the answer, else how the run ended.
-    if (!values.jsonl) {
-      const result = printer.finalAnswer ?? printer.outcomeLine();
-      // A redirected answer is kept byte for byte; on a terminal escapes are shown, not run.
-      if (result) process.stdout.write(`${process.stdout.isTTY ? terminalSafe(result) : result}\n`);
-    }
-    if (interrupted) return EXIT.interrupted;
-    return verdictExitCode(printer.verdict?.kind ?? 'error');
-  } finally {
-    exitGuard.dispose();
-    detachPrompt();
-    detachDebug();
-    process.off('SIGQUIT', onQuit);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  return followRun(runtime, handle, printer, {
+    isJsonl: values.jsonl,
+    onEnd: () => {
+      detachPrompt();
+      detachDebug();
+      process.off('SIGQUIT', onQuit);
+    },
+  });
 }

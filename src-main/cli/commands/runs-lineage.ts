@@ -6,18 +6,16 @@
  * error, 2 bad usage, 3 max steps, 130 stopped); the new run's id goes to stderr first.
  */
 import { existsSync } from 'node:fs';
-import { verdictExitCode } from '@shared/run-outcome';
 import type { RunEvent } from '@shared/events';
 import { ConfigError } from '../../runtime/config/load';
 import { createRuntime, type Runtime } from '../../runtime/runtime';
 import { LineageError, type LineageRequest } from '../../runtime/runs/run-lineage';
 import { parseCommandArgs, parsePositiveInt } from '../parse-args';
 import { attachTerminalPrompt } from '../human-prompt';
-import { guardRunExit } from '../run-exit-guard';
 import { RunPrinter } from '../run-printer';
 import { resolveRunRef } from '../run-ref';
-import { terminalSafe } from '../terminal-text';
 import { EXIT, UsageError } from '../usage-error';
+import { followRun } from '../follow-run';
 
 export async function forkCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -115,34 +113,5 @@ async function follow(
   }
   process.stderr.write(`workbench: run ${handle.runId}\n`);
   const detachPrompt = attachTerminalPrompt(runtime.services.human);
-  const exitGuard = guardRunExit(runtime.runs, handle.runId);
-  const stopSweepHook = runtime.runs.onEvent(() => {
-    stopSweepHook();
-    void runtime.services.sandboxes.startSweep();
-  });
-  let interrupted = false;
-  const runId = handle.runId;
-  const onSignal = () => {
-    interrupted = true;
-    process.stderr.write('workbench: stopping the run (Ctrl-C again to quit at once)\n');
-    runtime.runs.stop(runId);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    await handle.done;
-    await runtime.dispose();
-    if (exitGuard.hasStalled) return EXIT.error;
-    if (!isJsonl) {
-      const result = printer.finalAnswer ?? printer.outcomeLine();
-      if (result) process.stdout.write(`${process.stdout.isTTY ? terminalSafe(result) : result}\n`);
-    }
-    if (interrupted) return EXIT.interrupted;
-    return verdictExitCode(printer.verdict?.kind ?? 'error');
-  } finally {
-    exitGuard.dispose();
-    detachPrompt();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  return followRun(runtime, handle, printer, { isJsonl, onEnd: detachPrompt });
 }
