@@ -42,11 +42,22 @@ describe('SaturationGuard', () => {
     expect(state).toEqual({ restarts: 0, looks: 1 });
   });
 
-  it('trusts a call that saw the table full, and a missing count changes nothing', async () => {
+  it('trusts a call that saw the table full; a missing count asks the cgroup', async () => {
     const known = target([null]);
     expect(await known.guard.afterCall(true)).not.toBeNull();
     const unknown = target([null]);
     expect(await unknown.guard.afterCall()).toBeNull();
+  });
+
+  it('takes an empty or missing listing as blind, not as idle: the cgroup decides', async () => {
+    // dockerd answered top with Processes: null while a bomb kept the pids cgroup full
+    for (const listing of [null, 0]) {
+      const bomb = target([listing], 256);
+      expect(await bomb.guard.afterCall(), `listing ${listing}`).not.toBeNull();
+      expect(bomb.state.restarts).toBe(1);
+      const idle = target([listing], 2);
+      expect(await idle.guard.afterCall()).toBeNull();
+    }
   });
 
   it('checks before a call only when the last check is more than a second old', async () => {

@@ -48,6 +48,16 @@ export interface SaturationTarget {
   isBusy(): boolean;
 }
 
+/**
+ * A running container always has a process: a listing that is missing or empty says
+ * nothing. Seen on dockerd 20.10 (both the local socket and TLS over TCP) while a bomb
+ * kept the pids cgroup full: `docker top` answered `{"Processes": null}` about one time
+ * in three, and a guard that took that as "no processes" missed the bomb.
+ */
+function isBlind(pids: number | null): pids is null | 0 {
+  return pids === null || pids === 0;
+}
+
 export class SaturationGuard {
   private lastCheck = 0;
   private lastCount: number | null = null;
@@ -130,15 +140,14 @@ export class SaturationGuard {
     const count = () => this.target.countProcesses().catch(() => null);
     let pids = await count();
     this.lastCount = pids;
-    for (let i = 0; i < RECOUNTS && pids !== null && pids < this.full; i++) {
+    for (let i = 0; i < RECOUNTS && !isBlind(pids) && pids < this.full; i++) {
       if (pids < this.target.pidsLimit * SUSPECT_SHARE) return false;
       await delay(RECOUNT_MS);
       pids = await count();
     }
-    if (pids === null) return false;
-    if (pids < this.full) {
-      // Still suspect: the listing misses processes being born and dying, the cgroup
-      // does not. Full there is what stops every new process.
+    if (isBlind(pids) || pids < this.full) {
+      // Still suspect, or the listing said nothing: the listing misses processes being
+      // born and dying, the cgroup does not. Full there is what stops every new process.
       const limited = await this.target.countLimited().catch(() => null);
       if (limited === null || limited < this.target.pidsLimit - PIDS_HEADROOM) return false;
     }

@@ -101,10 +101,29 @@ async function killOrphanConmons(): Promise<void> {
 /** The port of the second dockerd: below the ephemeral range, away from the e2e ports. */
 const TLS_PORT = Number(process.env['WORKBENCH_TEST_TLS_PORT'] ?? 31871);
 
+/** The second dockerd's own bridge, on a subnet of its own. */
+const TLS_BRIDGE = 'wb-tls0';
+const TLS_BRIDGE_ADDRESS = '172.31.251.1/24';
+
+function linkExists(name: string): Promise<boolean> {
+  return run('ip', ['link', 'show', name]).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function ensureBridge(): Promise<void> {
+  if (await linkExists(TLS_BRIDGE)) return;
+  await run('ip', ['link', 'add', 'name', TLS_BRIDGE, 'type', 'bridge']);
+  await run('ip', ['addr', 'add', TLS_BRIDGE_ADDRESS, 'dev', TLS_BRIDGE]);
+  await run('ip', ['link', 'set', TLS_BRIDGE, 'up']);
+}
+
 async function startTlsDockerd(): Promise<(() => Promise<void>) | undefined> {
   const dir = mkdtempSync(join(tmpdir(), 'wb-dockerd-'));
   const ssl = (args: string) => run('sh', ['-c', `cd ${dir} && openssl ${args}`]);
   let daemon: ChildProcess | undefined;
+  let hadDocker0 = false;
   const env = {
     DOCKER_HOST: `tcp://127.0.0.1:${TLS_PORT}`,
     DOCKER_TLS_VERIFY: '1',
@@ -130,6 +149,8 @@ async function startTlsDockerd(): Promise<(() => Promise<void>) | undefined> {
     await ssl(
       'x509 -req -in client.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out cert.pem -days 2 -extfile client.ext',
     );
+    hadDocker0 = await linkExists('docker0');
+    await ensureBridge();
     daemon = spawn(
       'dockerd',
       [
@@ -141,7 +162,10 @@ async function startTlsDockerd(): Promise<(() => Promise<void>) | undefined> {
         `--tlscacert=${dir}/ca.pem`,
         `--tlscert=${dir}/server-cert.pem`,
         `--tlskey=${dir}/server-key.pem`,
-        '--bridge=none',
+        // Never `--bridge=none`: a dockerd started so deletes the interface `docker0`,
+        // which belongs to the machine's own engine (its bridge-network containers then
+        // fail to start: "could not find bridge docker0"). Found the hard way.
+        `--bridge=${TLS_BRIDGE}`,
         '--iptables=false',
         '--ip-masq=false',
       ],
@@ -173,7 +197,11 @@ async function startTlsDockerd(): Promise<(() => Promise<void>) | undefined> {
   return async () => {
     daemon?.kill('SIGTERM');
     await new Promise((r) => daemon?.once('exit', r) ?? r(undefined));
+    await run('ip', ['link', 'delete', TLS_BRIDGE]).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
+    if (hadDocker0 && !(await linkExists('docker0'))) {
+      throw new Error('the TLS dockerd deleted docker0, the bridge of the machine engine');
+    }
   };
 }
 
