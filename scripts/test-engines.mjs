@@ -12,6 +12,8 @@ const FILES = [
   'src-main/runtime/sandbox/sandbox-exec.int.test.ts',
   'src-main/runtime/sandbox/sandbox-manager.int.test.ts',
   'src-main/runtime/sandbox/sandbox-limits.int.test.ts',
+  // [sandbox] engines: the second engine and the machine's dockerd at once
+  'src-main/runtime/sandbox/engine-pool.int.test.ts',
 ];
 const ENGINES = ['podman', 'tls-dockerd'];
 

@@ -281,6 +281,11 @@ export interface SandboxChangedEvent {
   reason?: SandboxFailureReason;
   /** progress text while an image is pulled, or the place in the queue while `queued` */
   progress?: string;
+  /**
+   * for `ready`, when `[sandbox] engines` lists more than one: the engine the sandbox was
+   * placed on (unix:///..., tcp://host:port (TLS), ssh://...)
+   */
+  engine?: string;
 }
 export const SANDBOX_FAILURE_REASONS = [
   'engine_unavailable',

@@ -16,6 +16,7 @@ import type {
   ContainerSpec,
   ContainerState,
   ContainerSummary,
+  EngineCapacity,
   EngineInfo,
   ExecSpec,
   ExecState,
@@ -32,6 +33,8 @@ import {
 } from './errors';
 import { PullTracker, type PullEvent } from './pull-progress';
 import { SocketExecStream } from './socket-exec-stream';
+import { connectionFor, isolated } from './engine-connection';
+import type { EngineAddress } from '../config/engine-address';
 
 /** Default deadlines per kind of call (ms). */
 export const ENGINE_DEADLINES = {
@@ -45,6 +48,8 @@ export const ENGINE_DEADLINES = {
 export interface DockerodeEngineOptions {
   /** "unix:///path", "tcp://host:port", "npipe://..."; default: $DOCKER_HOST, else the local socket */
   dockerHost?: string;
+  /** an entry of `[sandbox] engines` (TLS and ssh included); wins over dockerHost */
+  address?: EngineAddress;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -55,18 +60,24 @@ export class DockerodeEngine implements ContainerEngine {
 
   constructor(options: DockerodeEngineOptions = {}) {
     const env = options.env ?? process.env;
+    const configured = options.address && options.address.kind !== 'environment';
     const host = options.dockerHost ?? env['DOCKER_HOST'];
-    if (host && host.startsWith('unix://')) {
+    if (configured) {
+      const connection = connectionFor(
+        options.address as Exclude<EngineAddress, { kind: 'environment' }>,
+        env,
+      );
+      this.endpoint = connection.endpoint;
+      this.docker = new Docker(connection.options);
+    } else if (host && host.startsWith('unix://')) {
       this.endpoint = host;
-      this.docker = new Docker({ socketPath: host.slice('unix://'.length) });
+      this.docker = new Docker(isolated({ socketPath: host.slice('unix://'.length) }));
     } else if (host && options.dockerHost !== undefined) {
       const url = new URL(host.includes('//') ? host : `tcp://${host}`);
       this.endpoint = host;
-      this.docker = new Docker({
-        host: url.hostname,
-        port: Number(url.port || 2375),
-        protocol: 'http',
-      });
+      this.docker = new Docker(
+        isolated({ host: url.hostname, port: Number(url.port || 2375), protocol: 'http' }),
+      );
     } else if (host) {
       // docker-modem reads DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH itself.
       this.endpoint = host;
@@ -74,7 +85,7 @@ export class DockerodeEngine implements ContainerEngine {
     } else {
       const socket = defaultSocketPath();
       this.endpoint = `unix://${socket}`;
-      this.docker = new Docker({ socketPath: socket });
+      this.docker = new Docker(isolated({ socketPath: socket }));
     }
   }
 
@@ -95,6 +106,19 @@ export class DockerodeEngine implements ContainerEngine {
       apiVersion: String(info.ApiVersion),
       endpoint: this.endpoint,
       isLocal: this.isLocal,
+    };
+  }
+
+  async capacity(options: CallOptions = {}): Promise<EngineCapacity> {
+    const info = (await this.call('engine info', ENGINE_DEADLINES.ping, options, (abortSignal) =>
+      // The typings omit info()'s options; dockerode passes abortSignal through.
+      (this.docker.info as (opts: object) => Promise<unknown>).call(this.docker, { abortSignal }),
+    )) as { NCPU?: unknown; MemTotal?: unknown; ContainersRunning?: unknown };
+    const number = (value: unknown) => (typeof value === 'number' && value >= 0 ? value : 0);
+    return {
+      cpus: number(info.NCPU),
+      memoryBytes: number(info.MemTotal),
+      runningContainers: number(info.ContainersRunning),
     };
   }
 

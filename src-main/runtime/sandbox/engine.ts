@@ -22,6 +22,14 @@ export interface EngineInfo {
   isLocal: boolean;
 }
 
+/** What an engine's machine has, for spreading sandboxes over engines (`docker info`). */
+export interface EngineCapacity {
+  cpus: number;
+  memoryBytes: number;
+  /** every running container there, the app's or not: they all use the machine */
+  runningContainers: number;
+}
+
 /** The subset of Docker's create body the sandbox uses; kept close to the Engine API. */
 export interface ContainerSpec {
   name?: string;
@@ -122,6 +130,8 @@ export interface ImageSummary {
 export interface ContainerEngine {
   /** answers with the engine's version, or throws an EngineUnavailableError */
   ping(options?: CallOptions): Promise<EngineInfo>;
+  /** the engine machine's CPUs and memory, and how many containers run there now */
+  capacity(options?: CallOptions): Promise<EngineCapacity>;
   hasImage(image: string, options?: CallOptions): Promise<boolean>;
   /** the tagged images on the engine (untagged layers left out) */
   listImages(options?: CallOptions): Promise<ImageSummary[]>;

@@ -21,6 +21,9 @@ export class LazyDockerEngine implements ContainerEngine {
   async ping(options?: CallOptions) {
     return (await this.get()).ping(options);
   }
+  async capacity(options?: CallOptions) {
+    return (await this.get()).capacity(options);
+  }
   async hasImage(image: string, options?: CallOptions) {
     return (await this.get()).hasImage(image, options);
   }

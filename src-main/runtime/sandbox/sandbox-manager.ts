@@ -10,7 +10,6 @@
  * - The image is ensured before use, with pull progress as `sandbox.changed` events.
  * - A sandbox whose container died, or whose settings changed, is recreated on next use.
  */
-import { chownSync, existsSync, lstatSync, mkdirSync, statSync } from 'node:fs';
 import type { SandboxChangedEvent } from '@shared/events';
 import { sandboxSchema, type SandboxSettings } from '../config/schema';
 import type { Session } from '../session/session';
@@ -19,6 +18,7 @@ import type { QueuePosition } from '../util/slot-queue';
 import {
   LABELS,
   buildContainerSpec,
+  parseMemory,
   isUnknownTmpfsOption,
   type TmpfsOwnerOption,
   policyHash,
@@ -27,11 +27,13 @@ import {
   type SandboxUser,
 } from './container-policy';
 import { LazyDockerEngine } from './lazy-engine';
-import type { ContainerEngine, EngineInfo } from './engine';
+import type { ContainerEngine } from './engine';
+import { EnginePool, type EngineFactory, type PoolMember } from './engine-pool';
 import { SandboxError } from './errors';
 import { ensureImage } from './image';
 import { currentOwner, ownerVerdict } from './owner';
 import { Sandbox } from './sandbox';
+import { prepareWorkspace, sandboxUserFor } from './workspace-mount';
 import { SandboxSlots } from './sandbox-slots';
 
 /** How long `dispose` waits for a running orphan sweep before cutting it short. */
@@ -43,7 +45,10 @@ export const SANDBOX_RESOURCE = 'sandbox';
 export type SandboxListener = (event: SandboxChangedEvent) => void;
 
 export interface SandboxManagerOptions {
+  /** the engine when `[sandbox] engines` is empty; default: DOCKER_HOST, else the local socket */
   engine?: ContainerEngine;
+  /** makes the engines `[sandbox] engines` lists (tests may wrap them) */
+  engineFactory?: EngineFactory;
   owner?: OwnerLabels;
   user?: SandboxUser;
 }
@@ -62,7 +67,8 @@ export interface EngineProbe {
 
 export class SandboxManager {
   readonly owner: OwnerLabels;
-  readonly engine: ContainerEngine;
+  /** every engine in use, as one: container calls go to the engine that has the container */
+  readonly engine: EnginePool;
   private readonly user: SandboxUser;
   private readonly live = new Set<Sandbox>();
   /** containers created but not yet handed out, so dispose can remove them too */
@@ -74,14 +80,19 @@ export class SandboxManager {
   private readonly lifetime = new AbortController();
   private sweep: Promise<SweepResult> | null = null;
   private isDisposed = false;
-  /** how this engine makes /tmp the sandbox user's (learnt at the first creation) */
-  private tmpfsOwner: TmpfsOwnerOption = 'uid';
+  /** how each engine makes /tmp the sandbox user's (learnt at its first creation) */
+  private readonly tmpfsOwners = new Map<PoolMember, TmpfsOwnerOption>();
+  /** engines whose orphans were swept (the default one by `startSweep`) */
+  private readonly swept = new Map<PoolMember, Promise<unknown>>();
   /** `[sandbox] max_containers`: the cap and the queue of sessions waiting for a slot */
   private readonly slots: SandboxSlots;
 
   constructor(options: SandboxManagerOptions = {}) {
     // dockerode loads on first use (lazy-engine.ts): a run without the sandbox never loads it
-    this.engine = options.engine ?? new LazyDockerEngine();
+    this.engine = new EnginePool(
+      options.engine ?? new LazyDockerEngine(),
+      options.engineFactory ?? ((address) => new LazyDockerEngine({ address })),
+    );
     this.owner = options.owner ?? currentOwner();
     this.user = options.user ?? sandboxUser();
     this.slots = new SandboxSlots(
@@ -108,16 +119,34 @@ export class SandboxManager {
 
   /** Starts the orphan sweep in the background (at runtime start); errors are kept quiet. */
   startSweep(): Promise<SweepResult> {
-    this.sweep ??= this.sweepOrphans({ signal: this.lifetime.signal }).catch(() => ({
-      removed: [],
-      kept: [],
-    }));
+    if (!this.sweep) {
+      for (const member of this.engine.list) this.swept.set(member, Promise.resolve());
+      this.sweep = this.sweepOrphans({ signal: this.lifetime.signal }).catch(() => ({
+        removed: [],
+        kept: [],
+      }));
+    }
     return this.sweep;
   }
 
+  /** An engine added to `[sandbox] engines` later is swept before its first sandbox. */
+  private async sweepOnce(member: PoolMember, signal: AbortSignal): Promise<void> {
+    let sweep = this.swept.get(member);
+    if (!sweep) {
+      sweep = this.sweepOrphans({ signal, member }).catch(() => undefined);
+      this.swept.set(member, sweep);
+    }
+    await sweep;
+  }
+
   /** Removes managed containers whose owning instance is gone (crash, SIGKILL). */
-  async sweepOrphans(options: { signal?: AbortSignal } = {}): Promise<SweepResult> {
-    const containers = await this.engine.listContainers({ [LABELS.managed]: 'true' }, options);
+  async sweepOrphans(
+    options: { signal?: AbortSignal; member?: PoolMember } = {},
+  ): Promise<SweepResult> {
+    const labels = { [LABELS.managed]: 'true' };
+    const containers = options.member
+      ? await this.engine.listOn(options.member, labels, options)
+      : await this.engine.listContainers(labels, options);
     const result: SweepResult = { removed: [], kept: [] };
     for (const container of containers) {
       const verdict = ownerVerdict(container.labels, this.owner);
@@ -147,12 +176,13 @@ export class SandboxManager {
           'and shell tools never run on your machine directly. Set use_sandbox = true to use them.',
       );
     }
-    const wanted = policyHash({ settings, user: this.userFor(session) });
+    this.engine.configure(settings.engines);
+    const wanted = policyHash({ settings, user: sandboxUserFor(session, this.user) });
     for (let attempt = 0; attempt < 3; attempt++) {
       if (this.isDisposed) throw new SandboxError('internal', 'The app is shutting down');
       if (!session.has(SANDBOX_RESOURCE)) {
         // Beyond [sandbox] max_containers the session waits for a slot (cancellable).
-        await this.slots.reserve(session, settings.max_containers, options.signal, (place) =>
+        await this.slots.reserve(session, containerCap(settings), options.signal, (place) =>
           this.publish(session.id, {
             type: 'sandbox.changed',
             status: 'queued',
@@ -237,16 +267,22 @@ export class SandboxManager {
     let containerId: string | undefined;
     try {
       await this.startSweep();
-      const engine = await this.engine.ping({ signal });
+      const member = await this.engine.place(
+        { cpus: settings.cpu_limit, memoryBytes: parseMemory(settings.memory_limit) },
+        { signal },
+      );
+      await this.sweepOnce(member, signal);
+      const target = member.engine;
+      const engine = await target.ping({ signal });
       await this.retryPendingRemovals();
       await ensureImage(
-        this.engine,
+        target,
         settings.image,
         (progress) => notify({ status: 'creating', progress: progress.text }),
         { signal },
       );
-      if (!session.isUserFolder) this.prepareWorkspace(session.workspaceDir, engine);
-      const user = this.userFor(session);
+      if (!session.isUserFolder) prepareWorkspace(session.workspaceDir, engine, this.user);
+      const user = sandboxUserFor(session, this.user);
       const specFor = (tmpfsOwner: TmpfsOwnerOption) =>
         buildContainerSpec({
           settings,
@@ -256,20 +292,21 @@ export class SandboxManager {
           owner: this.owner,
           tmpfsOwner,
         });
-      const tried = this.tmpfsOwner;
+      const tried = this.tmpfsOwners.get(member) ?? 'uid';
       let spec = specFor(tried);
       try {
-        containerId = await this.engine.createContainer(spec, { signal });
+        containerId = await target.createContainer(spec, { signal });
       } catch (error) {
         // Feature detection by the engine's own answer, not its name: an engine that
         // refuses the tmpfs uid= option (Podman) gets `U`, now and for every later sandbox.
         // What this attempt sent decides, not the shared flag: sandboxes created at once
         // all try `uid=`, and the first refusal flips the flag before the others' come back.
         if (tried !== 'uid' || !isUnknownTmpfsOption(error)) throw error;
-        this.tmpfsOwner = 'U';
+        this.tmpfsOwners.set(member, 'U');
         spec = specFor('U');
-        containerId = await this.engine.createContainer(spec, { signal });
+        containerId = await target.createContainer(spec, { signal });
       }
+      this.engine.adopt(containerId, member);
       this.creating.add(containerId);
       await this.engine.startContainer(containerId, { signal });
       if (this.isDisposed) throw new SandboxError('internal', 'The app is shutting down');
@@ -289,7 +326,11 @@ export class SandboxManager {
       });
       this.live.add(sandbox);
       this.creating.delete(containerId);
-      notify({ status: 'ready', containerId });
+      notify({
+        status: 'ready',
+        containerId,
+        ...(this.engine.list.length > 1 ? { engine: engine.endpoint } : {}),
+      });
       return sandbox;
     } catch (error) {
       if (containerId !== undefined) {
@@ -313,46 +354,6 @@ export class SandboxManager {
     return this.user;
   }
 
-  /**
-   * A folder of the user's own is never chowned. When the app runs as root, the sandbox
-   * runs as the folder's owner instead (never as root), so what the agent writes keeps
-   * the owner of the folder; as a normal user it is that user already.
-   */
-  private userFor(session: Session): SandboxUser {
-    if (!session.isUserFolder || process.getuid?.() !== 0) return this.user;
-    try {
-      const stat = statSync(session.workspaceDir);
-      if (stat.uid !== 0) return { uid: stat.uid, gid: stat.gid === 0 ? stat.uid : stat.gid };
-    } catch {
-      // a folder that vanished fails at container creation with its own message
-    }
-    return this.user;
-  }
-
-  /**
-   * The workspace folder is bound into the container, where the sandbox user must be able
-   * to write. When the app runs as root (containers, CI) that user is 1000, so the folder
-   * is handed to it; a normal user's folder already belongs to the sandbox user (same uid).
-   * An engine behind TCP may share this machine's folders (a dockerd on loopback) or not
-   * (another machine): the folder here is the app's own, so it is prepared either way,
-   * never created for a remote engine.
-   */
-  private prepareWorkspace(dir: string, engine: EngineInfo): void {
-    if (engine.isLocal) mkdirSync(dir, { recursive: true });
-    else if (!existsSync(dir)) return; // only the engine's machine has it
-
-    // chown and the bind mount follow links: a workspace must be a real folder.
-    const stat = lstatSync(dir);
-    if (!stat.isDirectory()) {
-      throw new SandboxError(
-        'internal',
-        `The workspace ${dir} is not a plain folder (a symbolic link?); refusing to mount it`,
-      );
-    }
-    if (process.getuid?.() !== 0) return;
-    if (stat.uid !== this.user.uid) chownSync(dir, this.user.uid, this.user.gid);
-  }
-
   private async retryPendingRemovals(): Promise<void> {
     for (const id of [...this.pendingRemovals]) {
       await this.engine
@@ -372,6 +373,17 @@ export class SandboxManager {
       }
     }
   }
+}
+
+/**
+ * `[sandbox] max_containers`, or less when every engine of `[sandbox] engines` has its own
+ * cap: beyond their sum a session waits for a slot rather than failing to find an engine.
+ */
+function containerCap(settings: SandboxSettings): number {
+  const caps = settings.engines.map((entry) => entry.max_containers);
+  if (caps.length === 0 || caps.some((cap) => cap === undefined)) return settings.max_containers;
+  const sum = caps.reduce<number>((total, cap) => total + (cap ?? 0), 0);
+  return Math.min(settings.max_containers, sum);
 }
 
 function queuedText(place: QueuePosition): string {

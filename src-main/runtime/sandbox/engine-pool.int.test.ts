@@ -1,0 +1,182 @@
+/**
+ * `[sandbox] engines` on real engines (issue 18 item 3): sandboxes spread over several
+ * engines, each container's calls going to its own engine, an engine that is down
+ * skipped, per-engine caps holding (and a session beyond their sum waiting, not failing).
+ *
+ * The two-engine part runs in `npm run test:engines` (part of `npm test`), where
+ * DOCKER_HOST is the second engine (Podman's service, or a TLS dockerd given here by its
+ * own entry with cert_path) and the machine's dockerd is the other. Checks use each
+ * engine's docker CLI: an independent view of where the containers are.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SandboxChangedEvent } from '@shared/events';
+import type { EngineEntry } from '../config/engine-address';
+import { LABELS } from './container-policy';
+import { currentOwner, processStartTime } from './owner';
+import { SandboxManager } from './sandbox-manager';
+import { probeDocker } from './testing/docker-env';
+import { localSettings, tempSession } from './testing/sandbox-fixture';
+
+const run = promisify(execFile);
+const engine = await probeDocker();
+
+const MACHINE_SOCKET = '/var/run/docker.sock';
+const NOBODY_SOCKET = '/tmp/wb-no-engine-here.sock';
+const secondHost = process.env['WORKBENCH_TEST_ENGINE'] ? process.env['DOCKER_HOST'] : undefined;
+
+/** Ids of this manager's containers on one engine, as that engine's docker CLI lists them. */
+async function containersOn(manager: SandboxManager, host: 'machine' | 'second') {
+  const env =
+    host === 'machine'
+      ? { ...process.env, DOCKER_HOST: `unix://${MACHINE_SOCKET}`, DOCKER_TLS_VERIFY: '' }
+      : process.env;
+  const { stdout } = await run(
+    'docker',
+    ['ps', '-aq', '--no-trunc', '--filter', `label=${LABELS.instance}=${manager.owner.instanceId}`],
+    { env },
+  );
+  return stdout.split('\n').filter(Boolean).sort();
+}
+
+describe.skipIf(!engine.available)('[sandbox] engines', () => {
+  const managers: SandboxManager[] = [];
+  const newManager = () => {
+    const manager = new SandboxManager();
+    managers.push(manager);
+    return manager;
+  };
+  afterAll(async () => {
+    for (const manager of managers) await manager.dispose();
+  });
+
+  it('skips an engine that does not answer, and says where the sandbox went', async () => {
+    const manager = newManager();
+    const session = tempSession();
+    const events: SandboxChangedEvent[] = [];
+    manager.watch(session.id, (e) => events.push(e));
+    const settings = localSettings({
+      cpu_limit: 0.5,
+      engines: [{ url: `unix://${NOBODY_SOCKET}` }, { url: `unix://${MACHINE_SOCKET}` }],
+    });
+    const sandbox = await manager.acquire(session, settings);
+    expect((await sandbox.exec(['echo', 'here'], { timeoutMs: 10_000 })).stdout).toBe('here\n');
+    expect(events.find((e) => e.status === 'ready')?.engine).toBe(`unix://${MACHINE_SOCKET}`);
+    expect(await containersOn(manager, 'machine')).toEqual([sandbox.id]);
+    await session.close();
+    expect(await containersOn(manager, 'machine')).toEqual([]);
+  });
+
+  it('names every engine and why when none can take the sandbox', async () => {
+    const manager = newManager();
+    const session = tempSession();
+    const settings = localSettings({
+      engines: [{ url: `unix://${NOBODY_SOCKET}` }, { url: 'unix:///tmp/wb-nor-here.sock' }],
+    });
+    const failure = manager.acquire(session, settings);
+    await expect(failure).rejects.toThrow(/No engine of \[sandbox\] engines can take a sandbox/);
+    await expect(failure).rejects.toThrow(
+      new RegExp(`unix://${NOBODY_SOCKET}: .+; unix:///tmp/wb-nor-here.sock: `),
+    );
+    await session.close();
+  });
+
+  describe.runIf(secondHost)('over two engines', () => {
+    const secondEntry = (max: number): EngineEntry => ({
+      url: secondHost!,
+      max_containers: max,
+      // The TLS dockerd: given by address and certificate folder, as a user would write it.
+      ...(process.env['DOCKER_CERT_PATH'] ? { cert_path: process.env['DOCKER_CERT_PATH'] } : {}),
+    });
+
+    it('spreads sandboxes by free room, each call going to its engine; beyond the caps a session waits', async () => {
+      const manager = newManager();
+      const settings = localSettings({
+        cpu_limit: 0.5,
+        memory_limit: '128m',
+        engines: [secondEntry(2), { url: `unix://${MACHINE_SOCKET}`, max_containers: 2 }],
+      });
+      const sessions = [0, 1, 2, 3].map(() => tempSession());
+      // Runs hold their sandboxes (otherwise a waiting session takes an idle one's slot).
+      const leases = sessions.map((session) => manager.lease(session.id));
+      const sandboxes = [];
+      for (const session of sessions) sandboxes.push(await manager.acquire(session, settings));
+      const ids = sandboxes.map((s) => s.id);
+      const onSecond = await containersOn(manager, 'second');
+      const onMachine = await containersOn(manager, 'machine');
+      expect(onSecond).toHaveLength(2);
+      expect(onMachine).toHaveLength(2);
+      expect([...onSecond, ...onMachine].sort()).toEqual([...ids].sort());
+
+      // Calls about a container go to the engine that has it: exec, archive, inspect.
+      for (const [index, sandbox] of sandboxes.entries()) {
+        const result = await sandbox.exec(
+          ['sh', '-c', `echo ${index} > /workspace/n; cat /workspace/n`],
+          {
+            timeoutMs: 10_000,
+          },
+        );
+        expect(result.stdout).toBe(`${index}\n`);
+        expect((await sandbox.readFile('/workspace/n')).data.toString()).toBe(`${index}\n`);
+      }
+
+      // Both engines are at their cap: a fifth session waits (queued), then gets the room
+      // the first one leaves, on the engine that room was on.
+      const fifth = tempSession();
+      const statuses: string[] = [];
+      manager.watch(fifth.id, (e) => statuses.push(e.status));
+      const waiting = manager.acquire(fifth, settings);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(statuses).toEqual(['queued']);
+      const freedOnSecond = onSecond.includes(ids[0]!);
+      leases[0]!();
+      await sessions[0]!.close();
+      const late = await waiting;
+      expect((await late.exec(['echo', 'late'], { timeoutMs: 10_000 })).stdout).toBe('late\n');
+      expect(
+        (await containersOn(manager, freedOnSecond ? 'second' : 'machine')).includes(late.id),
+      ).toBe(true);
+
+      for (const release of leases) release();
+      for (const session of [...sessions.slice(1), fifth]) await session.close();
+      expect(await containersOn(manager, 'second')).toEqual([]);
+      expect(await containersOn(manager, 'machine')).toEqual([]);
+    });
+
+    it('sweeps the orphans of a dead instance on every engine of the list', async () => {
+      const settings = localSettings({
+        cpu_limit: 0.5,
+        memory_limit: '128m',
+        engines: [secondEntry(1), { url: `unix://${MACHINE_SOCKET}`, max_containers: 1 }],
+      });
+      // An instance owned by a process that then dies (as if SIGKILLed): other managers'
+      // sweeps leave its containers alone while it lives.
+      const owner = spawn('sleep', ['60'], { stdio: 'ignore' });
+      const pid = owner.pid!;
+      const crashed = new SandboxManager({
+        owner: {
+          instanceId: `crashed-${pid}`,
+          host: currentOwner().host,
+          pid,
+          pidStart: processStartTime(pid) ?? '',
+        },
+      });
+      managers.push(crashed);
+      const [a, b] = [tempSession(), tempSession()];
+      await crashed.acquire(a, settings);
+      await crashed.acquire(b, settings);
+      expect(await containersOn(crashed, 'second')).toHaveLength(1);
+      expect(await containersOn(crashed, 'machine')).toHaveLength(1);
+      owner.kill('SIGKILL');
+      await new Promise((r) => owner.once('exit', r));
+
+      const survivor = newManager();
+      survivor.engine.configure(settings.engines);
+      const swept = await survivor.sweepOrphans();
+      expect(swept.removed.length).toBeGreaterThan(0);
+      expect(await containersOn(crashed, 'second')).toEqual([]);
+      expect(await containersOn(crashed, 'machine')).toEqual([]);
+    });
+  });
+});
