@@ -5,7 +5,9 @@
  *              { url = "tcp://build-1:2376", cert_path = "~/.docker/build-1", max_containers = 8 },
  *              "ssh://ci@build-2"]
  *
- * `DOCKER_HOST` is the engine the docker CLI would use (DOCKER_HOST, DOCKER_TLS_VERIFY and
+ * An ssh:// engine is reached through the ssh agent (SSH_AUTH_SOCK), and its host key must
+ * be in known_hosts (`~/.ssh/known_hosts`, or the entry's `known_hosts` file), as ssh
+ * itself insists. `DOCKER_HOST` is the engine the docker CLI would use (DOCKER_HOST, DOCKER_TLS_VERIFY and
  * DOCKER_CERT_PATH, else the local socket). A `tcp://` engine needs TLS (`cert_path`, a
  * folder with ca.pem, cert.pem and key.pem, as `docker --tlsverify` reads it) unless it
  * listens on this machine's loopback: plain TCP gives root on the engine's machine to
@@ -16,11 +18,13 @@ export type EngineAddress =
   | { kind: 'environment' }
   | { kind: 'unix'; socketPath: string }
   | { kind: 'tcp'; host: string; port: number; certPath?: string }
-  | { kind: 'ssh'; host: string; port: number; username?: string };
+  | { kind: 'ssh'; host: string; port: number; username?: string; knownHosts?: string };
 
 export interface EngineEntry {
   url: string;
   cert_path?: string;
+  /** ssh:// only: the known_hosts file its host key is checked against (default ~/.ssh/known_hosts) */
+  known_hosts?: string;
   /** the most sandboxes of this app on that engine at once */
   max_containers?: number;
 }
@@ -33,6 +37,9 @@ const LOOPBACK = /^(127(\.\d{1,3}){3}|localhost|\[?::1\]?)$/i;
 /** The parsed address, or a sentence saying what is wrong with the entry and how to fix it. */
 export function parseEngineAddress(entry: EngineEntry): EngineAddress | string {
   const url = entry.url.trim();
+  if (entry.known_hosts !== undefined && !/^ssh:\/\//i.test(url)) {
+    return `${url}: known_hosts applies to ssh:// engines only`;
+  }
   if (url === ENVIRONMENT_ENGINE) {
     return entry.cert_path === undefined
       ? { kind: 'environment' }
@@ -66,6 +73,7 @@ export function parseEngineAddress(entry: EngineEntry): EngineAddress | string {
       host: parsed.hostname,
       port: Number(parsed.port || 22),
       ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+      ...(entry.known_hosts !== undefined ? { knownHosts: entry.known_hosts } : {}),
     };
   }
   const port = Number(parsed.port || (entry.cert_path === undefined ? 2375 : 2376));

@@ -132,6 +132,7 @@ const engineEntrySchema = z
       .object({
         url: z.string().trim().min(1),
         cert_path: z.string().trim().min(1).optional(),
+        known_hosts: z.string().trim().min(1).optional(),
         max_containers: z.number().int().min(1).max(1000).optional(),
       })
       .strict(),

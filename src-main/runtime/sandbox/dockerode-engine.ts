@@ -25,6 +25,7 @@ import type {
   PullProgress,
 } from './engine';
 import {
+  EngineUnavailableError,
   ImageUnavailableError,
   engineMessage,
   engineUnavailable,
@@ -57,6 +58,8 @@ export class DockerodeEngine implements ContainerEngine {
   readonly endpoint: string;
   private readonly docker: Docker;
   private readonly cgroups = new CgroupPidsReader();
+  /** an ssh engine: why its host key was refused (the error ssh2 gives does not say) */
+  private readonly refusal: (() => string | undefined) | undefined;
 
   constructor(options: DockerodeEngineOptions = {}) {
     const env = options.env ?? process.env;
@@ -69,6 +72,7 @@ export class DockerodeEngine implements ContainerEngine {
       );
       this.endpoint = connection.endpoint;
       this.docker = new Docker(connection.options);
+      this.refusal = connection.refusal;
     } else if (host && host.startsWith('unix://')) {
       this.endpoint = host;
       this.docker = new Docker(isolated({ socketPath: host.slice('unix://'.length) }));
@@ -371,6 +375,13 @@ export class DockerodeEngine implements ContainerEngine {
         fn,
       );
     } catch (error) {
+      const refused = this.refusal?.();
+      if (refused) {
+        throw new EngineUnavailableError(
+          `The engine ${this.endpoint} was not trusted: ${refused}.`,
+          { cause: error },
+        );
+      }
       if (isConnectError(error)) throw engineUnavailable(error, this.endpoint);
       throw error;
     }

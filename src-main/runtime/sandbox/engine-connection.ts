@@ -10,12 +10,15 @@ import { join } from 'node:path';
 import type Docker from 'dockerode';
 import { engineLabel, type EngineAddress } from '../config/engine-address';
 import { EngineUnavailableError } from './errors';
+import { hostVerifier } from './known-hosts';
 
 type ConfiguredAddress = Exclude<EngineAddress, { kind: 'environment' }>;
 
 export interface EngineConnection {
   endpoint: string;
   options: Docker.DockerOptions;
+  /** ssh: why the engine's host key was refused last, if it was */
+  refusal?: () => string | undefined;
 }
 
 /**
@@ -52,17 +55,26 @@ function connectionOptions(address: ConfiguredAddress, env: NodeJS.ProcessEnv): 
   switch (address.kind) {
     case 'unix':
       return { endpoint, options: { socketPath: address.socketPath } };
-    case 'ssh':
+    case 'ssh': {
+      let refused: string | undefined;
+      const file = expandHome(address.knownHosts ?? '~/.ssh/known_hosts');
       return {
         endpoint,
+        refusal: () => refused,
         options: {
           protocol: 'ssh',
           host: address.host,
           port: address.port,
           ...(address.username ? { username: address.username } : {}),
-          sshOptions: { agent: env['SSH_AUTH_SOCK'] },
+          sshOptions: {
+            agent: env['SSH_AUTH_SOCK'],
+            hostVerifier: hostVerifier(file, address.host, address.port, (reason) => {
+              refused = reason;
+            }),
+          },
         },
       };
+    }
     case 'tcp':
       if (address.certPath === undefined) {
         return { endpoint, options: { host: address.host, port: address.port, protocol: 'http' } };
