@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { browserUnavailableReason } from './support/chromium';
 import { DEFAULT_MODEL } from './support/server';
@@ -11,6 +13,8 @@ import {
 
 const unavailable = browserUnavailableReason();
 const CHANGED = 'gpt-e2e-changed';
+const configText = () =>
+  readFileSync(join(process.env['WORKBENCH_E2E_HOME'] ?? '', 'config.toml'), 'utf8');
 
 test('a model changed for one agent is what its next run calls; another agent keeps its own', async ({
   page,
@@ -30,9 +34,25 @@ test('a model changed for one agent is what its next run calls; another agent ke
   await page.getByTestId('config-field-toolcall-temperature').fill('0.2');
   await expect(page.getByTestId('config-error-toolcall-temperature')).toHaveCount(0);
 
+  // max_concurrency: empty is no cap; checked like the schema (1 to 1000)
+  const cap = page.getByTestId('config-field-toolcall-max_concurrency');
+  await expect(cap).toHaveValue('');
+  await expect(cap).toHaveAttribute('placeholder', 'no cap');
+  await cap.fill('0');
+  await expect(page.getByTestId('config-error-toolcall-max_concurrency')).toContainText(
+    'at least 1',
+  );
+  await cap.fill('2');
+  await expect(page.getByTestId('config-error-toolcall-max_concurrency')).toHaveCount(0);
+
   await model.fill(CHANGED);
   await page.getByTestId('config-save').click();
   await expect(page.getByTestId('config-save-status')).toContainText('Saved');
+  await expect(cap).toHaveValue('2');
+  await expect(cap).toHaveAttribute('data-source', 'overridden');
+  // saved to the profile's own section, the file's comment kept
+  expect(configText()).toMatch(/\[llm\.toolcall\][^[]*\nmax_concurrency = 2\n/);
+  expect(configText()).toContain('# Written by playwright.config.ts');
   await expect(model).toHaveValue(CHANGED);
   await expect(model).toHaveAttribute('data-source', 'overridden');
   await expect(page.getByTestId('config-field-manus-model')).toHaveCount(0);
@@ -65,8 +85,11 @@ test('a model changed for one agent is what its next run calls; another agent ke
   await page.getByTestId('config-tab-toolcall').click();
   await page.getByTestId('config-reset-toolcall-model').click();
   await page.getByTestId('config-reset-toolcall-temperature').click();
+  await page.getByTestId('config-field-toolcall-max_concurrency').fill('');
   await page.getByTestId('config-save').click();
   await expect(page.getByTestId('config-field-toolcall-model')).toHaveValue(DEFAULT_MODEL);
+  await expect(page.getByTestId('config-field-toolcall-max_concurrency')).toHaveValue('');
+  expect(configText()).not.toContain('max_concurrency');
   await expect(page.getByTestId('config-field-toolcall-model')).toHaveAttribute(
     'data-source',
     'inherited',

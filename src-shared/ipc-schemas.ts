@@ -100,6 +100,7 @@ const llmEdits = z
     stream: nullable(z.boolean()),
     timeout: nullable(z.number()),
     max_retries: nullable(z.number().int()),
+    max_concurrency: nullable(z.number().int()),
   })
   .strict();
 

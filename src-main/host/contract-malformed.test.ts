@@ -63,6 +63,7 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { target: 'root' }, path: 'target' },
       { input: { target: 'manus', llm: { temperature: 'hot' } }, path: 'llm.temperature' },
       { input: { target: 'manus', llm: { colour: 'red' } }, path: 'llm' },
+      { input: { target: 'manus', llm: { max_concurrency: 1.5 } }, path: 'llm.max_concurrency' },
       { input: { target: 'default', settings: { max_steps: 3 } }, path: 'settings' },
       { input: { target: 'manus', apiKey: { action: 'set', value: ' ' } }, path: 'apiKey.value' },
       { input: { target: 'manus', apiKey: { action: 'env', name: '1 x' } }, path: 'apiKey.name' },

@@ -232,11 +232,16 @@ describe('contract over WebSocket: one round trip per entry', () => {
     const key = 'sk-contract-key-0123456789';
     const saved = await api.saveConfig({
       target: 'manus',
-      llm: { model: 'gpt-4.1' },
+      llm: { model: 'gpt-4.1', max_concurrency: 3 },
       settings: { max_steps: 12 },
       apiKey: { action: 'set', value: key },
     });
     expect(saved.agents.manus.llm.model.source).toEqual({ kind: 'profile', profile: 'manus' });
+    expect(saved.agents.manus.llm.max_concurrency).toEqual({
+      value: 3,
+      source: { kind: 'profile', profile: 'manus' },
+    });
+    expect(saved.agents.swe.llm.max_concurrency.value).toBeNull();
     expect(saved.agents.manus.settings.max_steps.value).toBe(12);
     expect(saved.agents.manus.apiKey).toMatchObject({ isSet: true, storage: 'stored' });
     expect(saved.agents.swe.llm.model.value).toBe('base');

@@ -27,6 +27,7 @@ export function llmFields(
     stream: true,
     timeout: 300,
     max_retries: 4,
+    max_concurrency: null as number | null,
   };
   const out: Record<string, { value: unknown; source: ConfigSource }> = {};
   for (const [key, value] of Object.entries(base)) {

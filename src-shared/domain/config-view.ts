@@ -29,6 +29,7 @@ export const LLM_SETTING_KEYS = [
   'stream',
   'timeout',
   'max_retries',
+  'max_concurrency',
 ] as const;
 export type LlmSettingKey = (typeof LLM_SETTING_KEYS)[number];
 /** `scripted` replays the bundled demo scenarios (or a scenario file) without a key */
@@ -47,6 +48,8 @@ export interface LlmSettingValues {
   /** seconds per attempt */
   timeout: number;
   max_retries: number;
+  /** model calls of the profile at once, across runs; null: no cap */
+  max_concurrency: number | null;
 }
 
 export const AGENT_SETTING_KEYS = [

@@ -108,6 +108,35 @@ describe('ConfigService save', () => {
     expect(view.agents.swe.settings.max_steps).toEqual({ value: 20, source: { kind: 'default' } });
   });
 
+  it('shows, sets and removes a profile’s max_concurrency (null: no cap), comments kept', () => {
+    const { config, file } = service(CONFIG);
+    expect(config.view().agents.swe.llm.max_concurrency).toEqual({
+      value: null,
+      source: { kind: 'default' },
+    });
+    const view = config.save({ target: 'swe', llm: { max_concurrency: 2 } });
+    expect(readFileSync(file, 'utf8')).toContain(
+      '[llm.fast]\nmodel = "gpt-4o-mini"\nmax_concurrency = 2\n',
+    );
+    expect(readFileSync(file, 'utf8')).toContain('model = "gpt-4o"      # the default');
+    expect(view.agents.swe.llm.max_concurrency).toEqual({
+      value: 2,
+      source: { kind: 'profile', profile: 'fast' },
+    });
+    // the runs use it: the resolved profile carries the cap
+    expect(config.resolveProfile('toolcall', config.load()).maxConcurrency).toBe(2);
+    let error: unknown;
+    try {
+      config.save({ target: 'swe', llm: { max_concurrency: 0 } });
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ConfigError).issues.map((i) => i.path)).toEqual(['llm.fast.max_concurrency']);
+    config.save({ target: 'swe', llm: { max_concurrency: null } });
+    expect(readFileSync(file, 'utf8')).not.toContain('max_concurrency');
+    expect(config.view().agents.swe.llm.max_concurrency.value).toBeNull();
+  });
+
   it('refuses an invalid save with the key path and line, and leaves the file as it was', () => {
     const { config, file } = service(CONFIG);
     const before = readFileSync(file, 'utf8');

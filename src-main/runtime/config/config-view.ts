@@ -62,6 +62,8 @@ function llmFields(layers: readonly Layer[]): LlmFields {
       const value = layer.values[key];
       if (value !== undefined) field = { value, source: layer.source };
     }
+    // max_concurrency's built-in 0 means "no cap", which the view says with null.
+    if (key === 'max_concurrency' && field.value === 0) field = { ...field, value: null };
     fields[key] = field;
   }
   // Every key of LLM_SETTING_KEYS was filled above with a value of the schema's type.

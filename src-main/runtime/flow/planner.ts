@@ -148,6 +148,15 @@ async function ask(
     signal,
     // the planner's retries show in its pending-call row like an agent's (issue 17)
     onRetry: (notice) => deps.emit({ type: 'llm.retried', agent: PLANNER_AGENT, step, ...notice }),
+    // the planner's profile gate (max_concurrency, a 429 rest) holds its calls like an agent's
+    onQueued: (notice) =>
+      deps.emit({
+        type: 'llm.queued',
+        agent: PLANNER_AGENT,
+        step,
+        model: deps.llm.model,
+        ...notice,
+      }),
   });
   deps.usage.prompt += response.usage.prompt;
   deps.usage.completion += response.usage.completion;

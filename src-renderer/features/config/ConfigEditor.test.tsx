@@ -70,6 +70,38 @@ describe('ConfigEditor', () => {
     expect(screen.getByTestId('config-save-status').textContent).toContain('Saved');
   });
 
+  it('shows and edits a profile’s max_concurrency: empty is no cap, checked like the schema', async () => {
+    const config = configView({ swe: 'gpt-4o-mini' });
+    config.agents.swe.llm.max_concurrency = {
+      value: 2,
+      source: { kind: 'profile', profile: 'swe' },
+    };
+    const { api } = await openSettings(config);
+    fireEvent.click(screen.getByTestId('config-tab-manus'));
+    const manus = screen.getByTestId('config-field-manus-max_concurrency') as HTMLInputElement;
+    expect(manus.value).toBe('');
+    expect(manus.placeholder).toBe('no cap');
+    fireEvent.click(screen.getByTestId('config-tab-swe'));
+    const field = screen.getByTestId('config-field-swe-max_concurrency') as HTMLInputElement;
+    expect(field.value).toBe('2');
+    expect(field.getAttribute('data-source')).toBe('overridden');
+    fireEvent.change(field, { target: { value: '0' } });
+    expect(screen.getByTestId('config-error-swe-max_concurrency').textContent).toContain(
+      'at least 1',
+    );
+    await act(async () => fireEvent.click(screen.getByTestId('config-save')));
+    expect(lastSave(api)).toBeUndefined();
+    fireEvent.change(field, { target: { value: '3' } });
+    await act(async () => fireEvent.click(screen.getByTestId('config-save')));
+    expect(lastSave(api)).toEqual({ target: 'swe', llm: { max_concurrency: 3 } });
+    fireEvent.change(screen.getByTestId('config-field-swe-max_concurrency'), {
+      target: { value: '' },
+    });
+    expect(screen.queryByTestId('config-error-swe-max_concurrency')).toBeNull();
+    await act(async () => fireEvent.click(screen.getByTestId('config-save')));
+    expect(lastSave(api)).toEqual({ target: 'swe', llm: { max_concurrency: null } });
+  });
+
   it('keeps the API key write-only: set, replace or clear, never shown', async () => {
     const { api } = await openSettings();
     fireEvent.click(screen.getByTestId('config-tab-manus'));

@@ -87,6 +87,7 @@ export const ConfigFieldRow = memo(function ConfigFieldRow(props: ConfigFieldRow
         }
         spellCheck={false}
         autoComplete="off"
+        placeholder={spec.emptyMeans}
         {...common}
         value={String(shown)}
         onChange={(e) => edit(e.target.value)}

@@ -18,6 +18,14 @@ describe('parseFieldValue (inline validation)', () => {
     });
     expect(parseFieldValue(fieldSpec('max_tokens'), 'abc')).toEqual({ error: 'must be a number' });
   });
+  it('checks max_concurrency like the schema; empty means no cap', () => {
+    const spec = fieldSpec('max_concurrency');
+    expect(parseFieldValue(spec, '4')).toEqual({ value: 4 });
+    expect(parseFieldValue(spec, ' ')).toEqual({ value: null });
+    expect(parseFieldValue(spec, '0')).toEqual({ error: 'must be at least 1' });
+    expect(parseFieldValue(spec, '1001')).toEqual({ error: 'must be at most 1,000' });
+    expect(parseFieldValue(spec, '2.5')).toEqual({ error: 'must be a whole number' });
+  });
   it('checks text, URLs and choices', () => {
     expect(parseFieldValue(fieldSpec('model'), '  ')).toEqual({ error: 'must not be empty' });
     expect(parseFieldValue(fieldSpec('model'), ' gpt-4o-mini ')).toEqual({ value: 'gpt-4o-mini' });
@@ -45,6 +53,16 @@ describe('validateDraft', () => {
       llm: { model: 'gpt-4o-mini', temperature: 0.2 },
       settings: { max_steps: 12, max_observe: null },
       apiKey: { action: 'set', value: 'sk-new' },
+    });
+  });
+  it('sends max_concurrency as a number, and an emptied one as null (the key is removed)', () => {
+    expect(validateDraft({ fields: { max_concurrency: '3' } }, 'swe').input).toEqual({
+      target: 'swe',
+      llm: { max_concurrency: 3 },
+    });
+    expect(validateDraft({ fields: { max_concurrency: '' } }, 'default').input).toEqual({
+      target: 'default',
+      llm: { max_concurrency: null },
     });
   });
   it('reports every invalid field and an empty key', () => {

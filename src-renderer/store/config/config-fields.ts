@@ -22,6 +22,11 @@ export interface FieldSpec {
   min?: number;
   max?: number;
   maxLength?: number;
+  /**
+   * What an empty input means (max_concurrency: "no cap"), shown as the placeholder; a
+   * field with one sends an empty input as null, which removes the key from the section.
+   */
+  emptyMeans?: string;
   help: string;
   isAdvanced?: boolean;
 }
@@ -76,6 +81,16 @@ export const FIELD_SPECS: readonly FieldSpec[] = [
     min: 256,
     max: 10_000_000,
     help: 'Per-request context guard: a request larger than this is refused before it is sent.',
+  },
+  {
+    key: 'max_concurrency',
+    group: 'llm',
+    label: 'Max concurrent calls',
+    kind: 'int',
+    min: 1,
+    max: 1_000,
+    emptyMeans: 'no cap',
+    help: 'Model calls of this profile at once, across all runs (a batch); more wait their turn. Empty: no cap here (the key is removed).',
   },
   {
     key: 'max_steps',
@@ -183,7 +198,7 @@ export type RawValue = string | boolean;
 export function parseFieldValue(
   spec: FieldSpec,
   raw: RawValue,
-): { value: string | number | boolean } | { error: string } {
+): { value: string | number | boolean | null } | { error: string } {
   if (spec.kind === 'bool') {
     return typeof raw === 'boolean' ? { value: raw } : { error: 'must be on or off' };
   }
@@ -204,7 +219,7 @@ export function parseFieldValue(
       return { value: text };
     case 'int':
     case 'number': {
-      if (text === '') return { error: 'enter a number' };
+      if (text === '') return spec.emptyMeans ? { value: null } : { error: 'enter a number' };
       const n = Number(text);
       if (!Number.isFinite(n)) return { error: 'must be a number' };
       if (spec.kind === 'int' && !Number.isInteger(n)) return { error: 'must be a whole number' };

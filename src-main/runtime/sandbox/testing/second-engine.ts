@@ -71,9 +71,10 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
 }
 
 /**
- * Podman 4.3 without systemd leaves each exec session's `conmon` pair running after its
- * container is removed (about 150 pairs, 500 MiB, after one run of the suite). Kill those
- * whose container no longer exists, so the rest of the CI run does not carry them.
+ * Podman keeps each API exec session's `conmon` pair for `exit_command_delay` (300 s by
+ * default) after the command exits, container removed or not (about 150 pairs, 500 MiB,
+ * after one run of the suite; see "Exec sessions linger" in the sandbox README). Kill
+ * those whose container no longer exists, so the rest of the CI run does not carry them.
  */
 async function killOrphanConmons(): Promise<void> {
   const { stdout } = await run('podman', ['ps', '-a', '-q', '--no-trunc']).catch(() => ({

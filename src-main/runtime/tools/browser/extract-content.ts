@@ -66,7 +66,23 @@ export async function extractContent(
     // built here, not from a memory: recorded as sent
     messages: eventMessagesOf(messages),
   });
-  const response = await ctx.llm.complete({ messages }, { signal: ctx.signal });
+  // A call of the agent's profile like its own: the gate's waits and the retries show.
+  const response = await ctx.llm.complete(
+    { messages },
+    {
+      signal: ctx.signal,
+      onRetry: (notice) =>
+        ctx.emit({ type: 'llm.retried', agent: ctx.agent, step: ctx.step, ...notice }),
+      onQueued: (notice) =>
+        ctx.emit({
+          type: 'llm.queued',
+          agent: ctx.agent,
+          step: ctx.step,
+          model: ctx.llm.model,
+          ...notice,
+        }),
+    },
+  );
   ctx.emit({
     type: 'llm.responded',
     agent: ctx.agent,
