@@ -8,8 +8,9 @@ IMAGE="${WORKBENCH_SANDBOX_IMAGE:-agent-workbench/sandbox:local}"
 # podman + catatonit (its --init) + openssl: the sandbox suite's second engines (npm run test:engines).
 # Packages install without recommends, so podman's recommends that the suite ran with
 # (network stack, uidmap, slirp4netns, fuse-overlayfs) are named here.
+# openssh-server: the engine reached over ssh:// in engine-pool.int.test.ts (its own sshd).
 PACKAGES=(docker.io chromium xvfb debootstrap iproute2 procps podman catatonit netavark aardvark-dns
-  uidmap slirp4netns fuse-overlayfs openssl curl)
+  uidmap slirp4netns fuse-overlayfs openssl curl openssh-server openssh-client)
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
 

@@ -10,7 +10,8 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxChangedEvent } from '@shared/events';
 import type { EngineEntry } from '../config/engine-address';
 import { LABELS } from './container-policy';
@@ -18,6 +19,7 @@ import { currentOwner, processStartTime } from './owner';
 import { SandboxManager } from './sandbox-manager';
 import { probeDocker } from './testing/docker-env';
 import { localSettings, tempSession } from './testing/sandbox-fixture';
+import { startSshEngine, type SshEngine } from './testing/ssh-engine';
 
 const run = promisify(execFile);
 const engine = await probeDocker();
@@ -80,6 +82,66 @@ describe.skipIf(!engine.available)('[sandbox] engines', () => {
       new RegExp(`unix://${NOBODY_SOCKET}: .+; unix:///tmp/wb-nor-here.sock: `),
     );
     await session.close();
+  });
+
+  describe('over ssh', () => {
+    let ssh: SshEngine;
+    const savedAgent = process.env['SSH_AUTH_SOCK'];
+    beforeAll(async () => {
+      ssh = await startSshEngine();
+      process.env['SSH_AUTH_SOCK'] = ssh.agentSocket;
+    }, 60_000);
+    afterAll(async () => {
+      if (savedAgent === undefined) delete process.env['SSH_AUTH_SOCK'];
+      else process.env['SSH_AUTH_SOCK'] = savedAgent;
+      await ssh?.stop();
+    });
+
+    it('runs a sandbox on an engine reached by ssh://, with its host key checked', async () => {
+      const manager = newManager();
+      const session = tempSession();
+      const events: SandboxChangedEvent[] = [];
+      manager.watch(session.id, (e) => events.push(e));
+      const settings = localSettings({
+        cpu_limit: 0.5,
+        engines: [
+          { url: ssh.url, known_hosts: ssh.knownHosts },
+          { url: `unix://${NOBODY_SOCKET}` },
+        ],
+      });
+      const sandbox = await manager.acquire(session, settings);
+      expect(events.find((e) => e.status === 'ready')?.engine).toMatch(
+        /^ssh:\/\/.+@127\.0\.0\.1:\d+$/,
+      );
+      const result = await sandbox.exec(
+        ['sh', '-c', 'echo over ssh > /workspace/f; cat /workspace/f'],
+        {
+          timeoutMs: 20_000,
+        },
+      );
+      expect(result).toMatchObject({ exitCode: 0, stdout: 'over ssh\n' });
+      expect((await sandbox.readFile('/workspace/f')).data.toString()).toBe('over ssh\n');
+      expect(await containersOn(manager, 'machine')).toEqual([sandbox.id]);
+      await session.close();
+      expect(await containersOn(manager, 'machine')).toEqual([]);
+    }, 60_000);
+
+    it('refuses an engine whose host key is not the one in known_hosts, and says so', async () => {
+      const manager = newManager();
+      const session = tempSession();
+      const impostor = `${ssh.knownHosts}.other`;
+      const [name] = readFileSync(ssh.knownHosts, 'utf8').split(' ');
+      writeFileSync(
+        impostor,
+        `${name} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOtherKeyOtherKeyOtherKeyOtherKeyOtherKey0\n`,
+      );
+      const settings = localSettings({ engines: [{ url: ssh.url, known_hosts: impostor }] });
+      await expect(manager.acquire(session, settings)).rejects.toThrow(
+        /was not trusted: the host key of \[127\.0\.0\.1\]:\d+ differs from the one in known_hosts/,
+      );
+      expect(await containersOn(manager, 'machine')).toEqual([]);
+      await session.close();
+    }, 60_000);
   });
 
   describe.runIf(secondHost)('over two engines', () => {
