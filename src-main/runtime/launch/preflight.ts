@@ -115,6 +115,7 @@ async function sandboxChecks(
   }
   const probe = await services.sandboxes.probe({
     timeoutMs: 3000,
+    engines: config.sandbox.engines,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   if (!probe.isAvailable) {

@@ -62,6 +62,12 @@ describe.skipIf(!engine.available)('[sandbox] engines', () => {
       cpu_limit: 0.5,
       engines: [{ url: `unix://${NOBODY_SOCKET}` }, { url: `unix://${MACHINE_SOCKET}` }],
     });
+    // the pre-flight and status views: available, saying which engine does not answer
+    const probe = await manager.probe({ engines: settings.engines, timeoutMs: 3_000 });
+    expect(probe).toMatchObject({ isAvailable: true });
+    expect(probe.version).toMatch(
+      new RegExp(`^\\S+ at unix://${MACHINE_SOCKET} \\(1 of 2 engines do not answer\\)$`),
+    );
     const sandbox = await manager.acquire(session, settings);
     expect((await sandbox.exec(['echo', 'here'], { timeoutMs: 10_000 })).stdout).toBe('here\n');
     expect(events.find((e) => e.status === 'ready')?.engine).toBe(`unix://${MACHINE_SOCKET}`);
@@ -76,6 +82,11 @@ describe.skipIf(!engine.available)('[sandbox] engines', () => {
     const settings = localSettings({
       engines: [{ url: `unix://${NOBODY_SOCKET}` }, { url: 'unix:///tmp/wb-nor-here.sock' }],
     });
+    const probe = await manager.probe({ engines: settings.engines, timeoutMs: 3_000 });
+    expect(probe.isAvailable).toBe(false);
+    expect(probe.error).toMatch(
+      new RegExp(`^unix://${NOBODY_SOCKET}: .+; unix:///tmp/wb-nor-here.sock: `),
+    );
     const failure = manager.acquire(session, settings);
     await expect(failure).rejects.toThrow(/No engine of \[sandbox\] engines can take a sandbox/);
     await expect(failure).rejects.toThrow(

@@ -34,6 +34,12 @@ const PLACEMENT_TIMEOUT_MS = 5_000;
 
 export type EngineFactory = (address: EngineAddress) => ContainerEngine;
 
+export interface EngineAnswer {
+  endpoint: string;
+  info?: EngineInfo;
+  error?: Error;
+}
+
 export interface PoolMember {
   /** the entry's url (or DOCKER_HOST), what identifies it in the list */
   readonly key: string;
@@ -135,18 +141,52 @@ export class EnginePool implements ContainerEngine {
     return (this.owners.get(containerId) ?? this.members[0]!).engine;
   }
 
-  // Engine-wide calls: the first engine of the list (a status view, the Settings images).
+  /** Every engine's answer (or why not), in the order of the list. */
+  async pingEach(options?: CallOptions): Promise<EngineAnswer[]> {
+    return Promise.all(
+      this.members.map((member) =>
+        member.engine.ping(options).then(
+          (info) => ({ endpoint: member.endpoint || info.endpoint, info }),
+          (error: unknown) => ({
+            endpoint: member.endpoint || ENVIRONMENT_ENGINE,
+            error: error instanceof Error ? error : new Error(String(error)),
+          }),
+        ),
+      ),
+    );
+  }
+
+  // Engine-wide calls: the first engine of the list (pings, pulls, a direct create)...
   ping(options?: CallOptions): Promise<EngineInfo> {
     return this.members[0]!.engine.ping(options);
   }
   capacity(options?: CallOptions): Promise<EngineCapacity> {
     return this.members[0]!.engine.capacity(options);
   }
-  hasImage(image: string, options?: CallOptions): Promise<boolean> {
-    return this.members[0]!.engine.hasImage(image, options);
+
+  /** ...but images are asked of every engine that answers: any may get the sandbox. */
+  async hasImage(image: string, options?: CallOptions): Promise<boolean> {
+    const answers = await this.fromEach((engine) => engine.hasImage(image, options));
+    return answers.every(Boolean);
   }
-  listImages(options?: CallOptions): Promise<ImageSummary[]> {
-    return this.members[0]!.engine.listImages(options);
+  /** The images of every engine that answers (one row per tag set, sizes of the first). */
+  async listImages(options?: CallOptions): Promise<ImageSummary[]> {
+    const lists = await this.fromEach((engine) => engine.listImages(options));
+    const seen = new Set<string>();
+    return lists.flat().filter((image) => {
+      const key = image.tags.join(',');
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+
+  /** One call per engine; those that fail are left out unless all do. */
+  private async fromEach<T>(call: (engine: ContainerEngine) => Promise<T>): Promise<T[]> {
+    const results = await Promise.allSettled(this.members.map((m) => call(m.engine)));
+    const values = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    if (values.length === 0) throw (results[0] as PromiseRejectedResult).reason;
+    return values;
   }
   pullImage(image: string, onProgress: (p: PullProgress) => void, options?: CallOptions) {
     return this.members[0]!.engine.pullImage(image, onProgress, options);

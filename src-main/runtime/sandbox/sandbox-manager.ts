@@ -13,7 +13,7 @@
 import type { SandboxChangedEvent } from '@shared/events';
 import { sandboxSchema, type SandboxSettings } from '../config/schema';
 import type { Session } from '../session/session';
-import { abortError, isCancellation, raceAbort } from '../util/abort';
+import { abortError, raceAbort } from '../util/abort';
 import type { QueuePosition } from '../util/slot-queue';
 import {
   LABELS,
@@ -29,6 +29,8 @@ import {
 import { LazyDockerEngine } from './lazy-engine';
 import type { ContainerEngine } from './engine';
 import { EnginePool, type EngineFactory, type PoolMember } from './engine-pool';
+import { summarizeAnswers, type EngineProbe } from './engine-probe';
+import type { EngineEntry } from '../config/engine-address';
 import { SandboxError } from './errors';
 import { ensureImage } from './image';
 import { currentOwner, ownerVerdict } from './owner';
@@ -57,12 +59,6 @@ export interface SweepResult {
   removed: string[];
   /** containers of other live instances (or other machines) left alone */
   kept: string[];
-}
-
-export interface EngineProbe {
-  isAvailable: boolean;
-  version?: string;
-  error?: string;
 }
 
 export class SandboxManager {
@@ -218,15 +214,18 @@ export class SandboxManager {
     return this.lastStatus.get(sessionId);
   }
 
-  /** Whether the engine answers, for status views. */
-  async probe(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<EngineProbe> {
-    try {
-      const info = await this.engine.ping(options);
-      return { isAvailable: true, version: info.version };
-    } catch (error) {
-      if (isCancellation(error, options.signal)) throw error;
-      return { isAvailable: false, error: (error as Error).message };
-    }
+  /**
+   * Whether an engine answers, for status views and the pre-flight; with `[sandbox]
+   * engines` given, any of them (the version names each engine that answers).
+   */
+  async probe(
+    options: { signal?: AbortSignal; timeoutMs?: number; engines?: readonly EngineEntry[] } = {},
+  ): Promise<EngineProbe> {
+    if (options.engines) this.engine.configure(options.engines);
+    const { engines: _engines, ...callOptions } = options;
+    const answers = await this.engine.pingEach(callOptions);
+    options.signal?.throwIfAborted();
+    return summarizeAnswers(answers);
   }
 
   /** Removes every container this instance still has (app quit, CLI interrupt). */
