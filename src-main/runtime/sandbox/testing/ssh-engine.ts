@@ -113,8 +113,10 @@ export async function startSshEngine(): Promise<SshEngine> {
     };
   } catch (error) {
     await stop();
+    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
     throw new Error(
-      `the ssh engine did not start: ${(error as Error).message.split('\n')[0]} ${String((error as { stderr?: unknown }).stderr ?? '').trim()}`,
+      `the ssh engine did not start: ${(error as Error).message.split('\n')[0]} ${stderr}`,
+      { cause: error },
     );
   }
 }
