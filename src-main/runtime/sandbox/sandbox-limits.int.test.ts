@@ -103,10 +103,14 @@ describe.skipIf(!engine.available)('sandbox resource limits', () => {
     const victim = await manager.acquire(other, settings);
     // Started behind the sandbox's back, so nothing recovers it before the removal.
     await docker('exec', '-d', victim.id, 'bash', '-c', ':(){ :|:& };:');
-    for (let i = 0; i < 50 && ((await manager.engine.containerPids(victim.id)) ?? 0) < 48; i++) {
-      await new Promise((r) => setTimeout(r, 100));
+    // The most seen: with the table full, `docker top` sometimes lists nothing (see
+    // saturation-guard.ts), so a last look alone may miss the bomb that is there.
+    let seen = 0;
+    for (let i = 0; i < 50 && seen < 48; i++) {
+      seen = Math.max(seen, (await manager.engine.containerPids(victim.id)) ?? 0);
+      if (seen < 48) await new Promise((r) => setTimeout(r, 100));
     }
-    expect(await manager.engine.containerPids(victim.id)).toBeGreaterThan(32);
+    expect(seen).toBeGreaterThan(32);
     const started = performance.now();
     await other.close();
     expect(performance.now() - started).toBeLessThan(2_000);
