@@ -103,6 +103,19 @@ describe('formatEvent', () => {
     );
   });
 
+  it('says which engine a sandbox went to when [sandbox] engines lists several', () => {
+    const ready = {
+      type: 'sandbox.changed',
+      status: 'ready',
+      image: 'i',
+      containerId: 'c',
+    } as const;
+    expect(formatEvent(at({ ...ready, engine: 'tcp://build-1:2376 (TLS)' }))).toBe(
+      '  sandbox on tcp://build-1:2376 (TLS)',
+    );
+    expect(formatEvent(at(ready))).toBeNull();
+  });
+
   it('keeps long outputs to one short line', () => {
     const line = formatEvent(
       at({

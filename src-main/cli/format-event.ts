@@ -43,6 +43,8 @@ function describeEvent(event: RunEvent): string | null {
       return `  ⚠ stuck: ${event.kind === 'content' ? 'the same reply' : 'the same tool calls'} ${event.count}× (earlier: #${event.duplicateOf.join(', #')}); nudging the model to change strategy`;
     case 'sandbox.changed':
       if (event.status === 'queued') return `  sandbox: ${oneLine(event.progress ?? 'queued')}`;
+      // Several engines: say where the sandbox went (one engine: nothing new to say).
+      if (event.status === 'ready' && event.engine) return `  sandbox on ${event.engine}`;
       return event.status === 'failed'
         ? `  sandbox failed: ${oneLine(event.error ?? 'unknown error')}`
         : null;
