@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { AGENT_NAMES } from '@shared/domain/agent';
 import { CONFIG_AGENT_NAMES } from '@shared/domain/config-view';
 import { containerDirProblem } from '../util/contained-path';
-import { parseEngineAddress, type EngineEntry } from './engine-address';
+import { enginesSchema } from './engines-schema';
 import { parseBreakpoint } from '@shared/domain/debugger';
 
 /**
@@ -124,25 +124,6 @@ const agentSectionSchema = z.record(z.string(), z.unknown()).transform((section,
   return agents;
 });
 
-/** One of `[sandbox] engines`: an address, or a table with its TLS folder and cap. */
-const engineEntrySchema = z
-  .union([
-    z.string().trim().min(1),
-    z
-      .object({
-        url: z.string().trim().min(1),
-        cert_path: z.string().trim().min(1).optional(),
-        known_hosts: z.string().trim().min(1).optional(),
-        max_containers: z.number().int().min(1).max(1000).optional(),
-      })
-      .strict(),
-  ])
-  .transform((entry): EngineEntry => (typeof entry === 'string' ? { url: entry } : entry))
-  .superRefine((entry, ctx) => {
-    const address = parseEngineAddress(entry);
-    if (typeof address === 'string') ctx.addIssue({ code: 'custom', message: address });
-  });
-
 export const sandboxSchema = z
   .object({
     use_sandbox: z.boolean().default(true),
@@ -171,27 +152,8 @@ export const sandboxSchema = z
     network_enabled: z.boolean().default(false),
     /** sandboxes of this app at once; more sessions wait for a free one (or take an idle one's) */
     max_containers: z.number().int().min(1).max(1000).default(5),
-    /**
-     * the engines sandboxes are spread over, by free capacity (issue 18); empty: the one
-     * DOCKER_HOST names, else the local socket
-     */
-    engines: z
-      .array(engineEntrySchema)
-      .max(32)
-      .default([])
-      .superRefine((entries, ctx) => {
-        const seen = new Set<string>();
-        entries.forEach((entry, index) => {
-          if (seen.has(entry.url)) {
-            ctx.addIssue({
-              code: 'custom',
-              path: [index],
-              message: `${entry.url} is listed twice`,
-            });
-          }
-          seen.add(entry.url);
-        });
-      }),
+    /** the engines sandboxes are spread over (engines-schema.ts) */
+    engines: enginesSchema,
   })
   .strict();
 

@@ -6,15 +6,7 @@
  * whatever a UI has shown is already on disk; `run.finished` is always last.
  */
 import { randomUUID } from 'node:crypto';
-import type { AgentName, FlowName } from '@shared/domain/agent';
-import type { RunWorkspace, WorkspaceChoice } from '@shared/domain/runs';
-import {
-  createEventStamper,
-  type RunBatchTag,
-  type RunEvent,
-  type RunEventPayload,
-  type RunSettings,
-} from '@shared/events';
+import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
 import type { CheckpointView, RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
 import { DuplicateLedger } from '@shared/duplicate-keys';
@@ -23,105 +15,29 @@ import type { DebugActor } from '@shared/domain/debugger';
 import { CancelledError } from '../util/abort';
 import { RunDebugger } from '../debug/run-debugger';
 import { MemoryRunHistory, type RunHistory } from './run-history';
-import type { CheckpointStore } from './checkpoint-store';
-import { lineageInput, type LineageRequest, type RunLineage } from './run-lineage';
+import { lineageInput, type LineageRequest } from './run-lineage';
 
-/** What a factory hands back: something to run, and what to release afterwards. */
-export interface PreparedRun {
-  agentName: string;
-  model: string;
-  maxSteps: number;
-  /** the resolved settings, recorded on run.started (see launch/run-settings.ts) */
-  settings?: RunSettings;
-  execute(task: string, signal: AbortSignal): Promise<RunResult>;
-  dispose?(): Promise<void>;
-  /** the session the run really works in, when the factory chose it (a chosen workspace) */
-  sessionId?: string;
-  workspace?: RunWorkspace;
-}
-
-export interface RunContext {
-  runId: string;
-  sessionId: string;
-  emit: (event: RunEventPayload) => void;
-  /** the run's debugger: agents await it at their safe points; the factory adds config breakpoints */
-  debug?: RunDebugger;
-  /** the events of another run in the history (a fork's parent) */
-  readRun?: (runId: string) => RunEvent[] | undefined;
-  /** where the run's sandbox snapshots go (absent: no checkpoints) */
-  checkpoints?: CheckpointStore;
-}
-
-export type RunFactory = (input: ResolvedRunInput, context: RunContext) => Promise<PreparedRun>;
-
-export interface ResolvedRunInput {
-  task: string;
-  agent: AgentName;
-  flow?: FlowName;
-  maxSteps?: number;
-  workspace?: WorkspaceChoice;
-  /** the run's own breakpoints (text form) and approval-mode tools, and who set them */
-  breakpoints?: string[];
-  approveTools?: string[];
-  debugActor?: DebugActor;
-  /** leave out the breakpoints and approval tools saved in config.toml (CLI --no-breakpoints) */
-  ignoreSavedBreakpoints?: boolean;
-  /** a fork or a resume: where it starts from (run-lineage.ts) */
-  lineage?: RunLineage;
-  /** "Run again": the run this one repeats */
-  rerunOf?: string;
-  /** the `[llm.NAME]` profile the agent uses for this run instead of its own (a batch's column) */
-  profile?: string;
-  /** a shell command run in the run's sandbox after the agent finishes (a batch's check) */
-  check?: string;
-  /** the batch cell this run fills, recorded on run.started */
-  batch?: RunBatchTag;
-}
-
-/** What a caller inside the main process may add to a run beyond the IPC's RunStartInput. */
-export interface RunStartOptions {
-  /** who set the request's breakpoints (the UI, or the CLI's terminal) */
-  actor?: DebugActor;
-  ignoreSavedBreakpoints?: boolean;
-  profile?: string;
-  check?: string;
-  batch?: RunBatchTag;
-  /** a fork or a resume: where it starts from (run-lineage.ts) */
-  lineage?: RunLineage;
-}
-
-export type RunEventListener = (event: RunEvent) => void;
-
-export interface RunHandle {
-  runId: string;
-  done: Promise<RunResult>;
-}
-
-interface LiveRun {
-  controller: AbortController;
-  /** set right after the run is registered (its first events may come before) */
-  done?: Promise<RunResult>;
-  summary: RunSummary | undefined;
-  lastSeq: number;
-  debug: RunDebugger;
-}
-
-export interface RunManagerOptions {
-  defaultAgent?: AgentName;
-  /** the session runs use unless the request names one */
-  sessionId?: string;
-  /** where events are persisted; in memory when not given */
-  history?: RunHistory;
-  /**
-   * secrets (API keys) that must never leave the process: any event that contains one
-   * is redacted before it is stored or sent (defence in depth for reliability E12)
-   */
-  secrets?: () => readonly string[];
-  /** the runs' sandbox snapshots (their notes join a run's warnings) */
-  checkpoints?: CheckpointStore;
-  /** after a run is deleted: what else it owned (a fork's session and workspace) */
-  onDeleted?: (runId: string) => Promise<void>;
-}
+export type {
+  PreparedRun,
+  RunContext,
+  RunFactory,
+  ResolvedRunInput,
+  RunStartOptions,
+  RunEventListener,
+  RunHandle,
+  RunManagerOptions,
+} from './run-types';
+import type {
+  LiveRun,
+  PreparedRun,
+  RunContext,
+  RunFactory,
+  ResolvedRunInput,
+  RunStartOptions,
+  RunEventListener,
+  RunHandle,
+  RunManagerOptions,
+} from './run-types';
 
 const REDACTED = '[redacted]';
 /** Shorter values would redact ordinary words; real keys are far longer. */

@@ -3,9 +3,6 @@
  * DOCKER_TLS_VERIFY / DOCKER_CERT_PATH) honoured the way the docker CLI does, so a remote
  * engine works the same way. Every call runs under a deadline and the caller's signal.
  */
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { Duplex, Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { CgroupPidsReader } from './cgroup-pids';
@@ -34,8 +31,7 @@ import {
 } from './errors';
 import { PullTracker, type PullEvent } from './pull-progress';
 import { SocketExecStream } from './socket-exec-stream';
-import { connectionFor, isolated } from './engine-connection';
-import type { EngineAddress } from '../config/engine-address';
+import { resolveConnection, type DockerodeEngineOptions } from './engine-connection';
 
 /** Default deadlines per kind of call (ms). */
 export const ENGINE_DEADLINES = {
@@ -46,13 +42,7 @@ export const ENGINE_DEADLINES = {
   pull: 20 * 60_000,
 } as const;
 
-export interface DockerodeEngineOptions {
-  /** "unix:///path", "tcp://host:port", "npipe://..."; default: $DOCKER_HOST, else the local socket */
-  dockerHost?: string;
-  /** an entry of `[sandbox] engines` (TLS and ssh included); wins over dockerHost */
-  address?: EngineAddress;
-  env?: NodeJS.ProcessEnv;
-}
+export type { DockerodeEngineOptions } from './engine-connection';
 
 export class DockerodeEngine implements ContainerEngine {
   readonly endpoint: string;
@@ -62,35 +52,10 @@ export class DockerodeEngine implements ContainerEngine {
   private readonly refusal: (() => string | undefined) | undefined;
 
   constructor(options: DockerodeEngineOptions = {}) {
-    const env = options.env ?? process.env;
-    const configured = options.address && options.address.kind !== 'environment';
-    const host = options.dockerHost ?? env['DOCKER_HOST'];
-    if (configured) {
-      const connection = connectionFor(
-        options.address as Exclude<EngineAddress, { kind: 'environment' }>,
-        env,
-      );
-      this.endpoint = connection.endpoint;
-      this.docker = new Docker(connection.options);
-      this.refusal = connection.refusal;
-    } else if (host && host.startsWith('unix://')) {
-      this.endpoint = host;
-      this.docker = new Docker(isolated({ socketPath: host.slice('unix://'.length) }));
-    } else if (host && options.dockerHost !== undefined) {
-      const url = new URL(host.includes('//') ? host : `tcp://${host}`);
-      this.endpoint = host;
-      this.docker = new Docker(
-        isolated({ host: url.hostname, port: Number(url.port || 2375), protocol: 'http' }),
-      );
-    } else if (host) {
-      // docker-modem reads DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH itself.
-      this.endpoint = host;
-      this.docker = new Docker();
-    } else {
-      const socket = defaultSocketPath();
-      this.endpoint = `unix://${socket}`;
-      this.docker = new Docker(isolated({ socketPath: socket }));
-    }
+    const connection = resolveConnection(options);
+    this.endpoint = connection.endpoint;
+    this.docker = new Docker(connection.options);
+    this.refusal = connection.refusal;
   }
 
   get isLocal(): boolean {
@@ -386,13 +351,6 @@ export class DockerodeEngine implements ContainerEngine {
       throw error;
     }
   }
-}
-
-function defaultSocketPath(): string {
-  if (process.platform === 'win32') return '//./pipe/docker_engine';
-  // Docker Desktop's per-user socket, as docker-modem and the docker CLI look for it.
-  const user = join(homedir(), '.docker', 'run', 'docker.sock');
-  return existsSync(user) ? user : '/var/run/docker.sock';
 }
 
 function collect(stream: Readable, signal: AbortSignal): Promise<Buffer> {

@@ -2,9 +2,10 @@
  * dockerode's connection options for one `[sandbox] engines` entry: a unix socket, TCP
  * with TLS (the certificate folder the docker CLI uses: ca.pem, cert.pem, key.pem), or
  * ssh (docker-modem runs `docker system dial-stdio` on the engine's machine through the
- * ssh agent of SSH_AUTH_SOCK, as `docker -H ssh://...` does).
+ * ssh agent of SSH_AUTH_SOCK, as `docker -H ssh://...` does); without an entry, the
+ * engine DOCKER_HOST names, else the local socket.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
@@ -109,4 +110,42 @@ function tlsFiles(folder: string, endpoint: string): { ca: Buffer; cert: Buffer;
 
 function expandHome(path: string): string {
   return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
+}
+
+export interface DockerodeEngineOptions {
+  /** "unix:///path", "tcp://host:port", "npipe://..."; default: $DOCKER_HOST, else the local socket */
+  dockerHost?: string;
+  /** an entry of `[sandbox] engines` (TLS and ssh included); wins over dockerHost */
+  address?: EngineAddress;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The connection a DockerodeEngine makes: an entry of `[sandbox] engines`, else DOCKER_HOST. */
+export function resolveConnection(options: DockerodeEngineOptions): EngineConnection {
+  const env = options.env ?? process.env;
+  if (options.address && options.address.kind !== 'environment') {
+    return connectionFor(options.address, env);
+  }
+  const host = options.dockerHost ?? env['DOCKER_HOST'];
+  if (host && host.startsWith('unix://')) {
+    return { endpoint: host, options: isolated({ socketPath: host.slice('unix://'.length) }) };
+  }
+  if (host && options.dockerHost !== undefined) {
+    const url = new URL(host.includes('//') ? host : `tcp://${host}`);
+    return {
+      endpoint: host,
+      options: isolated({ host: url.hostname, port: Number(url.port || 2375), protocol: 'http' }),
+    };
+  }
+  // docker-modem reads DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH itself.
+  if (host) return { endpoint: host, options: {} };
+  const socket = defaultSocketPath();
+  return { endpoint: `unix://${socket}`, options: isolated({ socketPath: socket }) };
+}
+
+function defaultSocketPath(): string {
+  if (process.platform === 'win32') return '//./pipe/docker_engine';
+  // Docker Desktop's per-user socket, as docker-modem and the docker CLI look for it.
+  const user = join(homedir(), '.docker', 'run', 'docker.sock');
+  return existsSync(user) ? user : '/var/run/docker.sock';
 }
