@@ -179,6 +179,8 @@ export const TEST_IDS = {
   sandboxImages: 'sandbox-images',
   sandboxImageOption: 'sandbox-image-option',
   sandboxImageMissing: 'sandbox-image-missing',
+  sandboxEngines: 'sandbox-engines',
+  sandboxEngineRow: 'sandbox-engine-row',
   mcpServer: 'mcp-server',
   mcpEmpty: 'mcp-empty',
   mcpRemove: 'mcp-remove',

@@ -52,6 +52,25 @@ describe('contract over WebSocket: what a run needs besides its model', () => {
     mark('sandbox:images');
   });
 
+  it('sandbox:images names each engine of [sandbox] engines and why it does not answer', async () => {
+    const { api } = await serve(
+      '[sandbox]\nengines = ["unix:///tmp/wb-no-engine-a.sock", ' +
+        '{ url = "unix:///tmp/wb-no-engine-b.sock", max_containers = 2 }]\n',
+    );
+    const view = await api.listSandboxImages({});
+    expect(view.images).toEqual([]);
+    expect(view.error).toMatch(/wb-no-engine-a\.sock/);
+    expect(view.engines).toEqual([
+      { endpoint: 'unix:///tmp/wb-no-engine-a.sock', ours: 0, error: expect.stringMatching(/\S/) },
+      {
+        endpoint: 'unix:///tmp/wb-no-engine-b.sock',
+        ours: 0,
+        maxContainers: 2,
+        error: expect.stringMatching(/\S/),
+      },
+    ]);
+  });
+
   it('config:save-sections edits [sandbox], [browser] and [mcp.servers.NAME], keeping comments', async () => {
     const { api, home } = await serve('# my settings\n[sandbox]\n# offline image\nimage = "a:1"\n');
     let view = await api.saveConfigSections({

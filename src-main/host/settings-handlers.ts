@@ -4,7 +4,9 @@
  * MCP server, and the desktop folder picker.
  */
 import type { RequestChannel } from '@shared/ipc';
+import type { EngineEntry } from '../runtime/config/engine-address';
 import { ConfigError } from '../runtime/config/load';
+import type { WorkbenchConfig } from '../runtime/config/schema';
 import { preflight } from '../runtime/launch/preflight';
 import type { Runtime } from '../runtime/runtime';
 import { testMcpServer } from '../runtime/tools/mcp/mcp-test';
@@ -19,6 +21,16 @@ export interface SettingsDeps {
   pickFolder?: () => Promise<string | null>;
 }
 
+/** `[sandbox] engines` of config.toml; none while the file does not load (Settings says why). */
+function configuredEngines(load: () => WorkbenchConfig): readonly EngineEntry[] {
+  try {
+    return load().sandbox.engines;
+  } catch (error) {
+    if (error instanceof ConfigError) return [];
+    throw error;
+  }
+}
+
 export function createSettingsHandlers(
   runtime: Runtime,
   deps: SettingsDeps,
@@ -27,9 +39,16 @@ export function createSettingsHandlers(
   return {
     'run:preflight': async (input) => preflight(services, input, { probeModel: true }),
     'sandbox:images': async () => {
+      const pool = services.sandboxes.engine;
+      const engines = configuredEngines(services.loadConfig);
+      pool.configure(engines);
+      // The engines' rows are asked alongside (each within the same 5 s), never instead.
+      const rows = engines.length > 0 ? pool.statusEach({ timeoutMs: 5000 }) : undefined;
+      const withEngines = async <T extends object>(view: T) =>
+        rows ? { ...view, engines: await rows } : view;
       try {
-        const images = await services.sandboxes.engine.listImages({ timeoutMs: 5000 });
-        return {
+        const images = await pool.listImages({ timeoutMs: 5000 });
+        return withEngines({
           images: images
             .flatMap((image) =>
               image.tags.map((tag) => ({
@@ -39,9 +58,9 @@ export function createSettingsHandlers(
               })),
             )
             .sort((a, b) => b.createdAt - a.createdAt || a.tag.localeCompare(b.tag)),
-        };
+        });
       } catch (error) {
-        return { images: [], error: (error as Error).message };
+        return withEngines({ images: [], error: (error as Error).message });
       }
     },
     'config:save-sections': async (input) => {

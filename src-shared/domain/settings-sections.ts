@@ -102,8 +102,27 @@ export interface McpTestResult {
 }
 
 export interface SandboxImagesView {
-  /** tagged images on the Docker engine, newest first */
+  /** tagged images on the Docker engine (every engine that answers), newest first */
   images: { tag: string; sizeBytes: number; createdAt: number }[];
   /** the engine could not be asked */
   error?: string;
+  /** `[sandbox] engines` as they answer now; absent when the list is empty (one engine) */
+  engines?: EngineStatusRow[];
+}
+
+/** One engine of `[sandbox] engines`, for Settings → Sandbox. */
+export interface EngineStatusRow {
+  /** unix:///..., tcp://host:port (TLS), ssh://user@host:port, or DOCKER_HOST */
+  endpoint: string;
+  /** the engine's version when it answers */
+  version?: string;
+  /** why it does not answer */
+  error?: string;
+  cpus?: number;
+  memoryBytes?: number;
+  /** every running container there, this app's or not */
+  runningContainers?: number;
+  /** this app's sandboxes on it now */
+  ours: number;
+  maxContainers?: number;
 }

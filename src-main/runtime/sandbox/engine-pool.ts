@@ -26,6 +26,7 @@ import type {
   ImageSummary,
   PullProgress,
 } from './engine';
+import type { EngineStatusRow } from '@shared/domain/settings-sections';
 import { chooseEngine, type SandboxNeeds } from './engine-placement';
 import { EngineUnavailableError } from './errors';
 
@@ -139,6 +140,28 @@ export class EnginePool implements ContainerEngine {
 
   private route(containerId: string): ContainerEngine {
     return (this.owners.get(containerId) ?? this.members[0]!).engine;
+  }
+
+  /** Each engine as Settings shows it: its answer, its machine, this app's share of it. */
+  async statusEach(options?: CallOptions): Promise<EngineStatusRow[]> {
+    return Promise.all(
+      this.members.map(async (member): Promise<EngineStatusRow> => {
+        const row: EngineStatusRow = {
+          endpoint: member.endpoint || ENVIRONMENT_ENGINE,
+          ours: this.placed.get(member)?.size ?? 0,
+          ...(member.maxContainers !== undefined ? { maxContainers: member.maxContainers } : {}),
+        };
+        try {
+          const [info, capacity] = await Promise.all([
+            member.engine.ping(options),
+            member.engine.capacity(options),
+          ]);
+          return { ...row, version: info.version, ...capacity };
+        } catch (error) {
+          return { ...row, error: error instanceof Error ? error.message : String(error) };
+        }
+      }),
+    );
   }
 
   /** Every engine's answer (or why not), in the order of the list. */

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { SandboxImagesView } from '@shared/ipc';
 import { TEST_IDS } from '../../../test-ids';
 import { useBridge } from '../../../store/StoreProvider';
+import { SandboxEngines } from './SandboxEngines';
 
 function size(bytes: number): string {
   return bytes >= 1024 ** 3
@@ -30,8 +31,14 @@ export function SandboxImages({
     };
   }, [bridge]);
   if (!view) return <p className="muted">Asking Docker for the images on this machine…</p>;
+  const engines = view.engines ? <SandboxEngines engines={view.engines} /> : null;
   if (view.error) {
-    return <p className="warn-text">Docker could not list its images: {view.error}</p>;
+    return (
+      <>
+        <p className="warn-text">Docker could not list its images: {view.error}</p>
+        {engines}
+      </>
+    );
   }
   const hasCurrent = view.images.some((i) => i.tag === current);
   return (
@@ -56,6 +63,7 @@ export function SandboxImages({
           {image.tag}
         </button>
       ))}
+      {engines}
     </div>
   );
 }
