@@ -10,13 +10,22 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxChangedEvent } from '@shared/events';
 import type { EngineEntry } from '../config/engine-address';
 import { LABELS } from './container-policy';
 import { currentOwner, processStartTime } from './owner';
 import { SandboxManager } from './sandbox-manager';
+import { Session } from '../session/session';
 import { probeDocker } from './testing/docker-env';
 import { localSettings, tempSession } from './testing/sandbox-fixture';
 import { startSshEngine, type SshEngine } from './testing/ssh-engine';
@@ -30,6 +39,8 @@ const NOBODY_SOCKET = '/tmp/wb-no-engine-here.sock';
 const sshdReady = existsSync('/usr/sbin/sshd') || process.env['REQUIRE_DOCKER'] === '1';
 if (!sshdReady)
   console.warn('[tests] the ssh:// engine tests skip: no /usr/sbin/sshd (openssh-server)');
+/** the TLS run: a folder the second engine cannot see (testing/second-engine.ts) */
+const unsharedDir = process.env['WORKBENCH_TEST_UNSHARED_DIR'];
 const secondHost = process.env['WORKBENCH_TEST_ENGINE'] ? process.env['DOCKER_HOST'] : undefined;
 
 /** Ids of this manager's containers on one engine, as that engine's docker CLI lists them. */
@@ -220,6 +231,43 @@ describe.skipIf(!engine.available)('[sandbox] engines', () => {
       expect(await containersOn(manager, 'second')).toEqual([]);
       expect(await containersOn(manager, 'machine')).toEqual([]);
     });
+
+    it.runIf(unsharedDir)(
+      "sends a workspace the engine cannot see through the archive API, its files the sandbox user's",
+      async () => {
+        const manager = newManager();
+        const settings = localSettings({ cpu_limit: 0.5, engines: [secondEntry(4)] });
+        // A folder this engine does not see (the TLS dockerd has its own empty tmpfs there).
+        const dir = mkdtempSync(join(unsharedDir!, 'ws-'));
+        mkdirSync(join(dir, 'src'));
+        writeFileSync(join(dir, 'src', 'main.py'), 'print(6 * 7)\n');
+        writeFileSync(join(dir, 'notes.txt'), 'hello');
+        const session = new Session(`seed-${Date.now()}`, dir);
+        const sandbox = await manager.acquire(session, settings);
+        const run = await sandbox.exec(
+          [
+            'sh',
+            '-c',
+            'python3 src/main.py; cat notes.txt; echo; touch src/new && stat -c %u src src/main.py src/new',
+          ],
+          { timeoutMs: 20_000 },
+        );
+        expect(run.stdout).toBe(
+          `42\nhello\n${[sandbox.uid, sandbox.uid, sandbox.uid].join('\n')}\n`,
+        );
+        expect(readdirSync(dir).sort()).toEqual(['notes.txt', 'src']); // the probe's marker is gone
+        await session.close();
+
+        // A folder it does see (bound from this machine): nothing is sent, nothing left over.
+        const shared = tempSession();
+        writeFileSync(join(shared.workspaceDir, 'here.txt'), 'bound');
+        const bound = await manager.acquire(shared, settings);
+        await bound.exec(['sh', '-c', 'cat here.txt > made.txt'], { timeoutMs: 20_000 });
+        expect(readFileSync(join(shared.workspaceDir, 'made.txt'), 'utf8')).toBe('bound');
+        expect(readdirSync(shared.workspaceDir).sort()).toEqual(['here.txt', 'made.txt']);
+        await shared.close();
+      },
+    );
 
     it('sweeps the orphans of a dead instance on every engine of the list', async () => {
       const settings = localSettings({

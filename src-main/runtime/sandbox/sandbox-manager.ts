@@ -14,7 +14,6 @@ import type { SandboxChangedEvent } from '@shared/events';
 import { sandboxSchema, type SandboxSettings } from '../config/schema';
 import type { Session } from '../session/session';
 import { abortError, raceAbort } from '../util/abort';
-import type { QueuePosition } from '../util/slot-queue';
 import {
   LABELS,
   buildContainerSpec,
@@ -36,7 +35,8 @@ import { ensureImage } from './image';
 import { currentOwner, ownerVerdict } from './owner';
 import { Sandbox } from './sandbox';
 import { prepareWorkspace, sandboxUserFor } from './workspace-mount';
-import { SandboxSlots } from './sandbox-slots';
+import { seedUnsharedWorkspace } from './workspace-seed';
+import { SandboxSlots, containerCap, queuedText } from './sandbox-slots';
 
 /** How long `dispose` waits for a running orphan sweep before cutting it short. */
 const SWEEP_GRACE_MS = 5_000;
@@ -325,6 +325,16 @@ export class SandboxManager {
       });
       this.live.add(sandbox);
       this.creating.delete(containerId);
+      if (!engine.isLocal && !session.isUserFolder) {
+        // an engine on another machine may not see the session's folder (workspace-seed.ts)
+        await seedUnsharedWorkspace(sandbox, session.workspaceDir, { signal }).catch(
+          async (error: unknown) => {
+            await sandbox.dispose().catch(() => undefined);
+            containerId = undefined; // disposed: removed, its slot freed
+            throw error;
+          },
+        );
+      }
       notify({
         status: 'ready',
         containerId,
@@ -372,23 +382,4 @@ export class SandboxManager {
       }
     }
   }
-}
-
-/**
- * `[sandbox] max_containers`, or less when every engine of `[sandbox] engines` has its own
- * cap: beyond their sum a session waits for a slot rather than failing to find an engine.
- */
-function containerCap(settings: SandboxSettings): number {
-  const caps = settings.engines.map((entry) => entry.max_containers);
-  if (caps.length === 0 || caps.some((cap) => cap === undefined)) return settings.max_containers;
-  const sum = caps.reduce<number>((total, cap) => total + (cap ?? 0), 0);
-  return Math.min(settings.max_containers, sum);
-}
-
-function queuedText(place: QueuePosition): string {
-  const ahead = place.ahead === 0 ? 'next in line' : `${place.ahead} ahead`;
-  return (
-    `waiting for a free sandbox: ${place.inUse} of ${place.capacity} in use ` +
-    `([sandbox] max_containers); ${ahead}`
-  );
 }

@@ -10,6 +10,7 @@
  * recently used goes first; its workspace folder stays, and a later run of that session
  * gets a new container.
  */
+import type { SandboxSettings } from '../config/schema';
 import type { Session } from '../session/session';
 import { raceAbort } from '../util/abort';
 import { SlotQueue, type QueuePosition, type Slot } from '../util/slot-queue';
@@ -141,4 +142,23 @@ export class SandboxSlots {
     }
     if (this.queue.waiting > 0 && this.queue.used >= this.queue.size) void this.evictIdle();
   }
+}
+
+/**
+ * `[sandbox] max_containers`, or less when every engine of `[sandbox] engines` has its own
+ * cap: beyond their sum a session waits for a slot rather than failing to find an engine.
+ */
+export function containerCap(settings: SandboxSettings): number {
+  const caps = settings.engines.map((entry) => entry.max_containers);
+  if (caps.length === 0 || caps.some((cap) => cap === undefined)) return settings.max_containers;
+  const sum = caps.reduce<number>((total, cap) => total + (cap ?? 0), 0);
+  return Math.min(settings.max_containers, sum);
+}
+
+export function queuedText(place: QueuePosition): string {
+  const ahead = place.ahead === 0 ? 'next in line' : `${place.ahead} ahead`;
+  return (
+    `waiting for a free sandbox: ${place.inUse} of ${place.capacity} in use ` +
+    `([sandbox] max_containers); ${ahead}`
+  );
 }

@@ -21,7 +21,7 @@
  * DOCKER_HOST points at a socket nobody serves, so the Docker tests skip with the reason.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -102,6 +102,9 @@ async function killOrphanConmons(): Promise<void> {
 /** The port of the second dockerd: below the ephemeral range, away from the e2e ports. */
 const TLS_PORT = Number(process.env['WORKBENCH_TEST_TLS_PORT'] ?? 31871);
 
+/** A folder the TLS dockerd sees as an empty tmpfs of its own (a machine apart, for files). */
+const UNSHARED_DIR = join(tmpdir(), 'wb-not-on-engine');
+
 /** The second dockerd's own bridge, on a subnet of its own. */
 const TLS_BRIDGE = 'wb-tls0';
 const TLS_BRIDGE_ADDRESS = '172.31.251.1/24';
@@ -152,9 +155,21 @@ async function startTlsDockerd(): Promise<(() => Promise<void>) | undefined> {
     );
     hadDocker0 = await linkExists('docker0');
     await ensureBridge();
+    // In a mount namespace of its own where UNSHARED_DIR is an empty tmpfs: this engine
+    // does not see what the app writes there, as an engine on another machine would not
+    // (engine-pool.int.test.ts: a workspace sent through the archive API). `unshare`
+    // and `exec` keep one process, so the pid is dockerd's.
+    mkdirSync(UNSHARED_DIR, { recursive: true });
     daemon = spawn(
-      'dockerd',
+      'unshare',
       [
+        '--mount',
+        '--propagation',
+        'private',
+        'sh',
+        '-c',
+        `mount -t tmpfs wb-unshared ${UNSHARED_DIR} && exec dockerd "$@"`,
+        'dockerd',
         `--data-root=${dir}/root`,
         `--exec-root=${dir}/exec`,
         `--pidfile=${dir}/docker.pid`,
@@ -193,7 +208,7 @@ async function startTlsDockerd(): Promise<(() => Promise<void>) | undefined> {
     daemon?.kill('SIGTERM');
     return fail(`the TLS dockerd did not start: ${(error as Error).message.split('\n')[0]}`);
   }
-  Object.assign(process.env, env);
+  Object.assign(process.env, env, { WORKBENCH_TEST_UNSHARED_DIR: UNSHARED_DIR });
   console.warn(`[tests] integration tests run against the TLS dockerd at ${env.DOCKER_HOST}`);
   return async () => {
     daemon?.kill('SIGTERM');
