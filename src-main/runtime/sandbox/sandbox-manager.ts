@@ -308,6 +308,11 @@ export class SandboxManager {
       this.engine.adopt(containerId, member);
       this.creating.add(containerId);
       await this.engine.startContainer(containerId, { signal });
+      if (!engine.isLocal && !session.isUserFolder) {
+        // an engine on another machine may not see the session's folder (workspace-seed.ts)
+        const seedTarget = { engine: this.engine, containerId, workDir: settings.work_dir, user };
+        await seedUnsharedWorkspace(seedTarget, session.workspaceDir, { signal });
+      }
       if (this.isDisposed) throw new SandboxError('internal', 'The app is shutting down');
       const sandbox = new Sandbox({
         engine: this.engine,
@@ -325,16 +330,6 @@ export class SandboxManager {
       });
       this.live.add(sandbox);
       this.creating.delete(containerId);
-      if (!engine.isLocal && !session.isUserFolder) {
-        // an engine on another machine may not see the session's folder (workspace-seed.ts)
-        await seedUnsharedWorkspace(sandbox, session.workspaceDir, { signal }).catch(
-          async (error: unknown) => {
-            await sandbox.dispose().catch(() => undefined);
-            containerId = undefined; // disposed: removed, its slot freed
-            throw error;
-          },
-        );
-      }
       notify({
         status: 'ready',
         containerId,

@@ -10,17 +10,30 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { SandboxUser } from './container-policy';
+import type { ContainerEngine } from './engine';
 import { SandboxError } from './errors';
-import type { Sandbox } from './sandbox';
-import type { TarFileInput } from './tar-archive';
+import { runOneShot } from './one-shot-exec';
+import { createTar, type TarFileInput } from './tar-archive';
 
 /** More than this is refused: it travels in memory, and a remote workspace is for tasks. */
 export const SEED_LIMIT_BYTES = 256 * 1024 * 1024;
 
 export type SeedOutcome = 'missing' | 'shared' | 'seeded';
 
+export interface SeedTarget {
+  engine: ContainerEngine;
+  containerId: string;
+  workDir: string;
+  user: SandboxUser;
+}
+
+/**
+ * Runs before the sandbox is handed out, straight on the engine: no `busy`/`idle` events
+ * for a command nobody asked for, and no process-table look after it.
+ */
 export async function seedUnsharedWorkspace(
-  sandbox: Sandbox,
+  target: SeedTarget,
   hostDir: string,
   options: { signal?: AbortSignal } = {},
 ): Promise<SeedOutcome> {
@@ -30,21 +43,36 @@ export async function seedUnsharedWorkspace(
   writeFileSync(join(hostDir, marker), '');
   let isShared: boolean;
   try {
-    const probe = await sandbox.exec(['test', '-e', `${sandbox.workDir}/${marker}`], {
-      timeoutMs: 30_000,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const probe = await runOneShot(
+      {
+        engine: target.engine,
+        containerId: target.containerId,
+        user: `${target.user.uid}:${target.user.gid}`,
+        kill: async () => undefined, // `test -e` ends at once
+      },
+      ['test', '-e', `${target.workDir}/${marker}`],
+      { timeoutMs: 30_000, ...(options.signal ? { signal: options.signal } : {}) },
+    );
     isShared = probe.exitCode === 0;
   } finally {
     rmSync(join(hostDir, marker), { force: true });
   }
   if (isShared) return 'shared';
-  // The files and folders are the sandbox user's (putEntries); the workspace folder itself
-  // stays as the engine made it, owned by root: Docker skips the entry '.' of an existing
-  // folder, the root filesystem (its parent) is read-only, and the sandbox has no
-  // CAP_CHOWN. So on such an engine the agent writes inside the task's files and folders,
-  // not beside them; the sandbox README says so.
-  await sandbox.putEntries(sandbox.workDir, folderEntries(hostDir), options);
+  // The files and folders are the sandbox user's; the workspace folder itself stays as the
+  // engine made it, owned by root: Docker skips the entry '.' of an existing folder, the
+  // root filesystem (its parent) is read-only, and the sandbox has no CAP_CHOWN. So on
+  // such an engine the agent writes inside the task's files and folders, not beside them.
+  const owned = folderEntries(hostDir).map((entry) => ({
+    ...entry,
+    uid: target.user.uid,
+    gid: target.user.gid,
+  }));
+  await target.engine.putArchive(
+    target.containerId,
+    target.workDir,
+    await createTar(owned),
+    options,
+  );
   return 'seeded';
 }
 
