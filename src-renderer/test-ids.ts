@@ -180,6 +180,7 @@ export const TEST_IDS = {
   sandboxImageOption: 'sandbox-image-option',
   sandboxImageMissing: 'sandbox-image-missing',
   sandboxEngines: 'sandbox-engines',
+  inspectorKeys: 'inspector-keys',
   sandboxEngineRow: 'sandbox-engine-row',
   mcpServer: 'mcp-server',
   mcpEmpty: 'mcp-empty',

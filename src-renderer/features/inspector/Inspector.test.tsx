@@ -221,3 +221,31 @@ describe('Live tool output', () => {
     ).toBe('false');
   });
 });
+
+describe('Inspector: with nothing selected', () => {
+  it('lists every key the timeline answers to, not just moving and search', async () => {
+    await openRun(twoStepRun());
+    const hint = screen.getByTestId('inspector-keys').textContent ?? '';
+    // use-timeline-keys.ts: moves, jumps (Shift goes back), expand, search, pause and stop
+    for (const key of [
+      'j',
+      'k',
+      'Home',
+      'End',
+      ']',
+      '[',
+      'e',
+      'd',
+      's',
+      'Shift',
+      'Enter',
+      '/',
+      'Esc',
+      'p',
+      'X',
+    ]) {
+      expect(hint, key).toContain(key);
+    }
+    expect(hint).toMatch(/error .* duplicate .* stuck/);
+  });
+});

@@ -36,9 +36,12 @@ export function Inspector() {
             Select a row (click it, or move with j / k) to see it in full, with the exact messages
             the model received for that step.
           </p>
-          <p className="muted">
-            Keys: <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> expand · <kbd>/</kbd> search ·{' '}
-            <kbd>Esc</kbd> deselect
+          <p className="muted" data-testid={TEST_IDS.inspectorKeys}>
+            Keys: <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Home</kbd>/<kbd>End</kbd> first/last ·{' '}
+            <kbd>]</kbd>/<kbd>[</kbd> next/previous step · <kbd>e</kbd> error · <kbd>d</kbd>{' '}
+            duplicate · <kbd>s</kbd> stuck (Shift: back) · <kbd>Enter</kbd> expand · <kbd>/</kbd>{' '}
+            search · <kbd>Esc</kbd> deselect · <kbd>p</kbd> pause · <kbd>Shift</kbd>+<kbd>X</kbd>{' '}
+            stop
           </p>
         </div>
       </aside>
