@@ -59,7 +59,12 @@ export function Timeline({ runId }: { runId: string }) {
   const { count, itemAt, rowOfId } = useRows(items, filters, collapsed);
 
   const learned = useMemo(() => new LearnedHeights(), []);
-  const sizes = useMemo(() => new RowSizes(count, itemAt, learned), [count, itemAt, learned]);
+  const previousSizes = useRef<RowSizes | null>(null);
+  const sizes = useMemo(
+    () => new RowSizes(count, itemAt, learned, previousSizes.current),
+    [count, itemAt, learned],
+  );
+  previousSizes.current = sizes;
   const getItemKey = useCallback((row: number) => sizes.key(row), [sizes]);
   const estimateSize = useCallback((row: number) => sizes.estimate(row), [sizes]);
   const expandedRef = useRef(expanded);

@@ -25,9 +25,36 @@ describe('row sizes', () => {
     expect(sizes.key(2)).toBe(list[2]!.id);
     sizes.estimate(2);
     sizes.estimate(2);
-    // one read for the key, one for the shape: then the arrays answer
-    expect(reads).toBe(2);
+    // one read for the key and the shape: then the arrays answer
+    expect(reads).toBe(1);
     expect(sizes.key(list.length + 5)).toBe(-(list.length + 5));
+  });
+
+  it('takes over what the previous list read for items that did not change', () => {
+    let gets = 0;
+    const counted = items(3).map(
+      (item) =>
+        new Proxy(item, {
+          get(target, property, receiver) {
+            gets++;
+            return Reflect.get(target, property, receiver) as unknown;
+          },
+        }),
+    );
+    const learned = new LearnedHeights();
+    const first = new RowSizes(counted.length, (row) => counted[row], learned);
+    for (let row = 0; row < counted.length; row++) first.estimate(row);
+    const readFirst = gets;
+    expect(readFirst).toBeGreaterThan(0);
+    // the next slice: the same items and one that changed (a new object)
+    const changed = { ...items(3)[1]!, id: 999 };
+    const next = [counted[0]!, changed, ...counted.slice(2)];
+    const second = new RowSizes(next.length, (row) => next[row], learned, first);
+    gets = 0;
+    for (let row = 0; row < next.length; row++) second.estimate(row);
+    expect(gets).toBe(0);
+    expect(second.key(1)).toBe(999);
+    expect(second.key(0)).toBe(counted[0]!.id);
   });
 
   it('estimates a row from the heights measured for rows of its shape', () => {

@@ -143,29 +143,36 @@ export class LearnedHeights {
 
 const MARKER_SHAPE = KIND_INDEX.get('marker')! << 10;
 
-/** One list of rows: each row's key and shape, read from its item once. */
+/**
+ * One list of rows: each row's key and shape, read from its item once. A new list (a
+ * loading run's next slice, an item that changed) takes them over from the previous one
+ * for the rows whose item did not change, so a slice reads only its own items.
+ */
 export class RowSizes {
   private readonly keys: Float64Array;
   private readonly shapes: Int32Array;
+  private previous: RowSizes | undefined;
 
   constructor(
     readonly count: number,
     private readonly itemAt: (row: number) => TimelineItem | undefined,
     private readonly learned: LearnedHeights,
+    previous?: RowSizes | null,
   ) {
     this.keys = new Float64Array(count).fill(NaN);
     this.shapes = new Int32Array(count).fill(-1);
+    if (previous) {
+      // one list back only: older lists (and their items) can go
+      previous.previous = undefined;
+      this.previous = previous;
+    }
   }
 
   /** The item's id: the row keeps its measured height while rows come and go around it. */
   key(row: number): number {
-    let key = this.keys[row];
-    if (key === undefined) return -row;
-    if (Number.isNaN(key)) {
-      key = this.itemAt(row)?.id ?? -row;
-      this.keys[row] = key;
-    }
-    return key;
+    if (row >= this.count) return -row;
+    if (this.shapes[row]! < 0) this.read(row);
+    return this.keys[row]!;
   }
 
   estimate(row: number): number {
@@ -178,13 +185,25 @@ export class RowSizes {
   }
 
   private shape(row: number): number {
-    let id = this.shapes[row];
-    if (id === undefined) return MARKER_SHAPE;
-    if (id < 0) {
-      const item = this.itemAt(row);
-      id = item ? shapeOf(item) : MARKER_SHAPE;
-      this.shapes[row] = id;
+    if (row >= this.count) return MARKER_SHAPE;
+    if (this.shapes[row]! < 0) this.read(row);
+    return this.shapes[row]!;
+  }
+
+  private read(row: number): void {
+    const item = this.itemAt(row);
+    const previous = this.previous;
+    if (
+      previous &&
+      row < previous.count &&
+      previous.shapes[row]! >= 0 &&
+      previous.itemAt(row) === item
+    ) {
+      this.keys[row] = previous.keys[row]!;
+      this.shapes[row] = previous.shapes[row]!;
+      return;
     }
-    return id;
+    this.keys[row] = item?.id ?? -row;
+    this.shapes[row] = item ? shapeOf(item) : MARKER_SHAPE;
   }
 }
