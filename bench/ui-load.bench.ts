@@ -84,7 +84,17 @@ export async function startServe(home: string): Promise<{ url: string; child: Ch
   return { url, child };
 }
 
-/** Max duration of the renderer main thread's tasks in a Chromium trace. */
+/**
+ * With WORKBENCH_BENCH_TRACES=<dir>, the scroll traces are written there (open them in
+ * Chrome's Performance panel to see what a long task did).
+ */
+function keepTrace(trace: Buffer, name: string): void {
+  const dir = process.env['WORKBENCH_BENCH_TRACES'];
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.json`), trace);
+}
+
 /**
  * Max duration of the renderer main thread's tasks in a Chromium trace; with `afterMark`,
  * only tasks that start after the task holding that performance mark.
@@ -197,6 +207,7 @@ async function measureRun(
       browser,
       page,
       maxScrollFrames,
+      runId,
     );
     const heapMb = await heapAfterGc(page);
     return { events, rows, ...timing, longestTaskMs, longTasks, scrollFrames, heapMb };
@@ -216,7 +227,7 @@ async function waitForMarks(page: Page, names: string[]): Promise<Record<string,
 }
 
 /** Scrolls the timeline top to bottom, one viewport per frame, under a trace. */
-async function traceScroll(browser: Browser, page: Page, maxFrames: number) {
+async function traceScroll(browser: Browser, page: Page, maxFrames: number, label: string) {
   await page.getByTestId('timeline').evaluate((el) => (el.scrollTop = 0));
   await page.waitForTimeout(200);
   await browser.startTracing(page, {
@@ -242,6 +253,7 @@ async function traceScroll(browser: Browser, page: Page, maxFrames: number) {
     maxFrames,
   );
   const trace = await browser.stopTracing();
+  keepTrace(trace, `scroll-${label}`);
   const { maxMs, over50 } = longestTask(trace);
   return { longestTaskMs: maxMs, longTasks: over50, scrollFrames };
 }

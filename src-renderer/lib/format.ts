@@ -12,8 +12,11 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)} h ${m % 60} m`;
 }
 
+/** One formatter: `toLocaleString` builds a new one per call (a timeline row has several). */
+const COUNT_FORMAT = new Intl.NumberFormat('en');
+
 export function formatCount(n: number): string {
-  return n.toLocaleString('en');
+  return COUNT_FORMAT.format(n);
 }
 
 export function totalTokens(usage: TokenUsage): number {

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { TEST_IDS } from '../../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
-import type { TimelineItem, TimelineItemKind } from '../../store/timeline/types';
+import type { TimelineItem } from '../../store/timeline/types';
 import { PendingCalls } from './PendingCalls';
 import { TimelineRow } from './rows/TimelineRow';
 import type { RowActions } from './rows/row-props';
@@ -16,21 +16,9 @@ import { useRows } from './use-row-index';
 import { useTimelineKeys } from './use-timeline-keys';
 import { useSearchHighlight } from './use-search-highlight';
 import { Minimap } from './Minimap';
+import { LearnedHeights, RowSizes } from './row-sizes';
 
 const EMPTY: readonly TimelineItem[] = [];
-
-const ESTIMATED_HEIGHT: Record<TimelineItemKind, number> = {
-  run: 64,
-  step: 34,
-  message: 76,
-  stream: 60,
-  tool: 92,
-  marker: 26,
-  stuck: 64,
-  human: 52,
-  finished: 48,
-  debug: 30,
-};
 
 /**
  * Row heights come from the ResizeObserver's entries, which arrive after layout and
@@ -38,7 +26,7 @@ const ESTIMATED_HEIGHT: Record<TimelineItemKind, number> = {
  * layout per new row (hundreds of ms when a long run first renders); until its entry
  * arrives a new row keeps its cached or estimated height.
  */
-function measureRow(
+function measuredHeight(
   element: Element,
   entry: ResizeObserverEntry | undefined,
   instance: Virtualizer<HTMLDivElement, Element>,
@@ -70,10 +58,33 @@ export function Timeline({ runId }: { runId: string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { count, itemAt, rowOfId } = useRows(items, filters, collapsed);
 
-  const getItemKey = useCallback((row: number) => itemAt(row)?.id ?? -row, [itemAt]);
-  const estimateSize = useCallback(
-    (row: number) => ESTIMATED_HEIGHT[itemAt(row)?.kind ?? 'marker'],
-    [itemAt],
+  const learned = useMemo(() => new LearnedHeights(), []);
+  const previousSizes = useRef<RowSizes | null>(null);
+  const sizes = useMemo(
+    () => new RowSizes(count, itemAt, learned, previousSizes.current),
+    [count, itemAt, learned],
+  );
+  previousSizes.current = sizes;
+  const getItemKey = useCallback((row: number) => sizes.key(row), [sizes]);
+  const estimateSize = useCallback((row: number) => sizes.estimate(row), [sizes]);
+  const expandedRef = useRef(expanded);
+  expandedRef.current = expanded;
+  const measureRow = useCallback(
+    (
+      element: Element,
+      entry: ResizeObserverEntry | undefined,
+      instance: Virtualizer<HTMLDivElement, Element>,
+    ) => {
+      const height = measuredHeight(element, entry, instance);
+      const box = entry?.borderBoxSize?.[0];
+      const row = instance.indexFromElement(element);
+      // an expanded row is the exception, not its shape's rule
+      if (box && !expandedRef.current.has(sizes.key(row))) {
+        sizes.learn(row, height, Math.round(box.inlineSize));
+      }
+      return height;
+    },
+    [sizes],
   );
   // We do not use the React Compiler, so the virtualizer's unmemoizable API is fine here.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -138,54 +149,62 @@ export function Timeline({ runId }: { runId: string }) {
   const virtualRows = virtualizer.getVirtualItems();
   return (
     <div className="timeline-frame">
-      <div
-        ref={scrollRef}
-        className="timeline"
-        data-testid={TEST_IDS.timeline}
-        data-count={count}
-        role="listbox"
-        aria-label="Run timeline"
-        tabIndex={0}
-        onScroll={onScroll}
-        onWheel={(e) => {
-          if (e.deltaY < 0) stopFollowing();
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'PageUp') stopFollowing();
-        }}
-        onPointerDown={(e) => {
-          // a drag on the scrollbar itself (the list element, not a row)
-          if (e.target === scrollRef.current) stopFollowing();
-        }}
-      >
-        <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualRows.map((vr) => {
-            const item = itemAt(vr.index);
-            if (!item) return null;
-            return (
-              <div
-                key={vr.key}
-                data-index={vr.index}
-                ref={virtualizer.measureElement}
-                className={item.planStepId !== undefined ? 'vrow is-nested' : 'vrow'}
-                style={{ transform: `translateY(${vr.start}px)` }}
-              >
-                <TimelineRow
-                  item={item}
-                  isSelected={item.id === selectedItemId}
-                  isExpanded={expanded.has(item.id)}
-                  isCollapsed={
-                    (item.kind === 'step' ||
-                      (item.kind === 'marker' && item.planStep !== undefined)) &&
-                    collapsed.has(item.id)
-                  }
-                  actions={actions}
-                />
-              </div>
-            );
-          })}
+      {/* the list is absolutely placed in its box: a change of its height (rows measured
+          while scrolling) lays out the list alone, not the page around it */}
+      <div className="timeline-box">
+        <div
+          ref={scrollRef}
+          className="timeline"
+          data-testid={TEST_IDS.timeline}
+          data-count={count}
+          role="listbox"
+          aria-label="Run timeline"
+          tabIndex={0}
+          onScroll={onScroll}
+          onWheel={(e) => {
+            if (e.deltaY < 0) stopFollowing();
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'PageUp') stopFollowing();
+          }}
+          onPointerDown={(e) => {
+            // a drag on the scrollbar itself (the list element, not a row)
+            if (e.target === scrollRef.current) stopFollowing();
+          }}
+        >
+          <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
+            {/* the rows' containing block keeps its size when the list's height changes,
+              so a new total height does not lay out every row again */}
+            <div className="timeline-rows">
+              {virtualRows.map((vr) => {
+                const item = itemAt(vr.index);
+                if (!item) return null;
+                return (
+                  <div
+                    key={vr.key}
+                    data-index={vr.index}
+                    ref={virtualizer.measureElement}
+                    className={item.planStepId !== undefined ? 'vrow is-nested' : 'vrow'}
+                    style={{ transform: `translateY(${vr.start}px)` }}
+                  >
+                    <TimelineRow
+                      item={item}
+                      isSelected={item.id === selectedItemId}
+                      isExpanded={expanded.has(item.id)}
+                      isCollapsed={
+                        (item.kind === 'step' ||
+                          (item.kind === 'marker' && item.planStep !== undefined)) &&
+                        collapsed.has(item.id)
+                      }
+                      actions={actions}
+                    />
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+          <PendingCalls runId={runId} isLive={isLive} />
         </div>
-        <PendingCalls runId={runId} isLive={isLive} />
       </div>
       <Minimap count={count} itemAt={itemAt} onJump={actions.jumpTo} />
     </div>

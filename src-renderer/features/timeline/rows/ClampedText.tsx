@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { headOf } from '../../../lib/format';
+import { formatCount, headOf } from '../../../lib/format';
 
 const LINES = 8;
 const CHARS = 1200;
@@ -28,7 +28,7 @@ export function ClampedText(props: {
         <div className="clamp-actions">
           {isCut && (
             <span className="muted">
-              … {(text.length - shown.length).toLocaleString('en')} more characters{' '}
+              … {formatCount(text.length - shown.length)} more characters{' '}
             </span>
           )}
           {head.isCut && (

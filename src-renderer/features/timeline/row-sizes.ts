@@ -1,0 +1,209 @@
+/**
+ * Keys and height estimates of the timeline's rows, for the virtualizer.
+ *
+ * The virtualizer lays out every row from the first one it measured anew to the end of
+ * the list, asking each row's key and (when not measured) its estimated height. While a
+ * long run scrolls that happens every frame, over tens of thousands of rows: reading
+ * them from items of ten different shapes cost milliseconds per frame. Here each row's
+ * key and shape are read once per list and kept in flat arrays.
+ *
+ * Estimates are learned: rows of the same shape (kind, role, what they show, how long
+ * their text is) have about the same height, so a row scrolled into view gets the mean
+ * height measured for its shape. A poor estimate (a markdown reply is three times the
+ * height of a plain line) made the first render of a new screenful build far more rows
+ * than fit, and moved every row below once measured.
+ */
+import type { TimelineItem, TimelineItemKind } from '../../store/timeline/types';
+
+/** Before anything of a kind was measured. */
+const DEFAULT_HEIGHT: Record<TimelineItemKind, number> = {
+  run: 64,
+  step: 34,
+  message: 76,
+  stream: 60,
+  tool: 92,
+  marker: 26,
+  stuck: 64,
+  human: 52,
+  finished: 48,
+  debug: 30,
+};
+
+const KINDS: readonly TimelineItemKind[] = [
+  'run',
+  'step',
+  'message',
+  'stream',
+  'tool',
+  'marker',
+  'stuck',
+  'human',
+  'finished',
+  'debug',
+];
+const KIND_INDEX = new Map(KINDS.map((k, i) => [k, i]));
+const ROLE_INDEX: Record<string, number> = { system: 1, user: 2, assistant: 3, tool: 4 };
+const STATUS_INDEX: Record<string, number> = { running: 0, ok: 1, error: 2, skipped: 3 };
+
+/** kind (4 bits) · variant (3) · flags (4) · text length bucket (3) */
+const SHAPES = 1 << 14;
+/** the per-kind slot: variant 7, flags 15, bucket 7 (no row's shape has variant 7) */
+const KIND_SLOT = (1 << 10) - 1;
+/** a shape's estimate is the mean of its first measurements, then stays put */
+const SAMPLES = 16;
+
+/** Length buckets of the text a row shows (its head is cut at 1,200 characters). */
+function lengthBucket(length: number): number {
+  if (length === 0) return 0;
+  if (length <= 80) return 1;
+  if (length <= 200) return 2;
+  if (length <= 400) return 3;
+  if (length <= 700) return 4;
+  if (length <= 1000) return 5;
+  if (length <= 1400) return 6;
+  return 7;
+}
+
+function shape(kind: number, variant: number, flags: number, length: number): number {
+  return (kind << 10) | ((variant & 7) << 7) | ((flags & 15) << 3) | lengthBucket(length);
+}
+
+/** What decides a row's height when it is not expanded, as a number below SHAPES. */
+export function shapeOf(item: TimelineItem): number {
+  const kind = KIND_INDEX.get(item.kind)!;
+  switch (item.kind) {
+    case 'message': {
+      const flags =
+        (item.toolCalls && item.toolCalls.length > 0 ? 1 : 0) |
+        (item.duplicate ? 2 : 0) |
+        (item.repeatOf !== undefined ? 4 : 0) |
+        (item.response || item.droppedAtSeq !== undefined || item.repeatedLater > 0 ? 8 : 0);
+      return shape(kind, ROLE_INDEX[item.role] ?? 0, flags, item.content?.length ?? 0);
+    }
+    case 'tool': {
+      const flags =
+        (item.error !== undefined ? 1 : 0) |
+        (item.repeatOf !== undefined || item.isSandboxFailure ? 2 : 0) |
+        (item.live !== undefined ? 4 : 0) |
+        (item.repeats !== undefined ? 8 : 0);
+      const length = Math.max(item.output?.length ?? 0, item.error?.length ?? 0);
+      return shape(kind, STATUS_INDEX[item.status] ?? 0, flags, length);
+    }
+    case 'step':
+      return shape(kind, 0, (item.request ? 1 : 0) | (item.usage ? 2 : 0), 0);
+    case 'marker':
+      return shape(kind, item.planStep ? 1 : 0, 0, item.text.length);
+    case 'stream':
+      return shape(kind, item.isHeld ? 1 : 0, 0, item.text.length);
+    default:
+      return shape(kind, 0, 0, 0);
+  }
+}
+
+/**
+ * Heights measured per shape, kept across lists (a new slice of a loading run keeps
+ * what the first ones taught). Forgotten when the rows' width changes.
+ */
+export class LearnedHeights {
+  private readonly sums = new Float64Array(SHAPES);
+  private readonly counts = new Uint8Array(SHAPES);
+  private width = -1;
+
+  /** The shape's mean height, else its kind's, else a fixed guess. */
+  estimate(shapeId: number): number {
+    if (this.counts[shapeId]! > 0) return this.sums[shapeId]! / this.counts[shapeId]!;
+    const kindSlot = (shapeId & ~KIND_SLOT) + KIND_SLOT;
+    if (this.counts[kindSlot]! > 0) return this.sums[kindSlot]! / this.counts[kindSlot]!;
+    return DEFAULT_HEIGHT[KINDS[shapeId >> 10] ?? 'marker'];
+  }
+
+  /** A row of this shape measured this tall, at this width. */
+  learn(shapeId: number, height: number, width: number): void {
+    if (width !== this.width) {
+      if (this.width !== -1) this.forget();
+      this.width = width;
+    }
+    this.add(shapeId, height);
+    // the kind's own slot gives shapes not measured yet a better start than a fixed guess
+    this.add((shapeId & ~KIND_SLOT) + KIND_SLOT, height);
+  }
+
+  private add(slot: number, height: number): void {
+    const n = this.counts[slot]!;
+    if (n >= SAMPLES) return;
+    this.sums[slot] = this.sums[slot]! + height;
+    this.counts[slot] = n + 1;
+  }
+
+  private forget(): void {
+    this.sums.fill(0);
+    this.counts.fill(0);
+  }
+}
+
+const MARKER_SHAPE = KIND_INDEX.get('marker')! << 10;
+
+/**
+ * One list of rows: each row's key and shape, read from its item once. A new list (a
+ * loading run's next slice, an item that changed) takes them over from the previous one
+ * for the rows whose item did not change, so a slice reads only its own items.
+ */
+export class RowSizes {
+  private readonly keys: Float64Array;
+  private readonly shapes: Int32Array;
+  private previous: RowSizes | undefined;
+
+  constructor(
+    readonly count: number,
+    private readonly itemAt: (row: number) => TimelineItem | undefined,
+    private readonly learned: LearnedHeights,
+    previous?: RowSizes | null,
+  ) {
+    this.keys = new Float64Array(count).fill(NaN);
+    this.shapes = new Int32Array(count).fill(-1);
+    if (previous) {
+      // one list back only: older lists (and their items) can go
+      previous.previous = undefined;
+      this.previous = previous;
+    }
+  }
+
+  /** The item's id: the row keeps its measured height while rows come and go around it. */
+  key(row: number): number {
+    if (row >= this.count) return -row;
+    if (this.shapes[row]! < 0) this.read(row);
+    return this.keys[row]!;
+  }
+
+  estimate(row: number): number {
+    return this.learned.estimate(this.shape(row));
+  }
+
+  /** Called with a row's measured height (not for expanded rows: they are not the rule). */
+  learn(row: number, height: number, width: number): void {
+    this.learned.learn(this.shape(row), height, width);
+  }
+
+  private shape(row: number): number {
+    if (row >= this.count) return MARKER_SHAPE;
+    if (this.shapes[row]! < 0) this.read(row);
+    return this.shapes[row]!;
+  }
+
+  private read(row: number): void {
+    const item = this.itemAt(row);
+    const previous = this.previous;
+    if (
+      previous &&
+      row < previous.count &&
+      previous.shapes[row]! >= 0 &&
+      previous.itemAt(row) === item
+    ) {
+      this.keys[row] = previous.keys[row]!;
+      this.shapes[row] = previous.shapes[row]!;
+      return;
+    }
+    this.keys[row] = item?.id ?? -row;
+    this.shapes[row] = item ? shapeOf(item) : MARKER_SHAPE;
+  }
+}
