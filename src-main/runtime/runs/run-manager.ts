@@ -17,16 +17,8 @@ import { RunDebugger } from '../debug/run-debugger';
 import { MemoryRunHistory, type RunHistory } from './run-history';
 import { lineageInput, type LineageRequest } from './run-lineage';
 
-export type {
-  PreparedRun,
-  RunContext,
-  RunFactory,
-  ResolvedRunInput,
-  RunStartOptions,
-  RunEventListener,
-  RunHandle,
-  RunManagerOptions,
-} from './run-types';
+// Callers import the run shapes from here, as before they had a file of their own.
+export type * from './run-types';
 import type {
   LiveRun,
   PreparedRun,

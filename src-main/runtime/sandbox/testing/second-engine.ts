@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { LOCAL_SANDBOX_IMAGE } from './docker-env';
+import { waitFor } from './wait-for';
 
 const run = promisify(execFile);
 
@@ -226,17 +227,4 @@ function fail(reason: string): undefined {
   console.warn(`[tests] ${reason}; the Docker tests will skip`);
   process.env['DOCKER_HOST'] = `unix://${join(tmpdir(), 'wb-no-engine.sock')}`;
   return undefined;
-}
-
-async function waitFor(probe: () => Promise<unknown>, timeoutMs: number): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      await probe();
-      return;
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
 }

@@ -10,6 +10,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { waitFor } from './wait-for';
 
 const run = promisify(execFile);
 
@@ -118,18 +119,5 @@ export async function startSshEngine(): Promise<SshEngine> {
       `the ssh engine did not start: ${(error as Error).message.split('\n')[0]} ${stderr}`,
       { cause: error },
     );
-  }
-}
-
-async function waitFor(probe: () => Promise<unknown>, timeoutMs: number): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      await probe();
-      return;
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error;
-      await new Promise((r) => setTimeout(r, 200));
-    }
   }
 }
