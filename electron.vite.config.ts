@@ -49,7 +49,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: 'out/renderer',
-      minify: true,
+      // WB_NO_MINIFY=1 keeps function names readable in CPU profiles of the UI
+      minify: !process.env['WB_NO_MINIFY'],
       rolldownOptions: {
         input: { index: resolve(root, 'src-renderer/index.html') },
       },

@@ -5,7 +5,6 @@
  * scrolls up; keyboard: see use-timeline-keys.ts.
  */
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import { TEST_IDS } from '../../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import type { TimelineItem } from '../../store/timeline/types';
@@ -16,27 +15,9 @@ import { useRows } from './use-row-index';
 import { useTimelineKeys } from './use-timeline-keys';
 import { useSearchHighlight } from './use-search-highlight';
 import { Minimap } from './Minimap';
-import { LearnedHeights, RowSizes } from './row-sizes';
+import { useRowWindow } from './use-row-window';
 
 const EMPTY: readonly TimelineItem[] = [];
-
-/**
- * Row heights come from the ResizeObserver's entries, which arrive after layout and
- * before paint. The default also reads offsetHeight when a row mounts, which forces a
- * layout per new row (hundreds of ms when a long run first renders); until its entry
- * arrives a new row keeps its cached or estimated height.
- */
-function measuredHeight(
-  element: Element,
-  entry: ResizeObserverEntry | undefined,
-  instance: Virtualizer<HTMLDivElement, Element>,
-): number {
-  const box = entry?.borderBoxSize?.[0];
-  if (box) return Math.round(box.blockSize);
-  const index = instance.indexFromElement(element);
-  const cached = instance.itemSizeCache.get(instance.options.getItemKey(index));
-  return cached ?? instance.options.estimateSize(index);
-}
 
 /** How close to the bottom (px) still counts as "at the newest row". */
 const TAIL_SLACK = 48;
@@ -58,46 +39,24 @@ export function Timeline({ runId }: { runId: string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { count, itemAt, rowOfId } = useRows(items, filters, collapsed);
 
-  const learned = useMemo(() => new LearnedHeights(), []);
-  const previousSizes = useRef<RowSizes | null>(null);
-  const sizes = useMemo(
-    () => new RowSizes(count, itemAt, learned, previousSizes.current),
-    [count, itemAt, learned],
-  );
-  previousSizes.current = sizes;
-  const getItemKey = useCallback((row: number) => sizes.key(row), [sizes]);
-  const estimateSize = useCallback((row: number) => sizes.estimate(row), [sizes]);
-  const expandedRef = useRef(expanded);
-  expandedRef.current = expanded;
-  const measureRow = useCallback(
-    (
-      element: Element,
-      entry: ResizeObserverEntry | undefined,
-      instance: Virtualizer<HTMLDivElement, Element>,
-    ) => {
-      const height = measuredHeight(element, entry, instance);
-      const box = entry?.borderBoxSize?.[0];
-      const row = instance.indexFromElement(element);
-      // an expanded row is the exception, not its shape's rule
-      if (box && !expandedRef.current.has(sizes.key(row))) {
-        sizes.learn(row, height, Math.round(box.inlineSize));
-      }
-      return height;
-    },
-    [sizes],
-  );
-  // We do not use the React Compiler, so the virtualizer's unmemoizable API is fine here.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
+  const { first, last, offsetOf, key, attach, holdList, measureRow, scrollToRow } = useRowWindow({
     count,
-    getScrollElement: () => scrollRef.current,
-    estimateSize,
-    getItemKey,
-    measureElement: measureRow,
+    itemAt,
     overscan: 6,
-    // happy-dom and the first frame have no layout yet: render a screenful anyway
-    initialRect: { width: 800, height: 800 },
+    expanded,
   });
+  const setScroller = useCallback(
+    (element: HTMLDivElement | null) => {
+      scrollRef.current = element;
+      if (!element) return undefined;
+      const detach = attach(element);
+      return () => {
+        detach();
+        scrollRef.current = null;
+      };
+    },
+    [attach],
+  );
 
   const actions: RowActions = useMemo(
     () => ({
@@ -112,19 +71,19 @@ export function Timeline({ runId }: { runId: string }) {
   // Follow the tail: a new or growing last row scrolls into view while following.
   const lastItem = count > 0 ? itemAt(count - 1) : undefined;
   useEffect(() => {
-    if (isFollowing && isLive && count > 0) virtualizer.scrollToIndex(count - 1, { align: 'end' });
-  }, [isFollowing, isLive, count, lastItem, virtualizer]);
+    if (isFollowing && isLive && count > 0) scrollToRow(count - 1, 'end');
+  }, [isFollowing, isLive, count, lastItem, scrollToRow]);
 
   // Jumps (duplicate links, stuck markers, context messages) scroll their target to the middle.
   useEffect(() => {
     if (!jump) return;
     const row = rowOfId(jump.itemId);
-    if (row >= 0) virtualizer.scrollToIndex(row, { align: 'center' });
+    if (row >= 0) scrollToRow(row, 'center');
     // only a new jump (nonce) scrolls; later renders must not pull the list back
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [jump?.nonce]);
 
-  useTimelineKeys({ store, count, itemAt, rowOfId, virtualizer, items });
+  useTimelineKeys({ store, count, itemAt, rowOfId, scrollToRow, items });
   useSearchHighlight(scrollRef, search);
 
   const stopFollowing = () => store.getState().setFollowingTail(false);
@@ -146,14 +105,38 @@ export function Timeline({ runId }: { runId: string }) {
     );
   }
 
-  const virtualRows = virtualizer.getVirtualItems();
+  const rows = [];
+  for (let row = first; row <= last; row++) {
+    const item = itemAt(row);
+    if (!item) continue;
+    rows.push(
+      <div
+        key={key(row)}
+        data-index={row}
+        ref={measureRow}
+        className={item.planStepId !== undefined ? 'vrow is-nested' : 'vrow'}
+        style={{ transform: `translateY(${offsetOf(row)}px)` }}
+      >
+        <TimelineRow
+          item={item}
+          isSelected={item.id === selectedItemId}
+          isExpanded={expanded.has(item.id)}
+          isCollapsed={
+            (item.kind === 'step' || (item.kind === 'marker' && item.planStep !== undefined)) &&
+            collapsed.has(item.id)
+          }
+          actions={actions}
+        />
+      </div>,
+    );
+  }
   return (
     <div className="timeline-frame">
       {/* the list is absolutely placed in its box: a change of its height (rows measured
           while scrolling) lays out the list alone, not the page around it */}
       <div className="timeline-box">
         <div
-          ref={scrollRef}
+          ref={setScroller}
           className="timeline"
           data-testid={TEST_IDS.timeline}
           data-count={count}
@@ -172,36 +155,11 @@ export function Timeline({ runId }: { runId: string }) {
             if (e.target === scrollRef.current) stopFollowing();
           }}
         >
-          <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {/* its height is the whole list's, written by the row window (use-row-window.ts) */}
+          <div className="timeline-inner" ref={holdList}>
             {/* the rows' containing block keeps its size when the list's height changes,
               so a new total height does not lay out every row again */}
-            <div className="timeline-rows">
-              {virtualRows.map((vr) => {
-                const item = itemAt(vr.index);
-                if (!item) return null;
-                return (
-                  <div
-                    key={vr.key}
-                    data-index={vr.index}
-                    ref={virtualizer.measureElement}
-                    className={item.planStepId !== undefined ? 'vrow is-nested' : 'vrow'}
-                    style={{ transform: `translateY(${vr.start}px)` }}
-                  >
-                    <TimelineRow
-                      item={item}
-                      isSelected={item.id === selectedItemId}
-                      isExpanded={expanded.has(item.id)}
-                      isCollapsed={
-                        (item.kind === 'step' ||
-                          (item.kind === 'marker' && item.planStep !== undefined)) &&
-                        collapsed.has(item.id)
-                      }
-                      actions={actions}
-                    />
-                  </div>
-                );
-              })}
-            </div>
+            <div className="timeline-rows">{rows}</div>
           </div>
           <PendingCalls runId={runId} isLive={isLive} />
         </div>

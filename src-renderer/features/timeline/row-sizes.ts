@@ -1,11 +1,10 @@
 /**
- * Keys and height estimates of the timeline's rows, for the virtualizer.
+ * Keys and height estimates of the timeline's rows, for the row window (row-window.ts).
  *
- * The virtualizer lays out every row from the first one it measured anew to the end of
- * the list, asking each row's key and (when not measured) its estimated height. While a
- * long run scrolls that happens every frame, over tens of thousands of rows: reading
- * them from items of ten different shapes cost milliseconds per frame. Here each row's
- * key and shape are read once per list and kept in flat arrays.
+ * The row window asks every row's key and (when not measured) its estimated height each
+ * time the list changes or the estimates move: over tens of thousands of rows, reading
+ * them from items of ten different shapes cost milliseconds. Here each row's key and
+ * shape are read once per list and kept in flat arrays.
  *
  * Estimates are learned: rows of the same shape (kind, role, what they show, how long
  * their text is) have about the same height, so a row scrolled into view gets the mean
@@ -117,22 +116,26 @@ export class LearnedHeights {
     return DEFAULT_HEIGHT[KINDS[shapeId >> 10] ?? 'marker'];
   }
 
-  /** A row of this shape measured this tall, at this width. */
-  learn(shapeId: number, height: number, width: number): void {
+  /** A row of this shape measured this tall, at this width; true when an estimate moved. */
+  learn(shapeId: number, height: number, width: number): boolean {
+    let moved = false;
     if (width !== this.width) {
       if (this.width !== -1) this.forget();
       this.width = width;
+      moved = true;
     }
-    this.add(shapeId, height);
+    moved = this.add(shapeId, height) || moved;
     // the kind's own slot gives shapes not measured yet a better start than a fixed guess
-    this.add((shapeId & ~KIND_SLOT) + KIND_SLOT, height);
+    return this.add((shapeId & ~KIND_SLOT) + KIND_SLOT, height) || moved;
   }
 
-  private add(slot: number, height: number): void {
+  private add(slot: number, height: number): boolean {
     const n = this.counts[slot]!;
-    if (n >= SAMPLES) return;
+    if (n >= SAMPLES) return false;
+    const before = n > 0 ? this.sums[slot]! / n : -1;
     this.sums[slot] = this.sums[slot]! + height;
     this.counts[slot] = n + 1;
+    return this.sums[slot]! / (n + 1) !== before;
   }
 
   private forget(): void {
@@ -155,7 +158,7 @@ export class RowSizes {
 
   constructor(
     readonly count: number,
-    private readonly itemAt: (row: number) => TimelineItem | undefined,
+    readonly itemAt: (row: number) => TimelineItem | undefined,
     private readonly learned: LearnedHeights,
     previous?: RowSizes | null,
   ) {
@@ -179,9 +182,12 @@ export class RowSizes {
     return this.learned.estimate(this.shape(row));
   }
 
-  /** Called with a row's measured height (not for expanded rows: they are not the rule). */
-  learn(row: number, height: number, width: number): void {
-    this.learned.learn(this.shape(row), height, width);
+  /**
+   * Called with a row's measured height (not for expanded rows: they are not the rule);
+   * true when the estimates of rows not measured yet moved.
+   */
+  learn(row: number, height: number, width: number): boolean {
+    return this.learned.learn(this.shape(row), height, width);
   }
 
   private shape(row: number): number {

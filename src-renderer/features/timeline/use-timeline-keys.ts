@@ -7,7 +7,7 @@
  * (`p` pauses it: the debugger's keys). Keys typed into form fields are left alone.
  */
 import { useEffect } from 'react';
-import type { Virtualizer } from '@tanstack/react-virtual';
+import type { RowAlign } from './row-window';
 import type { WorkbenchStore } from '../../store/store';
 import { nextOfKind, type RowKind } from '../../store/timeline/find';
 import { positionOfId } from '../../store/timeline/model';
@@ -37,11 +37,11 @@ export function useTimelineKeys(options: {
   count: number;
   itemAt: (row: number) => TimelineItem | undefined;
   rowOfId: (id: number) => number;
-  virtualizer: Virtualizer<HTMLDivElement, Element>;
+  scrollToRow: (row: number, align: RowAlign) => void;
   /** every item (the rows may be filtered; jumps search all of them) */
   items: readonly TimelineItem[];
 }) {
-  const { store, count, itemAt, rowOfId, virtualizer, items } = options;
+  const { store, count, itemAt, rowOfId, scrollToRow, items } = options;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
@@ -51,7 +51,7 @@ export function useTimelineKeys(options: {
         const item = itemAt(row);
         if (!item) return;
         state.selectItem(item.id);
-        virtualizer.scrollToIndex(row, { align: 'auto' });
+        scrollToRow(row, 'auto');
       };
       const move = (delta: number) => {
         e.preventDefault();
@@ -124,5 +124,5 @@ export function useTimelineKeys(options: {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [store, count, itemAt, rowOfId, virtualizer, items]);
+  }, [store, count, itemAt, rowOfId, scrollToRow, items]);
 }

@@ -1,0 +1,195 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RowWindowController } from './row-window';
+import type { TimelineItem } from '../../store/timeline/types';
+
+/** Rows of one kind: every estimate is the same until something is measured. */
+function markerRows(count: number): TimelineItem[] {
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      ({
+        kind: 'marker',
+        id: i + 1,
+        marker: 'note',
+        text: `row ${i}`,
+        tone: 'info',
+        agent: 'manus',
+        step: 0,
+        stepId: 0,
+        ts: 0,
+      }) as unknown as TimelineItem,
+  );
+}
+
+/** The ResizeObserver the controller creates, driven by the test. */
+class FakeObserver {
+  static last: FakeObserver | null = null;
+  readonly observed = new Set<Element>();
+  constructor(readonly callback: (entries: ResizeObserverEntry[]) => void) {
+    FakeObserver.last = this;
+  }
+  observe(element: Element) {
+    this.observed.add(element);
+  }
+  unobserve(element: Element) {
+    this.observed.delete(element);
+  }
+  disconnect() {
+    this.observed.clear();
+  }
+}
+
+function entry(target: Element, height: number, width = 900): ResizeObserverEntry {
+  return {
+    target,
+    borderBoxSize: [{ blockSize: height, inlineSize: width }],
+    contentRect: { height, width },
+  } as unknown as ResizeObserverEntry;
+}
+
+function rowElement(row: number): HTMLElement {
+  const element = document.createElement('div');
+  element.dataset['index'] = String(row);
+  document.body.append(element);
+  return element;
+}
+
+function setup(count: number) {
+  const list = markerRows(count);
+  const renders: boolean[] = [];
+  const expanded = new Set<number>();
+  const controller = new RowWindowController(2, (sync) => renders.push(sync));
+  controller.setRows(count, (row) => list[row]);
+  controller.setExpanded(expanded);
+  const scroller = document.createElement('div');
+  scroller.className = 'timeline'; // the test setup gives it a 2,000 px tall box
+  document.body.append(scroller);
+  const inner = document.createElement('div');
+  controller.attach(scroller);
+  controller.holdList(inner);
+  const observer = FakeObserver.last!;
+  const measure = (pairs: [number, number][]) =>
+    observer.callback(pairs.map(([row, height]) => entry(rowElement(row), height)));
+  return { controller, scroller, inner, observer, renders, measure, expanded, list };
+}
+
+const original = globalThis.ResizeObserver;
+beforeEach(() => {
+  globalThis.ResizeObserver = FakeObserver as unknown as typeof ResizeObserver;
+});
+afterEach(() => {
+  globalThis.ResizeObserver = original;
+  document.body.replaceChildren();
+});
+
+describe('row window', () => {
+  it('shows the rows in view and a few around them, and writes the list height', () => {
+    // the test setup gives a scroller 2,000 px of height; a marker is estimated at 26 px
+    const { controller, inner, scroller } = setup(1_000);
+    expect(controller.total()).toBe(26_000);
+    expect(inner.style.height).toBe('26000px');
+    expect(controller.range()).toEqual({ first: 0, last: Math.floor(2_000 / 26) + 2 });
+    scroller.scrollTop = 13_000;
+    scroller.dispatchEvent(new Event('scroll'));
+    const { first, last } = controller.range();
+    expect(first).toBe(500 - 2);
+    expect(last).toBe(Math.floor(15_000 / 26) + 2);
+    expect(controller.offsetOf(first)).toBe(first * 26);
+  });
+
+  it('a row measured taller above the view moves the view with it; one below does not', () => {
+    const { controller, scroller, measure, renders } = setup(1_000);
+    scroller.scrollTop = 2_600; // row 100 at the top
+    scroller.dispatchEvent(new Event('scroll'));
+    renders.length = 0;
+    measure([
+      [98, 126], // above the view: 100 px taller
+      [150, 226], // in view: 200 px taller, nothing above it moves
+    ]);
+    expect(scroller.scrollTop).toBe(2_700);
+    expect(controller.total()).toBe(26_000 + 300);
+    // every row after a measured one moves, and the rows are placed again at once
+    expect(controller.offsetOf(151)).toBe(151 * 26 + 300);
+    expect(renders).toEqual([true]);
+  });
+
+  it('scrolls a row into view and again while the rows around it are measured', () => {
+    const { controller, scroller, measure } = setup(1_000);
+    controller.scrollToRow(500, 'center');
+    expect(scroller.scrollTop).toBe(500 * 26 + 13 - 1_000);
+    // rows before it turn out taller: the target moves down, the scroll follows
+    measure([
+      [490, 126],
+      [495, 126],
+    ]);
+    expect(scroller.scrollTop).toBe(500 * 26 + 200 + 13 - 1_000);
+    // a scroll by the user ends the chase
+    scroller.scrollTop = 100;
+    scroller.dispatchEvent(new Event('scroll'));
+    // (the scroll also folds in what the measured rows taught: the same content moved)
+    const settled = scroller.scrollTop;
+    measure([[499, 226]]);
+    expect(scroller.scrollTop).toBe(settled);
+  });
+
+  it("'auto' leaves a row in view alone and brings one out of view to the nearest edge", () => {
+    const { controller, scroller } = setup(1_000);
+    controller.scrollToRow(10, 'auto');
+    expect(scroller.scrollTop).toBe(0);
+    controller.scrollToRow(200, 'auto');
+    expect(scroller.scrollTop).toBe(201 * 26 - 2_000);
+    controller.scrollToRow(5, 'auto');
+    expect(scroller.scrollTop).toBe(5 * 26);
+  });
+
+  it("the end of the list is reachable after the last rows are measured taller ('end')", () => {
+    const { controller, scroller, measure, inner } = setup(100);
+    controller.scrollToRow(99, 'end');
+    expect(scroller.scrollTop).toBe(2_600 - 2_000);
+    measure([[99, 526]]);
+    expect(inner.style.height).toBe('3100px');
+    expect(scroller.scrollTop).toBe(3_100 - 2_000);
+  });
+
+  it('learned estimates are folded in while scrolling without moving the row at the top', () => {
+    let now = 0;
+    const list = markerRows(1_000);
+    const controller = new RowWindowController(
+      2,
+      () => {},
+      () => now,
+    );
+    controller.setRows(1_000, (row) => list[row]);
+    const scroller = document.createElement('div');
+    scroller.className = 'timeline';
+    document.body.append(scroller);
+    controller.attach(scroller);
+    const observer = FakeObserver.last!;
+    // rows 0-2 measured at 60 px: every marker not measured yet is now estimated at 60
+    observer.callback([0, 1, 2].map((row) => entry(rowElement(row), 60)));
+    expect(controller.total()).toBe(3 * 60 + 997 * 26);
+    now = 1_000;
+    scroller.scrollTop = 3 * 60 + 10 * 26 + 5; // 5 px into row 13
+    scroller.dispatchEvent(new Event('scroll'));
+    expect(controller.total()).toBe(1_000 * 60);
+    expect(scroller.scrollTop).toBe(13 * 60 + 5);
+  });
+
+  it('an expanded row is measured but teaches nothing about its shape', () => {
+    const { controller, measure, expanded, list } = setup(100);
+    expanded.add(list[0]!.id);
+    measure([[0, 500]]);
+    expect(controller.total()).toBe(500 + 99 * 26);
+  });
+
+  it('stops measuring a row when it leaves, and ignores rows of an older list', () => {
+    const { controller, observer, measure } = setup(10);
+    const element = rowElement(3);
+    const cleanup = controller.measureRow(element)!;
+    expect(observer.observed.has(element)).toBe(true);
+    cleanup();
+    expect(observer.observed.has(element)).toBe(false);
+    measure([[50, 400]]);
+    expect(controller.total()).toBe(260);
+  });
+});
