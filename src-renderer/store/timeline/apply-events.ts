@@ -12,7 +12,7 @@ import { StructureDraft } from './structure-draft';
 import { callRequested, callRetried, callSettled } from './pending-calls';
 import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
 import { requestExtras, withOutput } from './request-and-output';
-import { trackStepTime } from './step-waits';
+import { answeredTime, trackStepTime } from './step-waits';
 
 export function applyTimelineEvents(
   model: TimelineModel,
@@ -114,6 +114,7 @@ class Draft extends StructureDraft {
             completion: (s.usage?.completion ?? 0) + e.usage.completion,
           },
           ...(e.usageSource ? { usageSource: e.usageSource } : {}),
+          ...answeredTime(this.m.waitState, e, s),
         }));
         return;
       case 'llm.retried': {

@@ -7,7 +7,7 @@
  */
 import type { TimelineItem } from './types';
 import { isError } from './visible-rows';
-import { totalWait, type StepWaits, type WaitKind } from './step-waits';
+import { totalWait, type WaitKind } from './step-waits';
 
 export type MarkKind = 'error' | 'stuck' | 'duplicate' | 'edit';
 
@@ -73,18 +73,20 @@ export interface StepTiming extends TimeSplit {
 /** Per step, in order: where its time went. One pass over the items, one over the steps. */
 export function stepTimings(items: readonly TimelineItem[]): StepTiming[] {
   const timings: StepTiming[] = [];
-  const waits: (StepWaits | undefined)[] = [];
   // a flow interleaves agents: an item finds its step's timing by the header's id
   const byStep = new Map<number, StepTiming>();
+  let last: StepTiming | undefined;
   for (const item of items) {
     if (item.kind === 'step') {
       const w = item.waits;
+      // the waits inside the model's and the tools' recorded times come off those times
+      // (the tools' as a debt their cards pay off below)
       const timing: StepTiming = {
         stepId: item.id,
         step: item.step,
         agent: item.agent,
-        modelMs: item.modelMs ?? 0,
-        toolMs: 0,
+        modelMs: Math.max(0, (item.modelMs ?? 0) - (w?.inModelMs ?? 0)),
+        toolMs: -(w?.inToolsMs ?? 0),
         waitMs: w ? totalWait(w) : 0,
         queuedMs: w?.queuedMs ?? 0,
         backoffMs: w?.backoffMs ?? 0,
@@ -97,22 +99,19 @@ export function stepTimings(items: readonly TimelineItem[]): StepTiming[] {
       };
       byStep.set(item.id, timing);
       timings.push(timing);
-      waits.push(w);
       continue;
     }
-    const timing = byStep.get(item.stepId);
-    if (!timing) continue;
-    if (item.kind === 'tool') timing.toolMs += item.durationMs ?? 0;
-    else if (item.kind === 'marker' && item.marker === 'retry') timing.retries += 1;
+    // only tool cards and retry markers add to a step (model time and waits are on its
+    // header): the rest costs a glance, not a lookup
+    const isTool = item.kind === 'tool';
+    if (!isTool && !(item.kind === 'marker' && item.marker === 'retry')) continue;
+    if (last?.stepId !== item.stepId) last = byStep.get(item.stepId);
+    if (!last) continue;
+    if (isTool) last.toolMs += item.durationMs ?? 0;
+    else last.retries += 1;
   }
-  for (let i = 0; i < timings.length; i++) {
-    const t = timings[i]!;
-    const w = waits[i];
-    // the waits inside the model's and the tools' recorded times come off those times
-    if (w) {
-      t.modelMs = Math.max(0, t.modelMs - w.inModelMs);
-      t.toolMs = Math.max(0, t.toolMs - w.inToolsMs);
-    }
+  for (const t of timings) {
+    t.toolMs = Math.max(0, t.toolMs);
     t.loopMs = Math.max(0, t.loopMs - t.modelMs - t.toolMs - t.waitMs);
   }
   return timings;
@@ -134,7 +133,22 @@ export function waterfallBars(timings: readonly StepTiming[], bars: number): Wat
   for (let i = 0; i < timings.length; i++) {
     const t = timings[i]!;
     if (i % per === 0) {
-      bar = { ...t, firstStep: t.step, lastStep: t.step };
+      // a literal, not a spread: the sums below stay fast property writes
+      bar = {
+        stepId: t.stepId,
+        firstStep: t.step,
+        lastStep: t.step,
+        modelMs: t.modelMs,
+        toolMs: t.toolMs,
+        waitMs: t.waitMs,
+        queuedMs: t.queuedMs,
+        backoffMs: t.backoffMs,
+        pausedMs: t.pausedMs,
+        sandboxMs: t.sandboxMs,
+        loopMs: t.loopMs,
+        retries: t.retries,
+        hasError: t.hasError,
+      };
       out.push(bar);
       continue;
     }

@@ -116,7 +116,11 @@ export function trackStepTime(m: TimelineModel, e: RunEvent, updateStep: UpdateS
     case 'llm.retried':
       return retried(state, e, updateStep);
     case 'llm.responded':
-      return responded(state, e, updateStep);
+      // a tool's own call (extract_content): its queue wait lies inside that tool's time;
+      // the agent's own call changes the header with its usage (`answeredTime`)
+      if (state.toolsRunning[e.agent] && e.queuedMs)
+        wait(updateStep, e.agent, e.step, 'queuedMs', e.queuedMs, 'tools');
+      return;
     case 'run.resumed':
       if (e.pausedMs > 0) wait(updateStep, e.agent, e.step, 'pausedMs', e.pausedMs, 'step');
       return;
@@ -151,22 +155,25 @@ function retried(state: WaitState, e: RunEventOf<'llm.retried'>, updateStep: Upd
   wait(updateStep, e.agent, e.step, 'backoffMs', e.delayMs, 'step');
 }
 
-function responded(state: WaitState, e: RunEventOf<'llm.responded'>, updateStep: UpdateStep): void {
-  const queued = e.queuedMs ?? 0;
-  if (state.toolsRunning[e.agent]) {
-    if (queued > 0) wait(updateStep, e.agent, e.step, 'queuedMs', queued, 'tools');
-    return;
-  }
+/**
+ * The agent's own model call answered (no tool of its runs): the step's model time grows
+ * by the call's duration, and the call's queue wait and backoff lie inside it. The
+ * changes to the step header, merged by the caller into the header's one update.
+ */
+export function answeredTime(
+  state: WaitState,
+  e: RunEventOf<'llm.responded'>,
+  s: StepItem,
+): Partial<StepItem> {
+  if (state.toolsRunning[e.agent]) return {};
   const backoff = state.callBackoffMs[e.agent] ?? 0;
   delete state.callBackoffMs[e.agent];
-  updateStep(e.agent, e.step, (s) => {
-    if (s.isFinished) return null;
-    let waits = s.waits;
-    if (queued > 0) waits = addWait(waits, 'queuedMs', queued, 'model');
-    // the backoff, counted as the step's when it came, turns out to be inside this call
-    if (backoff > 0 && waits) waits = { ...waits, inModelMs: waits.inModelMs + backoff };
-    return { modelMs: (s.modelMs ?? 0) + e.durationMs, ...(waits ? { waits } : {}) };
-  });
+  if (s.isFinished) return {};
+  let waits = s.waits;
+  if (e.queuedMs) waits = addWait(waits, 'queuedMs', e.queuedMs, 'model');
+  // the backoff, counted as the step's when it came, turns out to be inside this call
+  if (backoff > 0 && waits) waits = { ...waits, inModelMs: waits.inModelMs + backoff };
+  return { modelMs: (s.modelMs ?? 0) + e.durationMs, ...(waits ? { waits } : {}) };
 }
 
 function sandboxChanged(
