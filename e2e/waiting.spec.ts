@@ -2,7 +2,8 @@
  * Issue 17 item 6, "waiting made visible": while a model call waits out a scripted 429,
  * the timeline shows a pending-call row (model, ticking time, attempt n of max, the
  * retry's reason inline); a profile whose base_url points at a closed port ends the run
- * with the real cause, not a generic "Network error".
+ * with the real cause, not a generic "Network error". The waterfall then shows the
+ * retried step's backoff as a wait segment of its own.
  */
 import { createServer } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
@@ -71,6 +72,20 @@ test('a call waiting out a 429 shows a pending row; a refused connection names i
     await expect(
       page.locator('[data-testid="timeline-message"][data-role="assistant"]'),
     ).toContainText('The rate limit has passed');
+
+    // The waterfall tells the 4 s backoff from the model's time: the retried step's bar
+    // has a wait segment of its own, named in its title.
+    const retriedBar = page.locator('[data-testid="waterfall-bar"]:not([data-retries="0"])');
+    await expect(retriedBar).toHaveCount(1);
+    await expect(retriedBar).toHaveAttribute('title', /waited [\d.]+ s: [\d.]+ s retry backoff/);
+    expect(Number(await retriedBar.getAttribute('data-wait-ms'))).toBeGreaterThanOrEqual(3_500);
+    const waitSegment = retriedBar.getByTestId('waterfall-wait');
+    await expect
+      .poll(async () => (await waitSegment.boundingBox())?.height ?? 0)
+      .toBeGreaterThan(10);
+    await page
+      .getByTestId('waterfall')
+      .screenshot({ path: testInfo.outputPath('waterfall-retry-wait.png') });
 
     const port = await closedPort();
     const baseUrl = `http://127.0.0.1:${port}/v1`;

@@ -56,9 +56,11 @@
  *                              ("attempt n of max"), pending-call-retry (one per failed
  *                              attempt, `data-status`: its reason)
  * Overview                     waterfall (`data-bars`) with waterfall-bar (`data-step-id`: the
- *                              step header it jumps to, `data-retries`); minimap beside the
- *                              list with minimap-mark (`data-kind` = error | stuck | duplicate
- *                              | edit, `data-item-target`: the row it jumps to)
+ *                              step header it jumps to, `data-retries`, `data-wait-ms`) and,
+ *                              when the step waited, waterfall-wait (its wait segment);
+ *                              minimap beside the list with minimap-mark (`data-kind` = error
+ *                              | stuck | duplicate | edit, `data-item-target`: the row it
+ *                              jumps to)
  * Filters                      filter-search, filter-role-ROLE, filter-tool, filter-errors,
  *                              filter-duplicates, filter-clear, follow-tail
  * Search                       search-count (`data-rows`, `data-matches`, `data-place`: the
@@ -219,6 +221,7 @@ export const TEST_IDS = {
   minimapMark: 'minimap-mark',
   waterfall: 'waterfall',
   waterfallBar: 'waterfall-bar',
+  waterfallWait: 'waterfall-wait',
   foldedPrompt: 'folded-prompt',
   filterSearch: 'filter-search',
   searchCount: 'search-count',

@@ -52,6 +52,27 @@ describe('issue 17 contract additions', () => {
     expect(looksLikeRunEvent(JSON.parse(JSON.stringify(event)))).toBe(true);
   });
 
+  it('llm.responded may say how long its call queued; one from before that still reads', () => {
+    const stamper = createEventStamper('r');
+    const answer = {
+      type: 'llm.responded' as const,
+      agent: 'manus',
+      step: 2,
+      model: 'gpt-4o',
+      content: 'ok',
+      toolCalls: [],
+      usage: { prompt: 3, completion: 1 },
+      durationMs: 2_400,
+      finishReason: 'stop',
+    };
+    const queued = JSON.parse(JSON.stringify(stamper.stamp({ ...answer, queuedMs: 2_000 })));
+    expect(looksLikeRunEvent(queued)).toBe(true);
+    expect(queued.queuedMs).toBe(2_000);
+    const old = JSON.parse(JSON.stringify(stamper.stamp(answer)));
+    expect(looksLikeRunEvent(old)).toBe(true);
+    expect('queuedMs' in old).toBe(false);
+  });
+
   it('llm.requested from before the exact-request fields still reads', () => {
     const old = {
       v: 1,

@@ -177,6 +177,13 @@ export interface LlmRespondedEvent {
    * the runtime with the o200k tokenizer. Absent in older runs.
    */
   usageSource?: 'provider' | 'o200k';
+  /**
+   * of `durationMs`, the time the call waited for its profile before it was sent
+   * (`llm.queued`: max_concurrency, a 429 rest); absent when it did not wait and in older
+   * runs. `durationMs` also holds the failed attempts and the backoff of each
+   * `llm.retried` (`delayMs`) before this answer.
+   */
+  queuedMs?: number;
 }
 export interface LlmRetriedEvent {
   type: 'llm.retried';

@@ -31,6 +31,12 @@ export interface ScriptedStep {
   usage?: { prompt: number; completion: number };
   /** more of `llm.requested` (params, tools, toolChoice, ...: the exact request) */
   request?: Partial<Extract<RunEventPayload, { type: 'llm.requested' }>>;
+  /** the model call's time (`llm.responded.durationMs`, default 40), waits included */
+  modelMs?: number;
+  /** how long the call queued for its profile (`llm.responded.queuedMs`) */
+  queuedMs?: number;
+  /** a 429 retry before the answer per entry, with this backoff (`llm.retried.delayMs`) */
+  retryDelays?: number[];
 }
 
 export class RunScript {
@@ -124,6 +130,17 @@ export class RunScript {
       function: { name: c.name, arguments: c.rawArgs ?? JSON.stringify(c.args ?? {}) },
     }));
     const usage = spec.usage ?? { prompt: 100 * step, completion: 20 };
+    (spec.retryDelays ?? []).forEach((delayMs, i) =>
+      this.emit({
+        type: 'llm.retried',
+        agent: this.agent,
+        step,
+        attempt: i + 1,
+        status: 429,
+        delayMs,
+        error: 'Rate limit reached',
+      }),
+    );
     this.emit({
       type: 'llm.responded',
       agent: this.agent,
@@ -132,8 +149,9 @@ export class RunScript {
       content,
       toolCalls,
       usage,
-      durationMs: 40,
+      durationMs: spec.modelMs ?? 40,
       finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+      ...(spec.queuedMs !== undefined ? { queuedMs: spec.queuedMs } : {}),
     });
     const assistantIndex = this.message({
       role: 'assistant',

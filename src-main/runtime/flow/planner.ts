@@ -171,6 +171,7 @@ async function ask(
     durationMs: Math.round(performance.now() - started),
     finishReason: response.finishReason,
     ...(response.usageSource ? { usageSource: response.usageSource } : {}),
+    ...(response.queuedMs ? { queuedMs: response.queuedMs } : {}),
   });
   return response;
 }

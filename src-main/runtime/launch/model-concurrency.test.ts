@@ -73,5 +73,21 @@ describe('[llm.NAME] max_concurrency', () => {
     expect(queued.length).toBeGreaterThanOrEqual(2);
     expect(queued.every((e) => e.type === 'llm.queued' && e.model === 'capped')).toBe(true);
     expect(queued[0]).toMatchObject({ reason: 'max_concurrency', capacity: 1 });
+    // A call that queued says how long (its own time is the rest of durationMs, which
+    // counts from before the queue): the waterfall tells the wait from the model's time.
+    const waited = events.filter(
+      (e) => e.type === 'llm.responded' && queued.some((q) => q.runId === e.runId),
+    );
+    expect(waited.length).toBeGreaterThanOrEqual(2);
+    for (const e of waited) {
+      if (e.type !== 'llm.responded') continue;
+      expect(e.queuedMs).toBeGreaterThanOrEqual(50);
+      // the scripted call itself takes 100 ms after the queue
+      expect(e.durationMs).toBeGreaterThanOrEqual(e.queuedMs! + 90);
+    }
+    const unqueued = events.filter(
+      (e) => e.type === 'llm.responded' && e.model === 'free' && e.queuedMs !== undefined,
+    );
+    expect(unqueued).toEqual([]);
   });
 });

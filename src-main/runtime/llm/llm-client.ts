@@ -29,6 +29,12 @@ export interface ChatResponse {
   /** who counted `usage`: the provider, or the o200k tokenizer when it reported none */
   usageSource?: 'provider' | 'o200k';
   model: string;
+  /**
+   * how long the call waited for its profile (`llm/model-gates.ts`: max_concurrency, a
+   * 429 rest) before it was sent, in ms; absent when it did not wait. The caller's measured
+   * duration of the call includes it (`llm.responded.queuedMs`).
+   */
+  queuedMs?: number;
 }
 
 export interface RetryNotice {

@@ -83,6 +83,25 @@ describe('ModelGates', () => {
     expect(notices[0]?.delayMs).toBeGreaterThan(200);
   });
 
+  it('an answer says how long its call queued (llm.responded.queuedMs); one that did not, nothing', async () => {
+    const gates = new ModelGates();
+    const inner = client(80);
+    const gate = gates.for({ name: 'slow', maxConcurrency: 1 });
+    const [first, second] = await Promise.all([
+      new GatedLlm(inner.llm, gate).complete({ messages: [] }),
+      new GatedLlm(inner.llm, gate).complete({ messages: [] }),
+    ]);
+    expect(first!.queuedMs).toBeUndefined();
+    // the second waited for the first's 80 ms (timers may fire a little early)
+    expect(second!.queuedMs).toBeGreaterThanOrEqual(60);
+    expect(second!.queuedMs).toBeLessThan(1_000);
+    // a 429 rest is a queue wait too
+    const rested = gates.for({ name: 'rested' });
+    rested.rest(120);
+    const after = await new GatedLlm(client(1).llm, rested).complete({ messages: [] });
+    expect(after.queuedMs).toBeGreaterThanOrEqual(100);
+  });
+
   it('a queued call leaves the queue when stopped', async () => {
     const gates = new ModelGates();
     const inner = client(100);

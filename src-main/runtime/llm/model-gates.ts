@@ -99,15 +99,23 @@ export class GatedLlm implements LlmClient {
   }
 
   async complete(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResponse> {
-    const leave = await this.gate.enter(options.signal, options.onQueued);
+    // The queue's end is only known here: the answer says how long the call waited, so a
+    // UI can tell the wait from the model's own time (`llm.responded.queuedMs`).
+    let queuedAt: number | undefined;
+    const leave = await this.gate.enter(options.signal, (notice) => {
+      queuedAt ??= performance.now();
+      options.onQueued?.(notice);
+    });
+    const queuedMs = queuedAt === undefined ? 0 : Math.round(performance.now() - queuedAt);
     try {
-      return await this.inner.complete(request, {
+      const response = await this.inner.complete(request, {
         ...options,
         onRetry: (notice) => {
           if (notice.status === 429) this.gate.rest(notice.delayMs);
           options.onRetry?.(notice);
         },
       });
+      return queuedMs > 0 ? { ...response, queuedMs } : response;
     } finally {
       leave();
     }

@@ -243,6 +243,7 @@ export class ToolCallAgent extends ReActAgent {
       durationMs: Math.round(performance.now() - started),
       finishReason: response.finishReason,
       ...(response.usageSource ? { usageSource: response.usageSource } : {}),
+      ...(response.queuedMs ? { queuedMs: response.queuedMs } : {}),
     });
     return response;
   }

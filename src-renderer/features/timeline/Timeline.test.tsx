@@ -179,10 +179,35 @@ describe('Timeline navigation', () => {
     expect(selected()?.getAttribute('data-status')).toBe('error');
     const bars = screen.getAllByTestId('waterfall-bar');
     expect(bars).toHaveLength(2);
-    expect(bars[0]!.getAttribute('title')).toMatch(/^step 1: model .*, tools .*, other /);
+    expect(bars[0]!.getAttribute('title')).toMatch(/^step 1: model .*, tools .*, loop /);
+    expect(screen.queryAllByTestId('waterfall-wait')).toHaveLength(0);
     fireEvent.click(bars[0]!);
     expect(selected()?.getAttribute('data-step')).toBe('1');
     expect(bars[0]!.className).toContain('is-selected');
+  });
+
+  it("the waterfall draws a step's waits as their own segment and names each kind", async () => {
+    await openRun((s) => {
+      s.addStep({ content: 'one' });
+      s.endStep(500);
+      // 4 s from request to answer: 2 s queued, 1.2 s backoff, 0.8 s the model
+      s.addStep({ content: 'two', modelMs: 4_000, queuedMs: 2_000, retryDelays: [1_200] });
+      s.endStep(4_100);
+    });
+    const bars = screen.getAllByTestId('waterfall-bar');
+    expect(bars[0]!.getAttribute('data-wait-ms')).toBe('0');
+    expect(within(bars[0]!).queryByTestId('waterfall-wait')).toBeNull();
+    const waited = bars[1]!;
+    expect(waited.getAttribute('title')).toBe(
+      'step 2: model 800 ms, tools 0 ms; waited 3.2 s: 2.0 s queued for the model, ' +
+        '1.2 s retry backoff; loop 100 ms, 1 retry',
+    );
+    expect(waited.getAttribute('data-wait-ms')).toBe('3200');
+    // heights relative to the longest bar (this one, 4.1 s)
+    const segment = within(waited).getByTestId('waterfall-wait');
+    expect(parseFloat(segment.style.height)).toBeCloseTo((3_200 / 4_100) * 100, 1);
+    const model = waited.querySelector<HTMLElement>('.wf-model')!;
+    expect(parseFloat(model.style.height)).toBeCloseTo((800 / 4_100) * 100, 1);
   });
 
   it('renders replies as markdown, code arguments as code, edits as diffs, output with line numbers', async () => {

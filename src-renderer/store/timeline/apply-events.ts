@@ -12,6 +12,7 @@ import { StructureDraft } from './structure-draft';
 import { callRequested, callRetried, callSettled } from './pending-calls';
 import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
 import { requestExtras, withOutput } from './request-and-output';
+import { answeredTime, trackStepTime } from './step-waits';
 
 export function applyTimelineEvents(
   model: TimelineModel,
@@ -32,9 +33,12 @@ export function applyTimelineEvents(
  * pauses and edits in DebugDraft.
  */
 class Draft extends StructureDraft {
+  private readonly stepUpdater = this.updateStep.bind(this);
+
   apply(e: RunEvent): void {
     this.m.lastSeq = e.seq;
     this.m.eventCount += 1;
+    trackStepTime(this.m, e, this.stepUpdater);
     if (this.applyDebug(e)) return;
     switch (e.type) {
       case 'run.started':
@@ -110,6 +114,7 @@ class Draft extends StructureDraft {
             completion: (s.usage?.completion ?? 0) + e.usage.completion,
           },
           ...(e.usageSource ? { usageSource: e.usageSource } : {}),
+          ...answeredTime(this.m.waitState, e, s),
         }));
         return;
       case 'llm.retried': {

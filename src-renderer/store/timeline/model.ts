@@ -1,5 +1,6 @@
 /** A run's empty timeline, and the id lookup every view uses. */
 import type { TimelineItem, TimelineModel } from './types';
+import { createWaitState } from './step-waits';
 
 export function createTimeline(): TimelineModel {
   return {
@@ -23,6 +24,7 @@ export function createTimeline(): TimelineModel {
     pendingResponse: {},
     pendingCalls: {},
     pendingNudge: {},
+    waitState: createWaitState(),
     systemPrompts: {},
     requestTools: {},
     openQuestions: [],

@@ -1,11 +1,13 @@
 /**
  * What the run's overview strips show, computed in one pass each: the density minimap
  * (errors, stuck detections, duplicates and edits, by their place among the rows) and
- * the waterfall (per step: model time, tool time, the rest of the step, retries).
+ * the waterfall (per step: model time, tool time, waits by kind, the loop's own time,
+ * retries; what each wait is and where it lies: step-waits.ts).
  * Both are bucketed, so a 100,000-step run draws at most a few hundred marks.
  */
 import type { TimelineItem } from './types';
 import { isError } from './visible-rows';
+import { totalWait, type WaitKind } from './step-waits';
 
 export type MarkKind = 'error' | 'stuck' | 'duplicate' | 'edit';
 
@@ -48,31 +50,50 @@ export function minimapMarks(
   return [...byKey.values()];
 }
 
-export interface StepTiming {
+/** A step's or a bar's time, split so the parts add up to the step's duration. */
+export interface TimeSplit extends Record<WaitKind, number> {
+  /** the model's own time: its calls' durations less the waits inside them */
+  modelMs: number;
+  /** the tools' own time: their durations less the waits inside them */
+  toolMs: number;
+  /** every wait: queued for the model, retry backoff, paused, queued for a sandbox */
+  waitMs: number;
+  /** the rest of the step: the loop itself (memory, events, the agent's own work) */
+  loopMs: number;
+  retries: number;
+}
+
+export interface StepTiming extends TimeSplit {
   stepId: number;
   step: number;
   agent: string;
-  modelMs: number;
-  toolMs: number;
-  /** the step's time not spent in the model or its tools (waits, the loop itself) */
-  otherMs: number;
-  retries: number;
   hasError: boolean;
 }
 
-/** Per step, in order: where its time went. */
+/** Per step, in order: where its time went. One pass over the items, one over the steps. */
 export function stepTimings(items: readonly TimelineItem[]): StepTiming[] {
   const timings: StepTiming[] = [];
+  // a flow interleaves agents: an item finds its step's timing by the header's id
   const byStep = new Map<number, StepTiming>();
+  let last: StepTiming | undefined;
   for (const item of items) {
     if (item.kind === 'step') {
+      const w = item.waits;
+      // the waits inside the model's and the tools' recorded times come off those times
+      // (the tools' as a debt their cards pay off below)
       const timing: StepTiming = {
         stepId: item.id,
         step: item.step,
         agent: item.agent,
-        modelMs: 0,
-        toolMs: 0,
-        otherMs: item.durationMs ?? 0,
+        modelMs: Math.max(0, (item.modelMs ?? 0) - (w?.inModelMs ?? 0)),
+        toolMs: -(w?.inToolsMs ?? 0),
+        waitMs: w ? totalWait(w) : 0,
+        queuedMs: w?.queuedMs ?? 0,
+        backoffMs: w?.backoffMs ?? 0,
+        pausedMs: w?.pausedMs ?? 0,
+        sandboxMs: w?.sandboxMs ?? 0,
+        // the whole step for now: the rest comes off below
+        loopMs: item.durationMs ?? 0,
         retries: 0,
         hasError: item.hasError,
       };
@@ -80,25 +101,27 @@ export function stepTimings(items: readonly TimelineItem[]): StepTiming[] {
       timings.push(timing);
       continue;
     }
-    const timing = byStep.get(item.stepId);
-    if (!timing) continue;
-    if (item.kind === 'message' && item.response) timing.modelMs += item.response.durationMs;
-    else if (item.kind === 'tool') timing.toolMs += item.durationMs ?? 0;
-    else if (item.kind === 'marker' && item.marker === 'retry') timing.retries += 1;
+    // only tool cards and retry markers add to a step (model time and waits are on its
+    // header): the rest costs a glance, not a lookup
+    const isTool = item.kind === 'tool';
+    if (!isTool && !(item.kind === 'marker' && item.marker === 'retry')) continue;
+    if (last?.stepId !== item.stepId) last = byStep.get(item.stepId);
+    if (!last) continue;
+    if (isTool) last.toolMs += item.durationMs ?? 0;
+    else last.retries += 1;
   }
-  for (const t of timings) t.otherMs = Math.max(0, t.otherMs - t.modelMs - t.toolMs);
+  for (const t of timings) {
+    t.toolMs = Math.max(0, t.toolMs);
+    t.loopMs = Math.max(0, t.loopMs - t.modelMs - t.toolMs - t.waitMs);
+  }
   return timings;
 }
 
-export interface WaterfallBar {
+export interface WaterfallBar extends TimeSplit {
   /** the first step in the bar (a click jumps to it) */
   stepId: number;
   firstStep: number;
   lastStep: number;
-  modelMs: number;
-  toolMs: number;
-  otherMs: number;
-  retries: number;
   hasError: boolean;
 }
 
@@ -106,19 +129,41 @@ export interface WaterfallBar {
 export function waterfallBars(timings: readonly StepTiming[], bars: number): WaterfallBar[] {
   const per = Math.max(1, Math.ceil(timings.length / bars));
   const out: WaterfallBar[] = [];
-  for (let i = 0; i < timings.length; i += per) {
-    const group = timings.slice(i, i + per);
-    const first = group[0]!;
-    out.push({
-      stepId: first.stepId,
-      firstStep: first.step,
-      lastStep: group[group.length - 1]!.step,
-      modelMs: group.reduce((n, t) => n + t.modelMs, 0),
-      toolMs: group.reduce((n, t) => n + t.toolMs, 0),
-      otherMs: group.reduce((n, t) => n + t.otherMs, 0),
-      retries: group.reduce((n, t) => n + t.retries, 0),
-      hasError: group.some((t) => t.hasError),
-    });
+  let bar: WaterfallBar | undefined;
+  for (let i = 0; i < timings.length; i++) {
+    const t = timings[i]!;
+    if (i % per === 0) {
+      // a literal, not a spread: the sums below stay fast property writes
+      bar = {
+        stepId: t.stepId,
+        firstStep: t.step,
+        lastStep: t.step,
+        modelMs: t.modelMs,
+        toolMs: t.toolMs,
+        waitMs: t.waitMs,
+        queuedMs: t.queuedMs,
+        backoffMs: t.backoffMs,
+        pausedMs: t.pausedMs,
+        sandboxMs: t.sandboxMs,
+        loopMs: t.loopMs,
+        retries: t.retries,
+        hasError: t.hasError,
+      };
+      out.push(bar);
+      continue;
+    }
+    bar = bar!;
+    bar.lastStep = t.step;
+    bar.modelMs += t.modelMs;
+    bar.toolMs += t.toolMs;
+    bar.waitMs += t.waitMs;
+    bar.queuedMs += t.queuedMs;
+    bar.backoffMs += t.backoffMs;
+    bar.pausedMs += t.pausedMs;
+    bar.sandboxMs += t.sandboxMs;
+    bar.loopMs += t.loopMs;
+    bar.retries += t.retries;
+    bar.hasError ||= t.hasError;
   }
   return out;
 }

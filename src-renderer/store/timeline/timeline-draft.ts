@@ -5,6 +5,7 @@
  */
 import type { MarkerItem, StepItem, TimelineItem, TimelineModel } from './types';
 import type { RunEvent } from '@shared/events';
+import { copyWaitState } from './step-waits';
 
 /** The key of an agent's step or memory index in the model's lookup maps. */
 export const key = (agent: string, n: number | string) => `${agent}\u0000${n}`;
@@ -26,6 +27,7 @@ export class TimelineDraft {
       pendingResponse: { ...previous.pendingResponse },
       pendingCalls: { ...previous.pendingCalls },
       pendingNudge: { ...previous.pendingNudge },
+      waitState: copyWaitState(previous.waitState),
       openQuestions: previous.openQuestions.slice(),
     };
   }

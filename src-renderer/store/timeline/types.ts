@@ -8,6 +8,7 @@
 import type { AgentState, FlowName, RunOutcome, TokenUsage } from '@shared/domain/agent';
 import type { Role, ToolCall } from '@shared/domain/message';
 import type { PendingCalls } from './pending-calls';
+import type { StepWaits, WaitState } from './step-waits';
 import type { LiveOutput } from '../../lib/live-output';
 export type { LiveOutput } from '../../lib/live-output';
 import type {
@@ -56,6 +57,10 @@ export interface StepItem extends ItemBase {
   maxSteps: number;
   isFinished: boolean;
   durationMs?: number;
+  /** the time of its model calls (`llm.responded.durationMs`, waits included) */
+  modelMs?: number;
+  /** what it waited for, and where those waits lie (step-waits.ts); absent: no wait */
+  waits?: StepWaits;
   /** the model request made in this step (anchor of "context at this step") */
   request?: {
     seq: number;
@@ -330,6 +335,8 @@ export interface TimelineModel {
   lastPlanText?: string;
   /** per agent: the model call waiting for its answer (pending-calls.ts) */
   pendingCalls: PendingCalls;
+  /** what the steps' waits need to know between events (step-waits.ts) */
+  waitState: WaitState;
   /** per agent: a stuck marker whose nudge goes into the agent's next step */
   pendingNudge: Record<string, number>;
   /** per agent: the system prompt its requests carry (sent only when it changes) */

@@ -94,6 +94,7 @@ export async function extractContent(
     durationMs: Math.round(performance.now() - started),
     finishReason: response.finishReason,
     ...(response.usageSource ? { usageSource: response.usageSource } : {}),
+    ...(response.queuedMs ? { queuedMs: response.queuedMs } : {}),
   });
   const answer = response.content?.trim();
   if (!answer) throw new Error('the model returned no text for the extraction');
