@@ -316,3 +316,65 @@ describe('applyTimelineEvents: tool progress', () => {
     expect(ofKind(running.items, 'tool')[0]).not.toBe(tool);
   });
 });
+
+describe('applyTimelineEvents: a tool that calls the model itself', () => {
+  it("keeps the step's request and system prompt the agent's (extract_content)", () => {
+    const script = new RunScript('r').start('read the page');
+    const request = (step: number, system: string | undefined, messageCount: number) =>
+      script.emit({
+        type: 'llm.requested',
+        agent: 'manus',
+        step,
+        model: 'm',
+        messageCount,
+        inputTokens: 10,
+        ...(system !== undefined ? { system } : {}),
+      });
+    const answer = (step: number, content: string) =>
+      script.emit({
+        type: 'llm.responded',
+        agent: 'manus',
+        step,
+        model: 'm',
+        content,
+        toolCalls: [],
+        usage: { prompt: 10, completion: 5 },
+        durationMs: 40,
+        finishReason: 'stop',
+      });
+    script.emit({ type: 'step.started', agent: 'manus', step: 1, maxSteps: 5 });
+    request(1, 'You are Manus.', 3);
+    answer(1, 'I will extract the prices.');
+    script.emit({
+      type: 'tool.started',
+      agent: 'manus',
+      step: 1,
+      toolCallId: 'c1',
+      name: 'browser_use',
+      args: { action: 'extract_content', goal: 'prices' },
+    });
+    // the tool's own model call, with its own system prompt
+    request(1, 'You extract content from pages.', 2);
+    answer(1, 'Prices: 3 EUR');
+    script.emit({
+      type: 'tool.finished',
+      agent: 'manus',
+      step: 1,
+      toolCallId: 'c1',
+      name: 'browser_use',
+      ok: true,
+      output: 'Prices: 3 EUR',
+      durationMs: 90,
+    });
+    script.endStep();
+    script.emit({ type: 'step.started', agent: 'manus', step: 2, maxSteps: 5 });
+    // unchanged system prompt: the runtime does not send it again
+    request(2, undefined, 5);
+    const model = build(script);
+    const [first, second] = ofKind(model.items, 'step');
+    expect(first!.request).toMatchObject({ messageCount: 3, system: 'You are Manus.' });
+    expect(second!.request).toMatchObject({ messageCount: 5, system: 'You are Manus.' });
+    // both calls' tokens are the step's cost
+    expect(first!.usage).toEqual({ prompt: 20, completion: 10 });
+  });
+});

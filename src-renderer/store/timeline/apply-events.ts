@@ -35,6 +35,11 @@ export function applyTimelineEvents(
 class Draft extends StructureDraft {
   private readonly stepUpdater = this.updateStep.bind(this);
 
+  /** Whether a model call of this agent now is one its running tool makes. */
+  private isToolsCall(agent: string): boolean {
+    return (this.m.waitState.toolsRunning[agent] ?? 0) > 0;
+  }
+
   apply(e: RunEvent): void {
     this.m.lastSeq = e.seq;
     this.m.eventCount += 1;
@@ -76,6 +81,9 @@ class Draft extends StructureDraft {
         return this.memoryTruncated(e);
       case 'llm.requested': {
         callRequested(this.m.pendingCalls, e);
+        // A tool's own model call (extract_content) is shown as waiting like any call, but
+        // the step's request stays the agent's, and so does the agent's system prompt.
+        if (this.isToolsCall(e.agent)) return;
         if (e.system !== undefined) this.m.systemPrompts[e.agent] = e.system;
         const system = this.m.systemPrompts[e.agent];
         this.updateStep(e.agent, e.step, () => ({
@@ -97,17 +105,19 @@ class Draft extends StructureDraft {
         return this.delta(e);
       case 'llm.responded':
         callSettled(this.m.pendingCalls, e.agent);
-        this.m.pendingResponse[e.agent] = {
-          step: e.step,
-          seq: e.seq,
-          reply: { content: e.content, toolCalls: e.toolCalls },
-          info: {
-            model: e.model,
-            usage: e.usage,
-            durationMs: e.durationMs,
-            finishReason: e.finishReason,
-          },
-        };
+        // (a tool's own call: its answer is not the reply of the agent's next message)
+        if (!this.isToolsCall(e.agent))
+          this.m.pendingResponse[e.agent] = {
+            step: e.step,
+            seq: e.seq,
+            reply: { content: e.content, toolCalls: e.toolCalls },
+            info: {
+              model: e.model,
+              usage: e.usage,
+              durationMs: e.durationMs,
+              finishReason: e.finishReason,
+            },
+          };
         this.updateStep(e.agent, e.step, (s) => ({
           usage: {
             prompt: (s.usage?.prompt ?? 0) + e.usage.prompt,
