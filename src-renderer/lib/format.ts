@@ -1,6 +1,15 @@
 /** Display formatting shared by the views. */
 import type { TokenUsage } from '@shared/domain/agent';
 
+/**
+ * A model call's time as recorded (`llm.responded.durationMs`), saying how much of it was
+ * waiting (a model slot, retry backoff) rather than the model answering.
+ */
+export function formatCallTime(durationMs: number, waitedMs = 0): string {
+  if (waitedMs <= 0) return formatDuration(durationMs);
+  return `${formatDuration(durationMs)} (${formatDuration(waitedMs)} of it waiting)`;
+}
+
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '—';
   if (ms < 1000) return `${Math.round(ms)} ms`;

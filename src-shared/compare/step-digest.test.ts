@@ -109,4 +109,55 @@ describe('digestSteps', () => {
     expect(steps[1]!.calls[0]).toMatchObject({ name: 'bash', status: 'running', output: '' });
     expect(steps.at(-1)).toMatchObject({ kind: 'end', outcome: 'did not finish' });
   });
+
+  it("counts the model's own time as latency, not its wait for a slot or between attempts", () => {
+    const stamper = createEventStamper('w');
+    const events: RunEvent[] = [];
+    const emit = (p: RunEventPayload) => events.push(stamper.stamp(p));
+    const retried = (step: number, delayMs: number) =>
+      emit({
+        type: 'llm.retried',
+        agent: 'manus',
+        step,
+        attempt: 1,
+        status: 429,
+        delayMs,
+        error: 'rate limited',
+      });
+    emit({ type: 'step.started', agent: 'manus', step: 1, maxSteps: 5 });
+    retried(1, 4_000);
+    emit({
+      type: 'llm.responded',
+      agent: 'manus',
+      step: 1,
+      model: 'm',
+      content: 'ok',
+      toolCalls: [],
+      usage: { prompt: 1, completion: 1 },
+      // queued 200 ms, a failed attempt of 300 ms, 4 s of backoff, 500 ms answering
+      durationMs: 5_000,
+      queuedMs: 200,
+      finishReason: 'stop',
+    });
+    emit({ type: 'step.finished', agent: 'manus', step: 1, durationMs: 5_100 });
+    // a call that failed after its retries: its backoff is not the next step's
+    emit({ type: 'step.started', agent: 'manus', step: 2, maxSteps: 5 });
+    retried(2, 1_000);
+    emit({ type: 'step.finished', agent: 'manus', step: 2, durationMs: 1_100 });
+    emit({ type: 'step.started', agent: 'manus', step: 3, maxSteps: 5 });
+    emit({
+      type: 'llm.responded',
+      agent: 'manus',
+      step: 3,
+      model: 'm',
+      content: 'done',
+      toolCalls: [],
+      usage: { prompt: 1, completion: 1 },
+      durationMs: 700,
+      finishReason: 'stop',
+    });
+    const steps = digestSteps(events).filter((s) => s.kind === 'step');
+    expect(steps.map((s) => s.latencyMs)).toEqual([800, 0, 700]);
+    expect(steps[0]!.retries).toBe(1);
+  });
 });

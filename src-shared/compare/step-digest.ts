@@ -49,6 +49,8 @@ export function digestSteps(events: readonly RunEvent[]): StepDigest[] {
   let current = null as StepDigest | null;
   let lastStep = 0;
   let hasEnded = false;
+  /** per agent: the backoff of its call under way, which its durationMs includes */
+  const backoff = new Map<string, number>();
 
   const open = (kind: StepKind, step: number, agent: string, seq: number): StepDigest => {
     current = emptyDigest(kind, step, agent, seq);
@@ -70,6 +72,8 @@ export function digestSteps(events: readonly RunEvent[]): StepDigest[] {
         break;
       case 'step.started':
         lastStep = event.step;
+        // (a call that failed after its retries left its backoff behind)
+        backoff.delete(event.agent);
         open('step', event.step, event.agent, event.seq);
         break;
       case 'step.finished': {
@@ -92,11 +96,15 @@ export function digestSteps(events: readonly RunEvent[]): StepDigest[] {
           prompt: d.tokens.prompt + event.usage.prompt,
           completion: d.tokens.completion + event.usage.completion,
         };
-        d.latencyMs += event.durationMs;
+        // the model's own time: a wait for a slot or between attempts is no latency of it
+        const waited = (event.queuedMs ?? 0) + (backoff.get(event.agent) ?? 0);
+        backoff.delete(event.agent);
+        d.latencyMs += Math.max(0, event.durationMs - waited);
         break;
       }
       case 'llm.retried':
         digestFor(event.agent, event.seq).retries += 1;
+        backoff.set(event.agent, (backoff.get(event.agent) ?? 0) + event.delayMs);
         break;
       case 'tool.started': {
         const call: StepCall = {

@@ -50,7 +50,7 @@ export interface StepDigest {
   outcome?: string;
   model: string;
   tokens: TokenUsage;
-  /** time the model took (its responses' durations) */
+  /** time the model took (its responses' durations, less queueing and retry backoff) */
   latencyMs: number;
   /** the step's wall time (`step.finished`), or null when it did not finish */
   durationMs: number | null;

@@ -1,6 +1,12 @@
 import type { ReactNode } from 'react';
 import type { TimelineItem } from '../../store/timeline/types';
-import { formatArgs, formatDuration, formatTime, formatUsage } from '../../lib/format';
+import {
+  formatArgs,
+  formatCallTime,
+  formatDuration,
+  formatTime,
+  formatUsage,
+} from '../../lib/format';
 import { DebugDetails } from './DebugDetails';
 import { LiveOutputPanel } from '../../components/LiveOutput';
 
@@ -74,7 +80,8 @@ function body(item: TimelineItem): ReactNode {
             <Field label="Response">
               <p>
                 {item.response.model} · {formatUsage(item.response.usage)} ·{' '}
-                {formatDuration(item.response.durationMs)} · finish: {item.response.finishReason}
+                {formatCallTime(item.response.durationMs, item.response.waitedMs)} · finish:{' '}
+                {item.response.finishReason}
               </p>
             </Field>
           )}

@@ -208,6 +208,13 @@ describe('Timeline navigation', () => {
     expect(parseFloat(segment.style.height)).toBeCloseTo((3_200 / 4_100) * 100, 1);
     const model = waited.querySelector<HTMLElement>('.wf-model')!;
     expect(parseFloat(model.style.height)).toBeCloseTo((800 / 4_100) * 100, 1);
+    // the reply's own line says how much of its 4 s was waiting, and so does the inspector
+    const reply = screen
+      .getAllByTestId('timeline-message')
+      .find((m) => m.textContent?.includes('two'))!;
+    expect(reply.textContent).toContain('4.0 s (3.2 s of it waiting)');
+    await act(async () => fireEvent.click(reply));
+    expect(screen.getByTestId('inspector').textContent).toContain('4.0 s (3.2 s of it waiting)');
   });
 
   it('renders replies as markdown, code arguments as code, edits as diffs, output with line numbers', async () => {

@@ -106,7 +106,9 @@ class Draft extends StructureDraft {
       case 'llm.responded':
         callSettled(this.m.pendingCalls, e.agent);
         // (a tool's own call: its answer is not the reply of the agent's next message)
-        if (!this.isToolsCall(e.agent))
+        if (!this.isToolsCall(e.agent)) {
+          // the call's backoff is read before the step's timing takes it (answeredTime)
+          const waitedMs = (e.queuedMs ?? 0) + (this.m.waitState.callBackoffMs[e.agent] ?? 0);
           this.m.pendingResponse[e.agent] = {
             step: e.step,
             seq: e.seq,
@@ -115,9 +117,11 @@ class Draft extends StructureDraft {
               model: e.model,
               usage: e.usage,
               durationMs: e.durationMs,
+              ...(waitedMs > 0 ? { waitedMs } : {}),
               finishReason: e.finishReason,
             },
           };
+        }
         this.updateStep(e.agent, e.step, (s) => ({
           usage: {
             prompt: (s.usage?.prompt ?? 0) + e.usage.prompt,

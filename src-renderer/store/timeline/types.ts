@@ -106,7 +106,10 @@ export interface DuplicateInfo {
 export interface ResponseInfo {
   model: string;
   usage: TokenUsage;
+  /** from the request to the answer, waits included */
   durationMs: number;
+  /** of durationMs, the waits: queued for a model slot, backoff between attempts */
+  waitedMs?: number;
   finishReason: string;
 }
 

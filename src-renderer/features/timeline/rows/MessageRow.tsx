@@ -1,5 +1,5 @@
 import { TEST_IDS } from '../../../test-ids';
-import { argsSummary, clip, formatCount, formatDuration, ordinal } from '../../../lib/format';
+import { argsSummary, clip, formatCallTime, formatCount, ordinal } from '../../../lib/format';
 import { argsLine, argsView } from './tool-args-view';
 import type { MessageItem, StreamItem } from '../../../store/timeline/types';
 import { RowLink, RowShell } from './RowShell';
@@ -60,7 +60,8 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
           <span className="muted">
             {item.response.model} · {formatCount(item.response.usage.prompt)} in /{' '}
             {formatCount(item.response.usage.completion)} out ·{' '}
-            {formatDuration(item.response.durationMs)} · {item.response.finishReason}
+            {formatCallTime(item.response.durationMs, item.response.waitedMs)} ·{' '}
+            {item.response.finishReason}
           </span>
         )}
         {item.imageMimeType && <span className="chip">image ({item.imageMimeType})</span>}
