@@ -263,7 +263,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
 
   async function loadRun(runId: string): Promise<void> {
     const run = state().runs[runId];
-    const hasStart = run !== undefined && run.events.length > 0 && run.events[0]!.seq === 1;
+    const hasStart = run?.firstEvent?.seq === 1;
     if (hasStart || run?.load.status === 'loading' || run?.load.status === 'loaded') return;
     await fill(runId, 0);
   }

@@ -15,7 +15,14 @@ export type RunLoadStatus = 'none' | 'loading' | 'loaded' | 'error';
 
 export interface RunData {
   summary: RunSummary | undefined;
-  events: RunEvent[];
+  /** the first event folded in (a fork's `run.started` names its parent) */
+  firstEvent: RunEvent | undefined;
+  /**
+   * how many events were folded in. The events themselves are not kept: the timeline
+   * holds what the UI shows, and a copy of every event was a third of a long run's
+   * heap (and an O(n) copy per batch while it loaded).
+   */
+  eventCount: number;
   lastSeq: number;
   timeline: TimelineModel;
   /** whether the run's history has been fetched (`runs:get`) */
@@ -33,7 +40,8 @@ export const emptyRunsData: RunsData = { runs: {}, order: [] };
 function emptyRun(summary?: RunSummary): RunData {
   return {
     summary,
-    events: [],
+    firstEvent: undefined,
+    eventCount: 0,
     lastSeq: 0,
     timeline: createTimeline(),
     load: { status: 'none' },
@@ -70,7 +78,8 @@ export function applyEventBatch(data: RunsData, batch: readonly RunEvent[]): Run
     runs[runId] = {
       ...run,
       summary,
-      events: run.events.concat(fresh),
+      firstEvent: run.firstEvent ?? fresh[0],
+      eventCount: run.eventCount + fresh.length,
       lastSeq: fresh[fresh.length - 1]!.seq,
       timeline: applyTimelineEvents(run.timeline, fresh),
     };
@@ -88,7 +97,7 @@ export function mergeSummaries(data: RunsData, summaries: readonly RunSummary[])
   const added: string[] = [];
   for (const summary of summaries) {
     const existing = runs[summary.runId];
-    if (existing && existing.events.length > 0 && existing.summary) {
+    if (existing && existing.eventCount > 0 && existing.summary) {
       // Interruption and the title are learnt from the history, not from events: keep them.
       let kept = existing.summary;
       if (summary.isInterrupted && !kept.isInterrupted) kept = { ...kept, isInterrupted: true };

@@ -9,7 +9,7 @@ import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 
 export function CompareWithParent({ runId }: { runId: string }) {
   const store = useWorkbenchStore();
-  const first = useWorkbench((s) => s.runs[runId]?.events[0]);
+  const first = useWorkbench((s) => s.runs[runId]?.firstEvent);
   const forkOf = first ? forkOfEvent(first) : undefined;
   if (!forkOf) return null;
   return (
