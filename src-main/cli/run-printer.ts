@@ -72,6 +72,10 @@ export class RunPrinter {
           const path = ref === undefined ? undefined : this.imagePath?.(event.runId, ref);
           return terminalSafe(imageLine(event.message.image, path));
         }
+        if (event.message.imageMimeType !== undefined) {
+          // recorded before histories kept images
+          return terminalSafe(`  image: ${event.message.imageMimeType} (not kept in this history)`);
+        }
         return formatEvent(event);
       case 'tool.output':
         return nullable(this.live.onOutput(event), terminalSafe);
