@@ -6,7 +6,12 @@
  */
 import type { RunOutcome } from '@shared/domain/agent';
 import type { ToolCall } from '@shared/domain/message';
-import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
+import {
+  createEventStamper,
+  type EventImage,
+  type RunEvent,
+  type RunEventPayload,
+} from '@shared/events';
 
 export interface ScriptedToolCall {
   name: string;
@@ -85,6 +90,8 @@ export class RunScript {
     tool_calls?: ToolCall[];
     tool_call_id?: string;
     name?: string;
+    imageMimeType?: string;
+    image?: EventImage;
   }): number {
     const index = this.memoryIndex++;
     this.emit({ type: 'memory.appended', agent: this.agent, index, message });

@@ -10,14 +10,22 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EventImage, RunEvent } from '@shared/events';
 import { isImageRef } from '@shared/image-ref';
-import { testRunFactory, TEST_RUN_PNG_BASE64 } from '../../host/testing/test-runs';
-import type { Runtime } from '../runtime';
+import { z } from 'zod';
+import { ScriptedLlm } from '../llm/scripted-llm';
+import { ToolCallAgent } from '../loop/toolcall-agent';
+import { createTerminateTool } from '../tools/terminate';
+import { ToolRegistry } from '../tools/tool-registry';
+import type { RunFactory } from './run-types';
 import { RunImages, runImagesDir } from './run-images';
 import { RunManager } from './run-manager';
 import { RunStore } from './run-store';
 import { sniffImage } from './image-sniff';
 
-const PNG = Buffer.from(TEST_RUN_PNG_BASE64, 'base64');
+/** A 2×2 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);
 const png = (data = PNG) => ({ mimeType: 'image/png', data: data.toString('base64') });
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -128,13 +136,10 @@ describe('RunStore and RunManager with images', () => {
       }
     }
     const history = new CheckingStore(dir, { onWarning: () => undefined });
-    const manager = new RunManager(
-      testRunFactory(() => ({}) as Runtime),
-      { history },
-    );
-    const { runId, done } = manager.start({ task: 'picture steps: 3', agent: 'toolcall' });
+    const manager = new RunManager(pictureRuns, { history });
+    const { runId, done } = manager.start({ task: 'two pictures', agent: 'toolcall' });
     await done;
-    // two notes returned the same picture: two events name it, one file holds it
+    // two calls returned the same picture: two events name it, one file holds it
     expect(seenOnAppend).toEqual([true, true]);
     const events = history.read(runId)!.events;
     const images = events.flatMap((e) =>
@@ -176,3 +181,33 @@ function webpBytes(width: number, height: number): Buffer {
   b.writeUInt32LE(((width - 1) & 0x3fff) | (((height - 1) & 0x3fff) << 14), 21);
   return b;
 }
+
+/** A real tool-call agent whose `shot` tool returns the PNG: called twice, then terminate. */
+const pictureRuns: RunFactory = async (input, context) => {
+  const shot = {
+    name: 'shot',
+    description: 'Take a picture.',
+    schema: z.object({}),
+    execute: async () => ({ output: 'took it', image: png() }),
+  };
+  const llm = new ScriptedLlm((_r, i) =>
+    i < 2
+      ? { toolCalls: [{ name: 'shot', args: {} }] }
+      : { toolCalls: [{ name: 'terminate', args: { status: 'success' } }] },
+  );
+  const agent = new ToolCallAgent(
+    { name: input.agent, maxSteps: 5 },
+    { llm, tools: new ToolRegistry([shot, createTerminateTool()]) },
+    {
+      emit: context.emit,
+      runId: context.runId,
+      ...(context.keepImage ? { keepImage: context.keepImage } : {}),
+    },
+  );
+  return {
+    agentName: input.agent,
+    model: 'scripted',
+    maxSteps: 5,
+    execute: (task, signal) => agent.run(task, { signal }),
+  };
+};

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { TimelineItem } from '../../store/timeline/types';
 import { formatArgs, formatDuration, formatTime, formatUsage } from '../../lib/format';
 import { DebugDetails } from './DebugDetails';
+import { ImageDetails } from './ImageDetails';
 import { LiveOutputPanel } from '../../components/LiveOutput';
 
 function Field(props: { label: string; children: ReactNode }) {
@@ -65,6 +66,11 @@ function body(item: TimelineItem): ReactNode {
           <Field label="Content">
             <Text text={item.content ?? '(none)'} />
           </Field>
+          {item.imageMimeType !== undefined && (
+            <Field label="Image">
+              <ImageDetails item={item} />
+            </Field>
+          )}
           {item.toolCalls?.map((call) => (
             <Field key={call.id} label={`Tool call ${call.function.name} (${call.id})`}>
               <Text text={formatArgs(call.function.arguments)} />

@@ -11,6 +11,7 @@ import type { PendingCalls } from './pending-calls';
 import type { LiveOutput } from '../../lib/live-output';
 export type { LiveOutput } from '../../lib/live-output';
 import type {
+  EventImage,
   EventMessage,
   PlanStep,
   PlanStepStatus,
@@ -114,6 +115,8 @@ export interface MessageItem extends ItemBase {
   toolCallId?: string;
   name?: string;
   imageMimeType?: string;
+  /** the image as the history kept it (absent in older histories: only `imageMimeType`) */
+  image?: EventImage;
   duplicate?: DuplicateInfo;
   /** how many later assistant responses repeat this one (counted on the first occurrence) */
   repeatedLater: number;
