@@ -5,13 +5,15 @@
  * caller gives the `src` (the store knows how the transport serves images). A history
  * that kept no bytes gets a labelled placeholder in the same box.
  */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { EventImage } from '@shared/events';
 import { TEST_IDS } from '../../test-ids';
 
 /** The thumbnail's box; timeline.css gives `.img-thumb` the same size. */
 export const THUMB_WIDTH = 96;
 export const THUMB_HEIGHT = 64;
+
+const MISSING = 'image file missing from this history';
 
 /** `PNG · 1280×720 · 34 KB` */
 export function describeImage(image: EventImage | undefined, mimeType: string): string {
@@ -53,23 +55,32 @@ export function ImageThumb(props: {
   error?: string;
 }) {
   const label = describeImage(props.image, props.image.mimeType);
+  // an imported run names files this history does not have: said in the box, no broken icon
+  const [isBroken, setBroken] = useState(false);
+  const isMissing = isBroken || props.error !== undefined;
   return (
     <span
       className="img-thumb"
       data-testid={TEST_IDS.messageImage}
       data-ref={props.image.ref}
       data-mime={props.image.mimeType}
+      data-missing={isMissing ? 'true' : undefined}
       title={props.error ?? label}
     >
-      {props.src !== undefined && (
-        <img
-          src={props.src}
-          alt={`Image (${label})`}
-          width={THUMB_WIDTH}
-          height={THUMB_HEIGHT}
-          loading="lazy"
-          decoding="async"
-        />
+      {isMissing ? (
+        <span className="img-placeholder">{MISSING}</span>
+      ) : (
+        props.src !== undefined && (
+          <img
+            src={props.src}
+            alt={`Image (${label})`}
+            width={THUMB_WIDTH}
+            height={THUMB_HEIGHT}
+            loading="lazy"
+            decoding="async"
+            onError={() => setBroken(true)}
+          />
+        )
       )}
     </span>
   );
@@ -83,6 +94,24 @@ export function ImageFull(props: {
 }) {
   const { image } = props;
   const label = describeImage(image, image.mimeType);
+  const [isBroken, setBroken] = useState(false);
+  if (isBroken || props.error !== undefined) {
+    return (
+      <figure
+        className="img-full"
+        data-testid={TEST_IDS.messageImage}
+        data-ref={image.ref}
+        data-mime={image.mimeType}
+        data-missing="true"
+      >
+        <div className="img-placeholder is-large">{MISSING}</div>
+        <figcaption className="muted">
+          {label}
+          {props.error ? ` · ${props.error}` : ''}
+        </figcaption>
+      </figure>
+    );
+  }
   return (
     <figure
       className="img-full"
@@ -103,13 +132,15 @@ export function ImageFull(props: {
         }
       >
         {props.src !== undefined && (
-          <img src={props.src} alt={`Image (${label})`} decoding="async" />
+          <img
+            src={props.src}
+            alt={`Image (${label})`}
+            decoding="async"
+            onError={() => setBroken(true)}
+          />
         )}
       </button>
-      <figcaption className="muted">
-        {label}
-        {props.error ? ` · could not load: ${props.error}` : ''}
-      </figcaption>
+      <figcaption className="muted">{label}</figcaption>
     </figure>
   );
 }

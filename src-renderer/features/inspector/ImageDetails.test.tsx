@@ -118,4 +118,14 @@ describe('images inline', () => {
     expect(placeholder.getAttribute('data-reason')).toBe('not-kept');
     expect(placeholder.textContent).toBe('image not kept: larger than the 5 MB an image may take');
   });
+
+  it('says when the history names a file it does not have (an imported run)', async () => {
+    const missing = { ...kept, ref: `${'f'.repeat(64)}.png` };
+    await open(runWithImage(missing));
+    const thumb = within(imageRow()).getByTestId('message-image');
+    await flush();
+    expect(thumb.getAttribute('data-missing')).toBe('true');
+    expect(thumb.textContent).toBe('image file missing from this history');
+    expect(thumb.querySelector('img')).toBeNull();
+  });
 });
