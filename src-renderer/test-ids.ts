@@ -34,7 +34,8 @@
  *                              `data-reply-only="true"`: the model's reply shown before its
  *                              tool calls when memory holds something else (a planner)
  *   message-image              a message's image (issue 17): a thumbnail in a fixed box in the
- *                              row, full width in the inspector (`data-ref`, `data-mime`);
+ *                              row, full width in the inspector (`data-ref`, `data-mime`,
+ *                              `data-missing="true"` when the history lacks the file);
  *                              image-placeholder when the history has no bytes for it
  *                              (`data-reason` = old | not-kept); image-open opens it large in
  *                              image-lightbox (Escape or a click closes it)
