@@ -11,7 +11,8 @@
  * - the renderer's JS heap after a garbage collection, with the run loaded.
  *
  * Every reply holds markdown and a code block, and python_execute calls real code, so
- * the rows render markdown and highlighted code while they scroll.
+ * the rows render markdown and highlighted code while they scroll; every 10th step has
+ * a screenshot, shown as a thumbnail (issue 17).
  *
  * Targets: first paint < 1 s, no task > 50 ms while scrolling, heap < 300 MB; for a
  * 100,000-step run (stretch) first paint < 2 s and heap < 500 MB.
@@ -22,7 +23,10 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createHash } from 'node:crypto';
+import type { EventImage } from '@shared/events';
 import { longRunInChunks } from '../src-renderer/testing/run-script';
+import { screenshotPng } from './support/png';
 import { report, type BenchResult } from './report';
 
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -46,6 +50,24 @@ interface Measure {
   heapMb: number;
 }
 
+/**
+ * Every 10th step a tool returns a 1280×720 screenshot (eight different ones, kept beside
+ * the history as the runtime keeps them), so rows with a thumbnail scroll by too.
+ * `BENCH_UI_IMAGES=0` leaves them out (the same run without images, for comparison).
+ */
+const IMAGE_EVERY = process.env['BENCH_UI_IMAGES'] === '0' ? 0 : 10;
+
+function writeImages(dir: string, runId: string): EventImage[] {
+  const folder = join(dir, `${runId}.images`);
+  mkdirSync(folder, { recursive: true });
+  return Array.from({ length: 8 }, (_, tint) => {
+    const png = screenshotPng(1280, 720, tint);
+    const ref = `${createHash('sha256').update(png).digest('hex')}.png`;
+    writeFileSync(join(folder, ref), png);
+    return { mimeType: 'image/png', bytes: png.length, width: 1280, height: 720, ref };
+  });
+}
+
 function writeHistory(home: string, runs: { runId: string; steps: number }[]): number[] {
   const dir = join(home, 'runs');
   mkdirSync(dir, { recursive: true });
@@ -55,7 +77,11 @@ function writeHistory(home: string, runs: { runId: string; steps: number }[]): n
     const file = join(dir, `${runId}.jsonl`);
     writeFileSync(file, '');
     let count = 0;
-    const options = { startTs: Date.now() - (runs.length - i) * 60_000, isRich: true };
+    const options = {
+      startTs: Date.now() - (runs.length - i) * 60_000,
+      isRich: true,
+      ...(IMAGE_EVERY > 0 ? { images: { every: IMAGE_EVERY, refs: writeImages(dir, runId) } } : {}),
+    };
     longRunInChunks(runId, steps, options, (events) => {
       appendFileSync(file, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
       count += events.length;

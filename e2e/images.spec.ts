@@ -72,7 +72,9 @@ test('an MCP tool image shows inline in the timeline and in the inspector', asyn
   const img = thumb.locator('img');
   await expect(img).toHaveAttribute('loading', 'lazy');
   await expect(img).toHaveAttribute('src', new RegExp(`^/run-images/[^/]+/${ref}\\?token=`));
-  await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(2);
+  await expect
+    .poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth))
+    .toBe(2);
   const box = await thumb.boundingBox();
   expect(box).toMatchObject({ width: 96, height: 64 });
 
@@ -93,7 +95,11 @@ test('an MCP tool image shows inline in the timeline and in the inspector', asyn
   const figure = inspector.getByTestId('message-image');
   await expect(figure).toContainText('PNG · 2×2 · 79 B');
   await expect
-    .poll(() => figure.locator('img').evaluate((el) => (el as HTMLImageElement).naturalWidth))
+    .poll(() =>
+      figure
+        .locator('img')
+        .evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth),
+    )
     .toBe(2);
   await page.screenshot({ path: testInfo.outputPath('image-inline.png') });
 

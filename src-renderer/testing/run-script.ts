@@ -225,6 +225,8 @@ export class RunScript {
 export interface LongRunOptions {
   startTs?: number;
   isRich?: boolean;
+  /** every `every`th step's tool returns a screenshot kept as one of `refs` (issue 17) */
+  images?: { every: number; refs: readonly EventImage[] };
 }
 
 /**
@@ -281,6 +283,16 @@ export function longRunInChunks(
         },
       ],
     });
+    const images = options.images;
+    if (images && i % images.every === 0) {
+      const image = images.refs[(i / images.every) % images.refs.length]!;
+      script.message({
+        role: 'user',
+        content: `Image returned by the \`${isPython ? 'python_execute' : 'bash'}\` call call_${i} (${image.mimeType}).`,
+        imageMimeType: image.mimeType,
+        image,
+      });
+    }
     script.endStep();
     if (i % 1000 === 0) sink(script.events.splice(0));
   }
