@@ -23,10 +23,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createHash } from 'node:crypto';
-import type { EventImage } from '@shared/events';
 import { longRunInChunks } from '../src-renderer/testing/run-script';
-import { screenshotPng } from './support/png';
+import { IMAGE_EVERY, writeImages } from './support/screenshots';
 import { report, type BenchResult } from './report';
 
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -48,24 +46,6 @@ interface Measure {
   longTasks: number;
   scrollFrames: number;
   heapMb: number;
-}
-
-/**
- * Every 10th step a tool returns a 1280×720 screenshot (eight different ones, kept beside
- * the history as the runtime keeps them), so rows with a thumbnail scroll by too.
- * `BENCH_UI_IMAGES=0` leaves them out (the same run without images, for comparison).
- */
-const IMAGE_EVERY = process.env['BENCH_UI_IMAGES'] === '0' ? 0 : 10;
-
-function writeImages(dir: string, runId: string): EventImage[] {
-  const folder = join(dir, `${runId}.images`);
-  mkdirSync(folder, { recursive: true });
-  return Array.from({ length: 8 }, (_, tint) => {
-    const png = screenshotPng(1280, 720, tint);
-    const ref = `${createHash('sha256').update(png).digest('hex')}.png`;
-    writeFileSync(join(folder, ref), png);
-    return { mimeType: 'image/png', bytes: png.length, width: 1280, height: 720, ref };
-  });
 }
 
 function writeHistory(home: string, runs: { runId: string; steps: number }[]): number[] {

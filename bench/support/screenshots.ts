@@ -1,8 +1,13 @@
 /**
- * A PNG encoder just big enough for the UI benchmark's screenshots (8-bit RGB, no
- * filtering): real images of a browser screenshot's size for the timeline to decode.
+ * The UI benchmark's screenshots: a PNG encoder just big enough (8-bit RGB, no
+ * filtering) for real images of a browser screenshot's size, kept beside a run's history
+ * the way the runtime keeps them, for the timeline to decode as thumbnails.
  */
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
+import type { EventImage } from '@shared/events';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -50,4 +55,22 @@ export function screenshotPng(width: number, height: number, tint: number): Buff
     chunk('IDAT', deflateSync(raw)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/**
+ * Every 10th step a tool returns a 1280×720 screenshot (eight different ones, kept beside
+ * the history as the runtime keeps them), so rows with a thumbnail scroll by too.
+ * `BENCH_UI_IMAGES=0` leaves them out (the same run without images, for comparison).
+ */
+export const IMAGE_EVERY = process.env['BENCH_UI_IMAGES'] === '0' ? 0 : 10;
+
+export function writeImages(dir: string, runId: string): EventImage[] {
+  const folder = join(dir, `${runId}.images`);
+  mkdirSync(folder, { recursive: true });
+  return Array.from({ length: 8 }, (_, tint) => {
+    const png = screenshotPng(1280, 720, tint);
+    const ref = `${createHash('sha256').update(png).digest('hex')}.png`;
+    writeFileSync(join(folder, ref), png);
+    return { mimeType: 'image/png', bytes: png.length, width: 1280, height: 720, ref };
+  });
 }
