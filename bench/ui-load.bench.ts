@@ -11,7 +11,8 @@
  * - the renderer's JS heap after a garbage collection, with the run loaded.
  *
  * Every reply holds markdown and a code block, and python_execute calls real code, so
- * the rows render markdown and highlighted code while they scroll.
+ * the rows render markdown and highlighted code while they scroll; every 10th step has
+ * a screenshot, shown as a thumbnail (issue 17).
  *
  * Targets: first paint < 1 s, no task > 50 ms while scrolling, heap < 300 MB; for a
  * 100,000-step run (stretch) first paint < 2 s and heap < 500 MB.
@@ -23,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { longRunInChunks } from '../src-renderer/testing/run-script';
+import { IMAGE_EVERY, writeImages } from './support/screenshots';
 import { report, type BenchResult } from './report';
 
 const TOKEN = 'bench-token-0123456789abcdef';
@@ -57,7 +59,11 @@ function writeHistory(home: string, runs: { runId: string; steps: number }[]): n
     const file = join(dir, `${runId}.jsonl`);
     writeFileSync(file, '');
     let count = 0;
-    const options = { startTs: Date.now() - (runs.length - i) * 60_000, isRich: true };
+    const options = {
+      startTs: Date.now() - (runs.length - i) * 60_000,
+      isRich: true,
+      ...(IMAGE_EVERY > 0 ? { images: { every: IMAGE_EVERY, refs: writeImages(dir, runId) } } : {}),
+    };
     longRunInChunks(runId, steps, options, (events) => {
       appendFileSync(file, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
       count += events.length;

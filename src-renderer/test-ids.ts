@@ -33,6 +33,12 @@
  *                              word for word (folded to folded-prompt until expanded);
  *                              `data-reply-only="true"`: the model's reply shown before its
  *                              tool calls when memory holds something else (a planner)
+ *   message-image              a message's image (issue 17): a thumbnail in a fixed box in the
+ *                              row, full width in the inspector (`data-ref`, `data-mime`,
+ *                              `data-missing="true"` when the history lacks the file);
+ *                              image-placeholder when the history has no bytes for it
+ *                              (`data-reason` = old | not-kept); image-open opens it large in
+ *                              image-lightbox (Escape or a click closes it)
  *   duplicate-link             inside a duplicate: jumps to an earlier occurrence
  *                              (`data-target-index` = its memory index)
  *   tool-call                  a tool-call card (a tool's memory message is part of it);
@@ -199,6 +205,10 @@ export const TEST_IDS = {
   timelineStep: 'timeline-step',
   timelineMessage: 'timeline-message',
   duplicateLink: 'duplicate-link',
+  messageImage: 'message-image',
+  imagePlaceholder: 'image-placeholder',
+  imageOpen: 'image-open',
+  imageLightbox: 'image-lightbox',
   toolCall: 'tool-call',
   toolProgress: 'tool-progress',
   stuckMarker: 'stuck-marker',

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createEventStamper, looksLikeRunEvent } from './events';
+import { createEventStamper, looksLikeRunEvent, type RunEvent } from './events';
+import { isImageRef } from './image-ref';
+import { wireMessage } from './model-request';
 
 describe('createEventStamper', () => {
   it('stamps v, runId, ts and a gapless seq starting at 1', () => {
@@ -87,5 +89,65 @@ describe('issue 17 contract additions', () => {
       inputTokens: 30,
     };
     expect(looksLikeRunEvent(old)).toBe(true);
+  });
+});
+
+describe('issue 17: images in memory.appended', () => {
+  const ref = `${'e'.repeat(64)}.png`;
+
+  it('message.image names the kept file next to imageMimeType, and round-trips as JSON', () => {
+    const event = createEventStamper('r').stamp({
+      type: 'memory.appended',
+      agent: 'browser',
+      index: 4,
+      message: {
+        role: 'user',
+        content: 'Image returned by the `browser_use` call c1 (image/png).',
+        imageMimeType: 'image/png',
+        image: { mimeType: 'image/png', bytes: 1234, width: 800, height: 600, ref },
+      },
+    });
+    const read = JSON.parse(JSON.stringify(event)) as RunEvent;
+    expect(looksLikeRunEvent(read)).toBe(true);
+    expect(read).toEqual(event);
+    if (read.type !== 'memory.appended') throw new Error('type changed');
+    expect(isImageRef(read.message.image!.ref!)).toBe(true);
+    expect(wireMessage(read.message).content).toEqual([
+      { type: 'text', text: 'Image returned by the `browser_use` call c1 (image/png).' },
+      {
+        type: 'image_url',
+        image_url: { url: `(a image/png image, kept in the history as ${ref})` },
+      },
+    ]);
+  });
+
+  it('an image that was not kept says why; an old event with only imageMimeType still reads', () => {
+    const notKept = createEventStamper('r').stamp({
+      type: 'memory.appended',
+      agent: 'mcp',
+      index: 2,
+      message: {
+        role: 'user',
+        content: 'x',
+        imageMimeType: 'image/svg+xml',
+        image: { mimeType: 'image/svg+xml', bytes: 80, notKept: 'not a kept type' },
+      },
+    });
+    expect(looksLikeRunEvent(JSON.parse(JSON.stringify(notKept)))).toBe(true);
+    const old = {
+      v: 1,
+      runId: 'r',
+      seq: 9,
+      ts: 1,
+      type: 'memory.appended',
+      agent: 'browser',
+      index: 3,
+      message: { role: 'user', content: 'x', imageMimeType: 'image/png' },
+    };
+    expect(looksLikeRunEvent(old)).toBe(true);
+    expect(wireMessage(old.message as never).content).toEqual([
+      { type: 'text', text: 'x' },
+      { type: 'image_url', image_url: { url: '(a image/png image, not recorded)' } },
+    ]);
   });
 });

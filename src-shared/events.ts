@@ -26,6 +26,29 @@ export interface EventMessage {
   name?: string;
   /** set when the runtime message carries an image (its bytes stay in the main process) */
   imageMimeType?: string;
+  /**
+   * the image as the history keeps it: a file beside the run's log, named by `ref`
+   * (issue 17). Absent in runs recorded before images were kept; then only
+   * `imageMimeType` says there was one.
+   */
+  image?: EventImage;
+}
+
+/** A memory message's image in the history (docs/events.md, "Images"). */
+export interface EventImage {
+  /** the type the tool declared (`image/png`, ...) */
+  mimeType: string;
+  /** the decoded size */
+  bytes: number;
+  /**
+   * the stored file, content-addressed: `<sha256 hex>.<png|jpg|gif|webp>` (see
+   * `image-ref.ts`); absent when the bytes were not kept (`notKept` says why)
+   */
+  ref?: string;
+  width?: number;
+  height?: number;
+  /** why the bytes were not kept: over the size cap, a type not allowed, the disk refused */
+  notKept?: string;
 }
 
 export interface RunStartedEvent {

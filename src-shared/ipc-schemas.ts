@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { AGENT_NAMES, FLOW_NAMES } from './domain/agent';
 import { isRunId, isSessionId } from './domain/ids';
+import { isImageRef } from './image-ref';
 import { MCP_SERVER_TYPES } from './domain/settings-sections';
 import { parseBreakpoint } from './domain/debugger';
 import {
@@ -252,6 +253,15 @@ export const requestSchemas = {
   'runs:checkpoints': z.object({ runId }).strict(),
   'runs:rename': z.object({ runId, title: z.string().max(10_000) }).strict(),
   'runs:delete': z.object({ runId }).strict(),
+  'runs:image': z
+    .object({
+      runId,
+      ref: z
+        .string()
+        .max(100)
+        .refine(isImageRef, 'must be an image ref (<sha256>.png|jpg|gif|webp)'),
+    })
+    .strict(),
   'config:get': empty,
   'config:save': z
     .object({

@@ -17,6 +17,7 @@ import type {
   RunImportInput,
   RunImportResult,
   RunDeleteResult,
+  RunImageData,
 } from './domain/runs';
 import type {
   ConfigSource,
@@ -81,6 +82,8 @@ export interface RequestMap {
   'runs:rename': { input: { runId: string; title: string }; output: RunSummary };
   /** removes a run (stopped first when live), its files, and a container only it used */
   'runs:delete': { input: { runId: string }; output: RunDeleteResult };
+  /** an image the run's history kept (`memory.appended` names it: `message.image.ref`) */
+  'runs:image': { input: { runId: string; ref: string }; output: RunImageData };
   'config:get': { input: EmptyInput; output: ConfigView };
   'config:save': { input: ConfigSaveInput; output: ConfigView };
   'config:import-openmanus': { input: ConfigImportInput; output: ConfigImportResult };
@@ -152,6 +155,7 @@ export const REQUEST_CHANNELS = [
   'runs:checkpoints',
   'runs:rename',
   'runs:delete',
+  'runs:image',
   'config:get',
   'config:save',
   'config:import-openmanus',
@@ -200,6 +204,7 @@ export const API_METHODS = {
   listCheckpoints: 'runs:checkpoints',
   renameRun: 'runs:rename',
   deleteRun: 'runs:delete',
+  getRunImage: 'runs:image',
   getConfig: 'config:get',
   saveConfig: 'config:save',
   importOpenManusConfig: 'config:import-openmanus',

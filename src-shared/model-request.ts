@@ -53,7 +53,18 @@ export function requestBody(parts: RequestParts): Record<string, unknown> {
   return { ...body, ...parts.params };
 }
 
-/** A message as the wire carries it; an image's bytes are not in the history, only its type. */
+/**
+ * What stands for an image's data: URL in a rebuilt request: the history keeps the bytes
+ * as a file named by `image.ref` (issue 17), or, in older runs, only their type.
+ */
+function imagePlaceholderUrl(m: EventMessage): string {
+  const ref = m.image?.ref;
+  return ref !== undefined
+    ? `(a ${m.image!.mimeType} image, kept in the history as ${ref})`
+    : `(a ${m.imageMimeType} image, not recorded)`;
+}
+
+/** A message as the wire carries it; an image's bytes are not in the events, only its type and file. */
 export function wireMessage(m: EventMessage): WireMessageView {
   switch (m.role) {
     case 'tool':
@@ -68,7 +79,7 @@ export function wireMessage(m: EventMessage): WireMessageView {
           role: 'user',
           content: [
             ...(m.content ? [{ type: 'text', text: m.content }] : []),
-            { type: 'image_url', image_url: { url: `(a ${m.imageMimeType} image, not recorded)` } },
+            { type: 'image_url', image_url: { url: imagePlaceholderUrl(m) } },
           ],
         };
       }

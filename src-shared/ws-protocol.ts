@@ -26,3 +26,13 @@ export type WsServerFrame = WsResponseFrame | WsPushFrame;
 /** Path of the WebSocket endpoint; the token travels as `?token=`. */
 export const WS_PATH = '/ws';
 export const TOKEN_PARAM = 'token';
+
+/**
+ * `workbench serve` serves a run's stored images at `IMAGE_PATH/<runId>/<ref>?token=`
+ * (the token as for the WebSocket: an <img> cannot send headers).
+ */
+export const IMAGE_PATH = '/run-images';
+
+export function runImagePath(runId: string, ref: string, token: string): string {
+  return `${IMAGE_PATH}/${encodeURIComponent(runId)}/${encodeURIComponent(ref)}?${TOKEN_PARAM}=${encodeURIComponent(token)}`;
+}

@@ -20,9 +20,14 @@ const TOKEN = 'e2e-private-token-0123456789';
 export async function startPrivateServer(options: {
   configToml: string;
   env?: Record<string, string>;
+  /** more files for the home (a scenario file the config names), by name */
+  files?: Record<string, string>;
 }): Promise<PrivateServer> {
   const home = mkdtempSync(join(tmpdir(), 'workbench-e2e-private-'));
-  writeFileSync(join(home, 'config.toml'), options.configToml);
+  writeFileSync(join(home, 'config.toml'), options.configToml, { mode: 0o600 });
+  for (const [name, text] of Object.entries(options.files ?? {})) {
+    writeFileSync(join(home, name), text, { mode: 0o600 });
+  }
   const child: ChildProcess = spawn(
     process.execPath,
     ['bin/workbench.js', 'serve', '--port', '0'],

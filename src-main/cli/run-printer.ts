@@ -5,7 +5,7 @@
  * only (a flow's executors start and finish once per plan step); plan steps get their
  * own headers; the outcome line is the run's verdict (docs/run-outcome.md).
  */
-import type { PlanStep, RunEvent } from '@shared/events';
+import type { EventImage, PlanStep, RunEvent } from '@shared/events';
 import type { RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
 import { healthParts, runVerdict, type RunVerdict } from '@shared/run-outcome';
@@ -25,7 +25,11 @@ export class RunPrinter {
   private answer: string | undefined;
   private readonly live = new LiveOutputLines();
 
-  constructor(private readonly write: (line: string) => void) {}
+  constructor(
+    private readonly write: (line: string) => void,
+    /** where the history keeps a run's image (the line names the file) */
+    private readonly imagePath?: (runId: string, ref: string) => string | undefined,
+  ) {}
 
   onEvent(event: RunEvent): void {
     this.summary = applyToSummary(this.summary, event) ?? this.summary;
@@ -62,6 +66,15 @@ export class RunPrinter {
       case 'memory.appended':
         if (event.message.role === 'assistant' && event.message.content?.trim()) {
           this.answer = event.message.content.trim();
+        }
+        if (event.message.image) {
+          const { ref } = event.message.image;
+          const path = ref === undefined ? undefined : this.imagePath?.(event.runId, ref);
+          return terminalSafe(imageLine(event.message.image, path));
+        }
+        if (event.message.imageMimeType !== undefined) {
+          // recorded before histories kept images
+          return terminalSafe(`  image: ${event.message.imageMimeType} (not kept in this history)`);
         }
         return formatEvent(event);
       case 'tool.output':
@@ -108,4 +121,18 @@ export class RunPrinter {
     });
     return lines.length > 0 ? lines.join('\n') : null;
   }
+}
+
+/** `  image: image/png 1280×720, 34 KB → /home/.../runs/RUN.images/<sha>.png` */
+export function imageLine(image: EventImage, path: string | undefined): string {
+  const size = image.width && image.height ? ` ${image.width}×${image.height}` : '';
+  const what = `${image.mimeType}${size}, ${formatBytes(image.bytes)}`;
+  if (image.notKept !== undefined) return `  image: ${what} (not kept: ${image.notKept})`;
+  return `  image: ${what} → ${path ?? image.ref ?? '?'}`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

@@ -58,6 +58,12 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runId: '..', title: 'x' }, path: 'runId' },
     ],
     'runs:delete': [{ input: { runId: '../r' }, path: 'runId' }],
+    'runs:image': [
+      { input: { runId: 'r', ref: `../${'a'.repeat(64)}.png` }, path: 'ref' },
+      { input: { runId: 'r', ref: `/etc/${'a'.repeat(64)}.png` }, path: 'ref' },
+      { input: { runId: 'r', ref: `${'a'.repeat(64)}.svg` }, path: 'ref' },
+      { input: { runId: '../r', ref: `${'a'.repeat(64)}.png` }, path: 'runId' },
+    ],
     'config:get': [{ input: { agent: 'manus' }, path: '(input)' }],
     'config:save': [
       { input: { target: 'root' }, path: 'target' },

@@ -15,6 +15,7 @@ import {
 } from '@shared/ipc';
 import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
 import { readAppVersion } from './app-version';
+import { TEST_RUN_PNG_BASE64 } from './testing/test-runs';
 import { cleanups, collect, finishedOf, serve, until } from './testing/ws-contract-fixture';
 
 describe('contract over WebSocket: one round trip per entry', () => {
@@ -75,6 +76,34 @@ describe('contract over WebSocket: one round trip per entry', () => {
       code: 'not_found',
     });
     mark('run:start', 'runs:list', 'runs:get', 'runs:export', 'runs:import');
+  });
+
+  it('runs:image: a stored image by its ref; bad refs are refused, delete removes the images', async () => {
+    const { api, home } = await serve();
+    const events = collect(api);
+    const { runId } = await api.startRun({ task: 'picture steps: 2', agent: 'toolcall' });
+    await until(() => finishedOf(events, runId));
+    const image = events.flatMap((e) =>
+      e.type === 'memory.appended' && e.message.image ? [e.message.image] : [],
+    )[0];
+    expect(image).toMatchObject({ mimeType: 'image/png', width: 2, height: 2 });
+    expect(image?.ref).toMatch(/^[0-9a-f]{64}\.png$/);
+    const got = await api.getRunImage({ runId, ref: image!.ref! });
+    expect(got).toEqual({ mimeType: 'image/png', data: TEST_RUN_PNG_BASE64, bytes: image!.bytes });
+    for (const ref of ['../index.json', `../${image!.ref}`, `/${image!.ref}`, 'x.svg']) {
+      await expect(api.getRunImage({ runId, ref })).rejects.toMatchObject({
+        code: 'invalid_input',
+      });
+    }
+    await expect(api.getRunImage({ runId, ref: `${'0'.repeat(64)}.png` })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await api.deleteRun({ runId });
+    expect(readdirSync(join(home, 'runs')).filter((n) => n !== 'index.json')).toEqual([]);
+    await expect(api.getRunImage({ runId, ref: image!.ref! })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    mark('runs:image');
   });
 
   it('runs:rename and runs:delete: the title outlives the index, delete removes the files', async () => {

@@ -122,6 +122,15 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       deps.onRunsDeleted([runId]);
       return result;
     },
+    'runs:image': async ({ runId, ref }) => {
+      const image = runs.history.readImage?.(runId, ref);
+      if (!image) throw new HandlerError('not_found', `Run ${runId} has no image ${ref}`);
+      return {
+        mimeType: image.mimeType,
+        data: image.bytes.toString('base64'),
+        bytes: image.bytes.length,
+      };
+    },
     'config:get': async () => services.config.view(),
     'config:save': async (input) => {
       try {

@@ -15,10 +15,21 @@ import {
   type PushChannel,
   type RequestChannel,
 } from '@shared/ipc';
-import { TOKEN_PARAM, WS_PATH, type WsRequestFrame, type WsServerFrame } from '@shared/ws-protocol';
+import {
+  TOKEN_PARAM,
+  WS_PATH,
+  runImagePath,
+  type WsRequestFrame,
+  type WsServerFrame,
+} from '@shared/ws-protocol';
 
 export interface WsApi extends AppApi {
   close(): void;
+  /**
+   * a stored image's address on the serving host (`<img src>` loads it lazily, no
+   * base64 through the socket); its token is the socket's
+   */
+  imageUrl(runId: string, ref: string): string;
   onConnectionChange(listener: (connected: boolean) => void): () => void;
 }
 
@@ -130,6 +141,10 @@ export function createWsApi(
     onConnectionChange(listener: (connected: boolean) => void) {
       connectionListeners.add(listener);
       return () => connectionListeners.delete(listener);
+    },
+    imageUrl(runId: string, ref: string) {
+      const token = new URL(url, 'http://placeholder').searchParams.get(TOKEN_PARAM) ?? '';
+      return runImagePath(runId, ref, token);
     },
     close() {
       isClosedByUser = true;

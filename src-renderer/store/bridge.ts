@@ -26,8 +26,13 @@ import { createSettingsCommands, type SettingsCommands } from './settings-comman
 import type { WorkbenchStore } from './store';
 import { createDebugCommands, type DebugCommands } from './debug-commands';
 import { createBatchCommands, type BatchCommands } from './batch-commands';
+import { createImageSource, type ImageSource } from './image-source';
 
-export type BridgeApi = AppApi & { onConnectionChange?: (l: (c: boolean) => void) => () => void };
+export type BridgeApi = AppApi & {
+  onConnectionChange?: (l: (c: boolean) => void) => () => void;
+  /** browser mode: a stored image's address on the serving host */
+  imageUrl?: (runId: string, ref: string) => string;
+};
 
 export interface Bridge {
   dispose(): void;
@@ -65,6 +70,8 @@ export interface Bridge {
   resumeRun(runId: string): Promise<string>;
   /** batch runs: start, stop, resume, the grid, progress pushes */
   batch: BatchCommands;
+  /** the images a run's history kept (issue 17) */
+  images: ImageSource;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -389,5 +396,6 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       return resumed.runId;
     },
     batch: createBatchCommands(api),
+    images: createImageSource(api),
   };
 }

@@ -10,6 +10,7 @@ import {
   type ConfigView,
   type PushMap,
   type RequestChannel,
+  type RunImageData,
   type RunSnapshot,
   type RunSummary,
   type SandboxStatusView,
@@ -24,6 +25,8 @@ export interface MemoryApi extends AppApi {
   calls: { method: string; input: unknown }[];
   /** events held per run (what `runs:get` answers with) */
   history: Map<string, RunEvent[]>;
+  /** stored images per `runId/ref` (what `runs:image` answers with) */
+  images: Map<string, RunImageData>;
   push(batch: RunEvent[]): void;
   pushConfig(config: ConfigView): void;
   pushBatchProgress(progress: PushMap['batch:progress']): void;
@@ -45,6 +48,7 @@ export function createMemoryApi(
   };
   const connection = new Set<(c: boolean) => void>();
   const history = new Map<string, RunEvent[]>();
+  const images = new Map<string, RunImageData>();
   const calls: { method: string; input: unknown }[] = [];
   let nextRun = 1;
 
@@ -173,6 +177,11 @@ export function createMemoryApi(
     forkRun: async () => ({ runId: `run-${nextRun++}` }),
     resumeInterruptedRun: async () => ({ runId: `run-${nextRun++}` }),
     listCheckpoints: async () => [],
+    getRunImage: async (input: { runId: string; ref: string }) => {
+      const image = images.get(`${input.runId}/${input.ref}`);
+      if (!image) throw new AppApiError({ code: 'not_found', message: `No image ${input.ref}` });
+      return image;
+    },
     startBatch: async () => ({ batchId: 'b-test' }),
     stopBatch: async () => ({ stopped: true }),
     resumeBatch: async (input: { batchId: string }) => ({ batchId: input.batchId }),
@@ -198,6 +207,7 @@ export function createMemoryApi(
   return Object.assign(api as AppApi, {
     calls,
     history,
+    images,
     onRunEvents: subscribe('run:events'),
     onRunsChanged: subscribe('runs:changed'),
     onRunsDeleted: subscribe('runs:deleted'),

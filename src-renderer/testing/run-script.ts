@@ -6,7 +6,12 @@
  */
 import type { RunOutcome } from '@shared/domain/agent';
 import type { ToolCall } from '@shared/domain/message';
-import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
+import {
+  createEventStamper,
+  type EventImage,
+  type RunEvent,
+  type RunEventPayload,
+} from '@shared/events';
 
 export interface ScriptedToolCall {
   name: string;
@@ -91,6 +96,8 @@ export class RunScript {
     tool_calls?: ToolCall[];
     tool_call_id?: string;
     name?: string;
+    imageMimeType?: string;
+    image?: EventImage;
   }): number {
     const index = this.memoryIndex++;
     this.emit({ type: 'memory.appended', agent: this.agent, index, message });
@@ -236,6 +243,8 @@ export class RunScript {
 export interface LongRunOptions {
   startTs?: number;
   isRich?: boolean;
+  /** every `every`th step's tool returns a screenshot kept as one of `refs` (issue 17) */
+  images?: { every: number; refs: readonly EventImage[] };
 }
 
 /**
@@ -292,6 +301,16 @@ export function longRunInChunks(
         },
       ],
     });
+    const images = options.images;
+    if (images && i % images.every === 0) {
+      const image = images.refs[(i / images.every) % images.refs.length]!;
+      script.message({
+        role: 'user',
+        content: `Image returned by the \`${isPython ? 'python_execute' : 'bash'}\` call call_${i} (${image.mimeType}).`,
+        imageMimeType: image.mimeType,
+        image,
+      });
+    }
     script.endStep();
     if (i % 1000 === 0) sink(script.events.splice(0));
   }

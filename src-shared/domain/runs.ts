@@ -118,6 +118,15 @@ export interface RunSummary {
   check?: { ok: boolean; exitCode: number | null };
 }
 
+/** A stored image of a run (`runs:image`): the bytes as base64, with their type. */
+export interface RunImageData {
+  /** one of image/png, image/jpeg, image/gif, image/webp (never SVG) */
+  mimeType: string;
+  /** base64, without a data: prefix */
+  data: string;
+  bytes: number;
+}
+
 /** What `runs:delete` removed beside the history entry. */
 export interface RunDeleteResult {
   deleted: true;

@@ -107,9 +107,12 @@ export async function runCommand(args: string[]): Promise<number> {
   await preflightOrExit(runtime, input);
 
   // With --jsonl stdout is the event stream alone; the printer then only keeps the verdict.
-  const printer = new RunPrinter((line) => {
-    if (!values.jsonl) process.stderr.write(`${line}\n`);
-  });
+  const printer = new RunPrinter(
+    (line) => {
+      if (!values.jsonl) process.stderr.write(`${line}\n`);
+    },
+    (id, ref) => runtime.runs.history.imagePath?.(id, ref),
+  );
   runtime.runs.onEvent((event: RunEvent) => {
     if (values.jsonl) process.stdout.write(`${JSON.stringify(event)}\n`);
     printer.onEvent(event);

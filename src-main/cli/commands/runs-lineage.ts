@@ -93,9 +93,12 @@ async function follow(
     sweepAtStart: false,
     ...(configFile !== undefined ? { configFile } : {}),
   });
-  const printer = new RunPrinter((line) => {
-    if (!isJsonl) process.stderr.write(`${line}\n`);
-  });
+  const printer = new RunPrinter(
+    (line) => {
+      if (!isJsonl) process.stderr.write(`${line}\n`);
+    },
+    (id, ref) => runtime.runs.history.imagePath?.(id, ref),
+  );
   let handle;
   try {
     runtime.services.loadConfig();

@@ -135,7 +135,10 @@ function show(args: string[]): number {
         `${summary.isInterrupted ? ' (the app stopped before the run ended)' : ''}\nTask: ${summary.task}\n`,
     ),
   );
-  const printer = new RunPrinter((line) => process.stdout.write(`${line}\n`));
+  const printer = new RunPrinter(
+    (line) => process.stdout.write(`${line}\n`),
+    (id, ref) => store.imagePath(id, ref),
+  );
   for (const event of log.events) printer.onEvent(event);
   return EXIT.finished;
 }

@@ -15,12 +15,21 @@ import { ToolRegistry } from '../../runtime/tools/tool-registry';
 const askSchema = z.object({ inquire: z.string() });
 const noteSchema = z.object({ text: z.string() });
 
+/** A 2×2 PNG, what the `note` tool shows for the text `picture`. */
+export const TEST_RUN_PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==';
+
 /** A step that does something (a text-only reply may end a run, depending on policy). */
 const noteTool: Tool<z.infer<typeof noteSchema>> = {
   name: 'note',
   description: 'Write a note.',
   schema: noteSchema,
-  execute: async (args) => ({ output: `noted: ${args.text}` }),
+  execute: async (args) => ({
+    output: `noted: ${args.text}`,
+    ...(args.text === 'picture'
+      ? { image: { mimeType: 'image/png', data: TEST_RUN_PNG_BASE64 } }
+      : {}),
+  }),
 };
 
 function askTool(runtime: () => Runtime): Tool<z.infer<typeof askSchema>> {
@@ -43,7 +52,8 @@ function askTool(runtime: () => Runtime): Tool<z.infer<typeof askSchema>> {
 
 /**
  * Task `ask: QUESTION` asks once then terminates; `steps: N [delay: MS]` talks for N
- * steps; anything else finishes in two steps.
+ * steps; anything else finishes in two steps. With `picture` in the task, the notes
+ * return an image (the run's history keeps it).
  */
 export function testRunFactory(runtime: () => Runtime): RunFactory {
   return async (input, context) => {
@@ -56,7 +66,12 @@ export function testRunFactory(runtime: () => Runtime): RunFactory {
         return {
           delayMs,
           content: `thinking, step ${i + 1}`,
-          toolCalls: [{ name: 'note', args: { text: `step ${i + 1}` } }],
+          toolCalls: [
+            {
+              name: 'note',
+              args: { text: input.task.includes('picture') ? 'picture' : `step ${i + 1}` },
+            },
+          ],
         };
       }
       return {
@@ -73,6 +88,7 @@ export function testRunFactory(runtime: () => Runtime): RunFactory {
         emit: context.emit,
         runId: context.runId,
         ...(context.debug ? { debug: context.debug } : {}),
+        ...(context.keepImage ? { keepImage: context.keepImage } : {}),
       },
     );
     return {

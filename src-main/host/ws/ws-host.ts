@@ -13,6 +13,7 @@ import type { Runtime } from '../../runtime/runtime';
 import { dispatchRequest, type Handlers } from '../contract';
 import { createHostContext, type HostContextOptions, type PushSink } from '../host-context';
 import { serveStatic } from './static-files';
+import { serveRunImage } from './image-route';
 import { CLOSE, parseRequestFrame, type AcceptedRequest } from './ws-frames';
 
 export interface WsHostOptions {
@@ -79,6 +80,12 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
       res.writeHead(421, { 'content-type': 'text/plain' }).end('Misdirected request');
       return;
     }
+    const history = options.runtime.runs.history;
+    const isImage = serveRunImage(req, res, {
+      imagePath: (runId, ref) => history.imagePath?.(runId, ref),
+      isToken: (given) => safeEqual(given, token),
+    });
+    if (isImage) return;
     if (!options.staticDir) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
       return;

@@ -5,7 +5,7 @@
  * real Chromium and a local site. The model reads a value from the first page and clicks
  * through two more pages.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -190,6 +190,14 @@ describe.skipIf(!chromium.available)('browser agent, end to end (real Chromium)'
     const appended = events.flatMap((e) => (e.type === 'memory.appended' ? [e.message] : []));
     expect(appended.filter((m) => m.role === 'tool' && 'imageMimeType' in m)).toHaveLength(0);
     expect(appended.filter((m) => 'imageMimeType' in m)).toHaveLength(3);
+    // issue 17: each screenshot is kept beside the history (the event names the file)
+    for (const m of appended.filter((a) => a.imageMimeType)) {
+      expect(m.image).toMatchObject({ mimeType: 'image/jpeg' });
+      expect(m.image?.ref).toMatch(/^[0-9a-f]{64}\.jpg$/);
+      expect(m.image?.width).toBeGreaterThan(0);
+      const file = join(home, 'runs', `${handle.runId}.images`, m.image!.ref!);
+      expect([...readFileSync(file).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    }
     const lastRequest = model.llm.requests.at(-1)!;
     expect(
       lastRequest.messages.filter((m) => m.content?.includes(IMAGE_REMOVED_NOTE)),

@@ -94,7 +94,14 @@ export function lineageResumePoint(
 ): ResumePoint {
   const events = context.readRun?.(lineage.from.runId);
   if (!events) throw new Error(`No run ${lineage.from.runId} in the history`);
-  const state = rebuildAgentState(events, input.agent, lineage.seq);
+  const from = lineage.from.runId;
+  const readImage = context.readImage;
+  const state = rebuildAgentState(
+    events,
+    input.agent,
+    lineage.seq,
+    readImage && ((ref) => readImage(from, ref)),
+  );
   const append: Message[] = [];
   if (lineage.kind === 'resume') {
     // Memory invariant: every tool call is answered, also the ones the kill cut short.

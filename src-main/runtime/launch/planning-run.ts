@@ -77,6 +77,7 @@ export function preparePlanningRun(
             emit: options.emit,
             runId: context.runId,
             ...(gate ? { debug: gate } : {}),
+            ...(context.keepImage ? { keepImage: context.keepImage } : {}),
             // Executors count their own steps; checkpoints are keyed by the run-wide step.
             ...(checkpoint
               ? { atStepBoundary: (agent: string) => checkpoint(agent, lastStep) }

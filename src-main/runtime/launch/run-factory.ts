@@ -75,6 +75,7 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
             runId: context.runId,
             ...(context.debug ? { debug: context.debug } : {}),
             ...(atStepBoundary ? { atStepBoundary } : {}),
+            ...(context.keepImage ? { keepImage: context.keepImage } : {}),
           },
         });
         prepared = {

@@ -16,8 +16,8 @@
  *   `step.started` gets its `step.finished`, also when the step fails or is stopped.
  */
 import type { AgentState, RunOutcome, RunResult, TokenUsage } from '@shared/domain/agent';
-import type { Message } from '@shared/domain/message';
-import type { RunEventPayload } from '@shared/events';
+import type { Message, MessageImage } from '@shared/domain/message';
+import type { EventImage, RunEventPayload } from '@shared/events';
 import type { DebugGate } from '../debug/gate';
 import { isCancellation } from '../util/abort';
 import { Memory, DEFAULT_MAX_MESSAGES, type MemoryEntry } from './memory';
@@ -45,6 +45,11 @@ export interface AgentEnvironment {
    * boundary, docs/time-travel.md); it must not throw
    */
   atStepBoundary?: (agent: string, step: number) => Promise<void>;
+  /**
+   * stores a memory message's image beside the run's history before the event naming it
+   * (absent: events carry only the image's type)
+   */
+  keepImage?: (image: MessageImage) => EventImage;
 }
 
 /** Where a fork or a resume picks the loop up (rebuilt from a history: timetravel/). */
@@ -278,7 +283,7 @@ export abstract class BaseAgent {
           type: 'memory.appended',
           agent: this.name,
           index,
-          message: toEventMessage(message),
+          message: toEventMessage(message, this.env.keepImage),
         }),
       truncated: (dropped, window) =>
         this.env.emit({ type: 'memory.truncated', agent: this.name, dropped, window }),

@@ -44,6 +44,12 @@ export class VisualToolAgent extends ToolCallAgent {
     );
   }
 
+  /** A fork's restored memory may hold every image its history kept: the newest few stay. */
+  protected override beforeRun(): void {
+    super.beforeRun();
+    trimImages(this.memory.messages, this.keepImages, (m) => this.trimmed.add(m));
+  }
+
   protected override async act(context: StepContext): Promise<string> {
     try {
       return await super.act(context);

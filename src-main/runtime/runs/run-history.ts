@@ -3,10 +3,12 @@
  * and read runs back. `RunStore` keeps it on disk (JSONL); `MemoryRunHistory` keeps it
  * in memory for tests and benchmarks that must not touch a disk.
  */
-import type { RunEvent } from '@shared/events';
+import type { MessageImage } from '@shared/domain/message';
+import type { EventImage, RunEvent } from '@shared/events';
 import type { RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
 import { normalizeTitle } from './run-titles';
+import type { StoredImage } from './run-images';
 import { parseRunLog, type LogWindow, type ParsedLog, type ParsedPage } from './run-log';
 
 export interface RunHistory {
@@ -30,6 +32,15 @@ export interface RunHistory {
   remove(runId: string): boolean;
   /** releases open files and writes what is pending */
   close(): void;
+  /**
+   * stores a memory message's image beside the run (before the event naming it is
+   * appended) and describes it; histories without files keep no images
+   */
+  keepImage?(runId: string, image: MessageImage): EventImage;
+  /** a stored image's bytes; undefined for a bad run id or ref, or a missing file */
+  readImage?(runId: string, ref: string): StoredImage | undefined;
+  /** the file a stored image is in (the CLI names it); undefined for a bad id or ref */
+  imagePath?(runId: string, ref: string): string | undefined;
 }
 
 export class MemoryRunHistory implements RunHistory {

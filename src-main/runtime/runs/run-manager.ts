@@ -128,6 +128,7 @@ export class RunManager {
         emit: publish,
         debug,
         readRun,
+        ...this.imageAccess(runId),
         ...(this.options.checkpoints ? { checkpoints: this.options.checkpoints } : {}),
       },
       controller.signal,
@@ -135,6 +136,19 @@ export class RunManager {
     run.done = done;
     void done.finally(() => this.live.delete(runId));
     return { runId, done };
+  }
+
+  /** The run's way to keep its images, and to read another run's (a fork's parent). */
+  private imageAccess(runId: string): Pick<RunContext, 'keepImage' | 'readImage'> {
+    const history = this.history;
+    if (!history.keepImage || !history.readImage) return {};
+    return {
+      keepImage: (image) => history.keepImage!(runId, image),
+      readImage: (fromRunId, ref) => {
+        const stored = history.readImage!(fromRunId, ref);
+        return stored && { mimeType: stored.mimeType, data: stored.bytes.toString('base64') };
+      },
+    };
   }
 
   /**

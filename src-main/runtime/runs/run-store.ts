@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRunId } from '@shared/domain/ids';
-import type { RunEvent } from '@shared/events';
+import type { EventImage, RunEvent } from '@shared/events';
 import type { RunSummary } from '@shared/ipc';
 import { applyToSummary, summarize } from '@shared/run-summary';
 import { writeFileAtomic } from '../config/atomic-write';
@@ -21,6 +21,8 @@ import type { RunHistory } from './run-history';
 import { RunIndexFile, type IndexEntry } from './run-index-file';
 import { RunLogWriter, type LogIo } from './run-log-writer';
 import { readTitle, removeRunFiles, writeTitle } from './run-titles';
+import { RunImages, type StoredImage } from './run-images';
+import type { MessageImage } from '@shared/domain/message';
 import { lostData, lostDataProblem, withHistoryProblem } from './history-problems';
 import {
   claimRun,
@@ -77,6 +79,8 @@ export class RunStore implements RunHistory {
   private readonly titles = new Map<string, string>();
   /** runs whose log could not be opened: said once, not once per event */
   private readonly unwritable = new Set<string>();
+  /** images beside the logs, `<runId>.images/<ref>` */
+  private readonly images: RunImages;
   readonly startup: StoreStartup;
 
   constructor(
@@ -84,6 +88,7 @@ export class RunStore implements RunHistory {
     private readonly options: RunStoreOptions = {},
   ) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    this.images = new RunImages(dir);
     this.indexFile = new RunIndexFile(dir, {
       delayMs: options.indexDelayMs ?? 200,
       warn: (message) => this.warn(message),
@@ -124,6 +129,18 @@ export class RunStore implements RunHistory {
     }
     if (event.type === 'run.started') this.updateIndex(event.runId, writer);
     if (event.type === 'run.finished') this.closeWriter(event.runId, writer);
+  }
+
+  keepImage(runId: string, image: MessageImage): EventImage {
+    return this.images.keep(runId, image);
+  }
+
+  readImage(runId: string, ref: string): StoredImage | undefined {
+    return this.images.read(runId, ref);
+  }
+
+  imagePath(runId: string, ref: string): string | undefined {
+    return this.images.path(runId, ref);
   }
 
   list(): RunSummary[] {

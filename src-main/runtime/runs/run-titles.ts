@@ -44,9 +44,10 @@ export function normalizeTitle(title: string): string | undefined {
   return clean === '' ? undefined : clean;
 }
 
-/** Removes every file the history keeps for a run: its log, owner mark and title. */
+/** Removes every file the history keeps for a run: its log, owner mark, title and images. */
 export function removeRunFiles(dir: string, runId: string): void {
   for (const ext of ['.jsonl', '.owner', TITLE_EXT]) {
     rmSync(join(dir, `${runId}${ext}`), { force: true });
   }
+  rmSync(join(dir, `${runId}.images`), { recursive: true, force: true });
 }

@@ -5,7 +5,14 @@
 import type { AgentName, FlowName, RunResult } from '@shared/domain/agent';
 import type { DebugActor } from '@shared/domain/debugger';
 import type { RunWorkspace, WorkspaceChoice } from '@shared/domain/runs';
-import type { RunBatchTag, RunEvent, RunEventPayload, RunSettings } from '@shared/events';
+import type { MessageImage } from '@shared/domain/message';
+import type {
+  EventImage,
+  RunBatchTag,
+  RunEvent,
+  RunEventPayload,
+  RunSettings,
+} from '@shared/events';
 import type { RunSummary } from '@shared/ipc';
 import type { RunDebugger } from '../debug/run-debugger';
 import type { CheckpointStore } from './checkpoint-store';
@@ -36,6 +43,13 @@ export interface RunContext {
   readRun?: (runId: string) => RunEvent[] | undefined;
   /** where the run's sandbox snapshots go (absent: no checkpoints) */
   checkpoints?: CheckpointStore;
+  /**
+   * stores an image of this run's memory beside its history and describes it for
+   * `memory.appended` (absent: the history keeps no images, only their type)
+   */
+  keepImage?: (image: MessageImage) => EventImage;
+  /** an image another run kept (a fork's parent), as a memory message carries it */
+  readImage?: (runId: string, ref: string) => MessageImage | undefined;
 }
 
 export type RunFactory = (input: ResolvedRunInput, context: RunContext) => Promise<PreparedRun>;

@@ -119,3 +119,52 @@ describe('agent state rebuilt from the history', () => {
     expect(forkEvents.find((e) => e.type === 'step.started')).toMatchObject({ step: 3 });
   });
 });
+
+describe('images in a rebuilt state (issue 17)', () => {
+  const ref = `${'a'.repeat(64)}.png`;
+  const image = { mimeType: 'image/png', data: 'iVBORw0KGgo=' };
+  const events = (() => {
+    const s = createEventStamper('r');
+    return [
+      s.stamp({ type: 'step.started', agent: 'browser', step: 1, maxSteps: 5 }),
+      s.stamp({
+        type: 'memory.appended',
+        agent: 'browser',
+        index: 0,
+        message: { role: 'user', content: 'look' },
+      }),
+      s.stamp({
+        type: 'memory.appended',
+        agent: 'browser',
+        index: 1,
+        message: {
+          role: 'user',
+          content: 'Image returned by the `browser_use` call c1 (image/png).',
+          imageMimeType: 'image/png',
+          image: { mimeType: 'image/png', bytes: 8, ref },
+        },
+      }),
+      s.stamp({
+        type: 'memory.appended',
+        agent: 'browser',
+        index: 2,
+        message: { role: 'user', content: 'old', imageMimeType: 'image/png' },
+      }),
+      s.stamp({ type: 'step.finished', agent: 'browser', step: 1, durationMs: 1 }),
+    ] satisfies RunEvent[];
+  })();
+
+  it('gets a kept image back from the history, and leaves messages of older histories as text', () => {
+    const asked: string[] = [];
+    const state = rebuildAgentState(events, 'browser', 5, (r) => {
+      asked.push(r);
+      return r === ref ? image : undefined;
+    });
+    expect(asked).toEqual([ref]);
+    expect(state.entries.map((e) => e.message.image)).toEqual([undefined, image, undefined]);
+    expect(state.entries[1]?.followsTurn).toBe(true);
+    // without a way to read images (a history kept in memory) the text is all there is
+    const plain = rebuildAgentState(events, 'browser', 5);
+    expect(plain.entries.every((e) => e.message.image === undefined)).toBe(true);
+  });
+});

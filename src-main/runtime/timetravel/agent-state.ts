@@ -6,11 +6,14 @@
  * `agent-state.test.ts` proves it: at every step of a live run the rebuilt window equals
  * what the agent had.
  *
- * What is not rebuilt, on purpose: image bytes (the history keeps only their type, so a
- * restored screenshot message keeps its text) and the tool-call agent's reprompt streaks
- * (a fork starts them at zero, as every run does).
+ * Images come back when the history kept them (`message.image.ref`, issue 17) and the
+ * caller gives `loadImage`: a fork's first request then shows the model the screenshot
+ * the original saw (a visual agent trims all but its newest few again before it runs).
+ * Older histories kept only the type: such a message keeps its text. Not rebuilt, on
+ * purpose: the tool-call agent's reprompt streaks (a fork starts them at zero, as every
+ * run does).
  */
-import type { Message } from '@shared/domain/message';
+import type { Message, MessageImage } from '@shared/domain/message';
 import type { EventMessage, RunEvent } from '@shared/events';
 import type { MemoryEntry } from '../loop/memory';
 import type { ResumePoint } from '../loop/base-agent';
@@ -53,6 +56,7 @@ export function rebuildAgentState(
   events: readonly RunEvent[],
   agent: string,
   seq: number,
+  loadImage?: (ref: string) => MessageImage | undefined,
 ): AgentStateAt {
   const window = new Map<number, MemoryEntry>();
   let nextIndex = 0;
@@ -65,7 +69,7 @@ export function rebuildAgentState(
     if (!('agent' in event) || event.agent !== agent) continue;
     switch (event.type) {
       case 'memory.appended': {
-        const message = fromEventMessage(event.message);
+        const message = fromEventMessage(event.message, loadImage);
         const followsTurn = message.role === 'tool' || event.message.imageMimeType !== undefined;
         window.set(event.index, { index: event.index, message, followsTurn });
         nextIndex = Math.max(nextIndex, event.index + 1);
@@ -133,8 +137,14 @@ function unansweredCalls(entries: readonly MemoryEntry[]): { id: string; name: s
   );
 }
 
-function fromEventMessage(message: EventMessage): Message {
+function fromEventMessage(
+  message: EventMessage,
+  loadImage?: (ref: string) => MessageImage | undefined,
+): Message {
   const out: Message = { role: message.role, content: message.content };
+  const ref = message.image?.ref;
+  const image = ref !== undefined ? loadImage?.(ref) : undefined;
+  if (image) out.image = image;
   if (message.tool_calls && message.tool_calls.length > 0) out.tool_calls = message.tool_calls;
   if (message.tool_call_id !== undefined) out.tool_call_id = message.tool_call_id;
   if (message.name !== undefined) out.name = message.name;

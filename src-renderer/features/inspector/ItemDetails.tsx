@@ -8,6 +8,7 @@ import {
   formatUsage,
 } from '../../lib/format';
 import { DebugDetails } from './DebugDetails';
+import { ImageDetails } from './ImageDetails';
 import { LiveOutputPanel } from '../../components/LiveOutput';
 
 function Field(props: { label: string; children: ReactNode }) {
@@ -71,6 +72,11 @@ function body(item: TimelineItem): ReactNode {
           <Field label="Content">
             <Text text={item.content ?? '(none)'} />
           </Field>
+          {item.imageMimeType !== undefined && (
+            <Field label="Image">
+              <ImageDetails item={item} />
+            </Field>
+          )}
           {item.toolCalls?.map((call) => (
             <Field key={call.id} label={`Tool call ${call.function.name} (${call.id})`}>
               <Text text={formatArgs(call.function.arguments)} />

@@ -42,6 +42,8 @@ const KINDS: readonly TimelineItemKind[] = [
 ];
 const KIND_INDEX = new Map(KINDS.map((k, i) => [k, i]));
 const ROLE_INDEX: Record<string, number> = { system: 1, user: 2, assistant: 3, tool: 4 };
+/** a message variant of its own: images are only on user messages (roles take 1-4) */
+const IMAGE_VARIANT = 5;
 const STATUS_INDEX: Record<string, number> = { running: 0, ok: 1, error: 2, skipped: 3 };
 
 /** kind (4 bits) · variant (3) · flags (4) · text length bucket (3) */
@@ -77,7 +79,9 @@ export function shapeOf(item: TimelineItem): number {
         (item.duplicate ? 2 : 0) |
         (item.repeatOf !== undefined ? 4 : 0) |
         (item.response || item.droppedAtSeq !== undefined || item.repeatedLater > 0 ? 8 : 0);
-      return shape(kind, ROLE_INDEX[item.role] ?? 0, flags, item.content?.length ?? 0);
+      // a message with an image (or its placeholder) has a thumbnail box of fixed height
+      const variant = item.imageMimeType ? IMAGE_VARIANT : (ROLE_INDEX[item.role] ?? 0);
+      return shape(kind, variant, flags, item.content?.length ?? 0);
     }
     case 'tool': {
       const flags =

@@ -287,6 +287,7 @@ class Draft extends StructureDraft {
       ...(message.tool_call_id ? { toolCallId: message.tool_call_id } : {}),
       ...(message.name ? { name: message.name } : {}),
       ...(message.imageMimeType ? { imageMimeType: message.imageMimeType } : {}),
+      ...(message.image ? { image: message.image } : {}),
       repeatedLater: 0,
       wasStreamed: false,
     };

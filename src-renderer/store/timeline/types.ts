@@ -12,6 +12,7 @@ import type { StepWaits, WaitState } from './step-waits';
 import type { LiveOutput } from '../../lib/live-output';
 export type { LiveOutput } from '../../lib/live-output';
 import type {
+  EventImage,
   EventMessage,
   PlanStep,
   PlanStepStatus,
@@ -122,6 +123,8 @@ export interface MessageItem extends ItemBase {
   toolCallId?: string;
   name?: string;
   imageMimeType?: string;
+  /** the image as the history kept it (absent in older histories: only `imageMimeType`) */
+  image?: EventImage;
   duplicate?: DuplicateInfo;
   /** how many later assistant responses repeat this one (counted on the first occurrence) */
   repeatedLater: number;

@@ -98,3 +98,36 @@ describe('tool images', () => {
     expect(JSON.stringify(appended)).not.toContain(Buffer.from('png-1').toString('base64'));
   });
 });
+
+describe('a visual agent resumed with every kept image (a fork, issue 17)', () => {
+  it('sends only its newest few, as it would have live', async () => {
+    const sent: number[] = [];
+    const llm = new ScriptedLlm((request: ChatRequest) => {
+      sent.push(request.messages.filter((m) => m.image).length);
+      return { toolCalls: [{ name: 'terminate', args: { status: 'success' } }] };
+    });
+    const agent = VisualToolAgent.create(
+      { name: 'browser', maxSteps: 5, keepImages: 1 },
+      { llm, tools: [createTerminateTool()] },
+      { emit: () => undefined, runId: 'run-fork' },
+    );
+    const shot = (n: number): Message => ({
+      role: 'user',
+      content: `shot ${n}`,
+      image: { mimeType: 'image/png', data: String(n) },
+    });
+    await agent.run('go on', {
+      resume: {
+        entries: [
+          { index: 0, message: { role: 'user', content: 'task' }, followsTurn: false },
+          { index: 1, message: shot(1), followsTurn: true },
+          { index: 2, message: shot(2), followsTurn: true },
+        ],
+        pinnedIndex: 0,
+        nextIndex: 3,
+        step: 1,
+      },
+    });
+    expect(sent).toEqual([1]);
+  });
+});

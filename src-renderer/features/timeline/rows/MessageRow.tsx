@@ -6,6 +6,7 @@ import { RowLink, RowShell } from './RowShell';
 import { ClampedText } from './ClampedText';
 import type { RowProps } from './row-props';
 import { Markdown } from '../../../components/content/Markdown';
+import { RowImage } from './RowImage';
 
 const renderMarkdown = (text: string) => <Markdown text={text} />;
 /** markdown source spends lines on blank lines and fences: a reply's head shows more of them */
@@ -64,7 +65,6 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
             {item.response.finishReason}
           </span>
         )}
-        {item.imageMimeType && <span className="chip">image ({item.imageMimeType})</span>}
         {item.droppedAtSeq !== undefined && (
           <span
             className="chip chip-dropped"
@@ -115,6 +115,7 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
       ) : (
         !item.toolCalls && <p className="muted empty-content">(empty content)</p>
       )}
+      {item.imageMimeType !== undefined && <RowImage item={item} />}
       {item.toolCalls && item.toolCalls.length > 0 && (
         <ul className="call-list">
           {item.toolCalls.map((call) => (

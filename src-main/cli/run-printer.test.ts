@@ -1,0 +1,49 @@
+/** `workbench run` / `runs show`: a message's image is a line naming its file (issue 17). */
+import { describe, expect, it } from 'vitest';
+import { createEventStamper, type EventMessage } from '@shared/events';
+import { RunPrinter } from './run-printer';
+
+const REF = `${'c'.repeat(64)}.png`;
+
+function print(message: EventMessage): string[] {
+  const lines: string[] = [];
+  const printer = new RunPrinter(
+    (line) => lines.push(line),
+    (runId, ref) => `/home/u/.agent-workbench/runs/${runId}.images/${ref}`,
+  );
+  const s = createEventStamper('run-1');
+  printer.onEvent(s.stamp({ type: 'memory.appended', agent: 'browser', index: 3, message }));
+  return lines;
+}
+
+describe('RunPrinter: images', () => {
+  it('names the file a kept image is in, with its type, size and dimensions', () => {
+    expect(
+      print({
+        role: 'user',
+        content: 'Image returned by the `browser_use` call c1 (image/png).',
+        imageMimeType: 'image/png',
+        image: { mimeType: 'image/png', bytes: 34_816, width: 1280, height: 720, ref: REF },
+      }),
+    ).toEqual([
+      `  image: image/png 1280×720, 34 KB → /home/u/.agent-workbench/runs/run-1.images/${REF}`,
+    ]);
+  });
+
+  it('says why an image was not kept', () => {
+    expect(
+      print({
+        role: 'user',
+        content: 'x',
+        imageMimeType: 'image/svg+xml',
+        image: { mimeType: 'image/svg+xml', bytes: 10, notKept: 'not a kept type' },
+      }),
+    ).toEqual(['  image: image/svg+xml, 10 B (not kept: not a kept type)']);
+  });
+
+  it('says an old history (only the type recorded) did not keep it', () => {
+    expect(print({ role: 'user', content: 'x', imageMimeType: 'image/png' })).toEqual([
+      '  image: image/png (not kept in this history)',
+    ]);
+  });
+});
