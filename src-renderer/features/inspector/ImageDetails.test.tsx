@@ -43,6 +43,12 @@ async function open(script: RunScript) {
   return api;
 }
 
+/** A row's thumbnail loads once the row has stayed in view a moment (RowImage.tsx). */
+async function settle() {
+  await act(() => new Promise((resolve) => setTimeout(resolve, 200)));
+  await flush();
+}
+
 const imageRow = () =>
   screen
     .getAllByTestId('timeline-message')
@@ -61,7 +67,11 @@ describe('images inline', () => {
     const api = await open(runWithImage(kept));
     const thumb = within(imageRow()).getByTestId('message-image');
     expect(thumb.getAttribute('data-ref')).toBe(REF);
-    const img = thumb.querySelector('img')!;
+    // a row flung past loads nothing: the box waits until the row has settled
+    expect(thumb.querySelector('img')).toBeNull();
+    expect(api.calls.filter((c) => c.method === 'getRunImage')).toEqual([]);
+    await settle();
+    const img = within(imageRow()).getByTestId('message-image').querySelector('img')!;
     expect(img.getAttribute('loading')).toBe('lazy');
     expect(img.getAttribute('decoding')).toBe('async');
     expect(img.getAttribute('width')).toBe('96');
@@ -122,8 +132,8 @@ describe('images inline', () => {
   it('says when the history names a file it does not have (an imported run)', async () => {
     const missing = { ...kept, ref: `${'f'.repeat(64)}.png` };
     await open(runWithImage(missing));
+    await settle();
     const thumb = within(imageRow()).getByTestId('message-image');
-    await flush();
     expect(thumb.getAttribute('data-missing')).toBe('true');
     expect(thumb.textContent).toBe('image file missing from this history');
     expect(thumb.querySelector('img')).toBeNull();
