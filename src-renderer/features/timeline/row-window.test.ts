@@ -192,4 +192,20 @@ describe('row window', () => {
     measure([[50, 400]]);
     expect(controller.total()).toBe(260);
   });
+
+  it('measures the rows of the first render, whose refs React attaches before the scroller', () => {
+    const list = markerRows(10);
+    const controller = new RowWindowController(2, () => {});
+    controller.setRows(10, (row) => list[row]);
+    const first = rowElement(0);
+    controller.measureRow(first);
+    const scroller = document.createElement('div');
+    scroller.className = 'timeline';
+    document.body.append(scroller);
+    controller.attach(scroller);
+    const observer = FakeObserver.last!;
+    expect(observer.observed.has(first)).toBe(true);
+    observer.callback([entry(first, 300)]);
+    expect(controller.offsetOf(1)).toBe(300);
+  });
 });

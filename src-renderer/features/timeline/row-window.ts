@@ -47,7 +47,13 @@ export class RowWindowController {
   private scroller: HTMLElement | null = null;
   /** the element as tall as the whole list: its height is written here, not rendered */
   private inner: HTMLElement | null = null;
-  private observer: ResizeObserver | null = null;
+  /**
+   * One observer for the scroller and every row, made with the controller: React attaches
+   * the rows' refs before their scroller's, so rows of the first render would otherwise
+   * never be measured (they overlapped the rows after them).
+   */
+  private readonly observer: ResizeObserver | null =
+    typeof ResizeObserver !== 'undefined' ? new ResizeObserver((e) => this.onResize(e)) : null;
   private viewport = DEFAULT_VIEWPORT;
   private scrollTop = 0;
   /** the position this controller set last: a scroll elsewhere is the user's */
@@ -106,15 +112,11 @@ export class RowWindowController {
     this.viewport = element.clientHeight || DEFAULT_VIEWPORT;
     this.scrollTop = element.scrollTop;
     element.addEventListener('scroll', this.onScroll, { passive: true });
-    if (typeof ResizeObserver !== 'undefined') {
-      this.observer = new ResizeObserver(this.onResize);
-      this.observer.observe(element);
-    }
+    this.observer?.observe(element);
     this.refresh(false);
     return () => {
       element.removeEventListener('scroll', this.onScroll);
-      this.observer?.disconnect();
-      this.observer = null;
+      this.observer?.unobserve(element);
       this.scroller = null;
     };
   };
