@@ -110,8 +110,9 @@ describe.skipIf(!engine.available)('sandbox resource limits', () => {
     await docker('exec', '-d', victim.id, 'bash', '-c', ':(){ :|:& };:');
     // The most seen: with the table full, `docker top` sometimes lists nothing (see
     // saturation-guard.ts), so a last look alone may miss the bomb that is there.
+    // Up to 10 s for the bomb to fill the table: under load Podman's reached 18 in 5 s.
     let seen = 0;
-    for (let i = 0; i < 50 && seen < 48; i++) {
+    for (let i = 0; i < 100 && seen < 48; i++) {
       seen = Math.max(seen, (await manager.engine.containerPids(victim.id)) ?? 0);
       if (seen < 48) await new Promise((r) => setTimeout(r, 100));
     }
