@@ -20,7 +20,8 @@ import { diffRuns } from '../src-shared/compare/diff-runs';
 import type { RunEvent } from '../src-shared/events';
 import { longRun } from '../src-renderer/testing/run-script';
 import { report, type BenchResult, type Figure } from './report';
-import { heapAfterGc, longestTask, startServe, type PageGlobals } from './ui-load.bench';
+import { heapAfterGc, startServe, type PageGlobals } from './ui-load.bench';
+import { longestTask } from './support/trace-tasks';
 
 const CHROMIUM = process.env['WORKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
 
