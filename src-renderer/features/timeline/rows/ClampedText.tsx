@@ -28,7 +28,7 @@ export function ClampedText(props: {
         <div className="clamp-actions">
           {isCut && (
             <span className="muted">
-              … {formatCount(text.length - shown.length)} more characters{' '}
+              {`… ${formatCount(text.length - shown.length)} more characters `}
             </span>
           )}
           {head.isCut && (

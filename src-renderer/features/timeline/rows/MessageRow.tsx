@@ -54,17 +54,10 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
             reply
           </span>
         ) : (
-          <span className="muted mono">#{item.memoryIndex}</span>
+          <span className="muted mono">{`#${item.memoryIndex}`}</span>
         )}
         {item.name && <span className="muted">{item.name}</span>}
-        {item.response && (
-          <span className="muted">
-            {item.response.model} · {formatCount(item.response.usage.prompt)} in /{' '}
-            {formatCount(item.response.usage.completion)} out ·{' '}
-            {formatCallTime(item.response.durationMs, item.response.waitedMs)} ·{' '}
-            {item.response.finishReason}
-          </span>
-        )}
+        {item.response && <span className="muted">{responseLine(item.response)}</span>}
         {item.droppedAtSeq !== undefined && (
           <span
             className="chip chip-dropped"
@@ -81,8 +74,8 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
       </div>
       {dup && (
         <div className="dup-banner" role="note">
-          <strong>Duplicate</strong> — {ordinal(dup.occurrence)} time with{' '}
-          {DUPLICATE_WHAT[dup.kind]}; repeats{' '}
+          <strong>Duplicate</strong>
+          {` — ${ordinal(dup.occurrence)} time with ${DUPLICATE_WHAT[dup.kind]}; repeats `}
           {dup.of.map((index, i) => (
             <RowLink
               key={index}
@@ -91,7 +84,7 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
               title={`Jump to message #${index}`}
               onClick={() => actions.jumpTo(dup.ofItems[i]!)}
             >
-              #{index}
+              {`#${index}`}
             </RowLink>
           ))}
         </div>
@@ -120,10 +113,8 @@ export function MessageRow({ item, isSelected, isExpanded, actions }: RowProps<M
         <ul className="call-list">
           {item.toolCalls.map((call) => (
             <li key={call.id} className="mono">
-              → {call.function.name}
-              <span className="muted">
-                ({callLine(call.function.name, call.function.arguments)})
-              </span>
+              {`→ ${call.function.name}`}
+              <span className="muted">{`(${callLine(call.function.name, call.function.arguments)})`}</span>
             </li>
           ))}
         </ul>
@@ -158,6 +149,14 @@ export function StreamRow({ item, isSelected, actions }: RowProps<StreamItem>) {
       </p>
     </RowShell>
   );
+}
+
+/**
+ * The reply's model, tokens, time and finish reason as one string: one text node, not
+ * nine (each JSX text part is a node of its own, made and dropped per row on a scroll).
+ */
+function responseLine(response: NonNullable<MessageItem['response']>): string {
+  return `${response.model} · ${formatCount(response.usage.prompt)} in / ${formatCount(response.usage.completion)} out · ${formatCallTime(response.durationMs, response.waitedMs)} · ${response.finishReason}`;
 }
 
 /** A call in one line: its code's first line when it carries code, else its JSON. */

@@ -43,7 +43,8 @@ export function StepRow({
         {isCollapsed ? '▸' : '▾'}
       </button>
       <span className="step-title">
-        Step {item.step} <span className="muted">/ {item.maxSteps}</span>
+        {`Step ${item.step} `}
+        <span className="muted">{`/ ${item.maxSteps}`}</span>
       </span>
       <span className="step-agent">{item.agent}</span>
       {item.request && (
@@ -51,12 +52,12 @@ export function StepRow({
           className="step-request muted"
           title="What the model received: select the step to see it"
         >
-          {item.request.messageCount} msgs → {item.request.model}
+          {`${item.request.messageCount} msgs → ${item.request.model}`}
         </span>
       )}
       {item.usage && (
         <span className="muted">
-          {formatCount(item.usage.prompt)} in / {formatCount(item.usage.completion)} out
+          {`${formatCount(item.usage.prompt)} in / ${formatCount(item.usage.completion)} out`}
         </span>
       )}
       <span className="muted">

@@ -58,7 +58,7 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
         <span className={`chip chip-status-${item.status}`}>{TOOL_STATUS_LABELS[item.status]}</span>
         {item.repeats && item.repeats.length > 0 && (
           <span className="chip chip-error" title="The same error came again later in the run">
-            ×{item.repeats.length + 1}
+            {`×${item.repeats.length + 1}`}
           </span>
         )}
         {item.status === 'running' && item.progress && (
@@ -68,13 +68,15 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
         )}
         {item.exitCode !== undefined && (
           <span className={`chip ${item.exitCode === 0 ? '' : 'chip-error'}`}>
-            exit {item.exitCode}
+            {`exit ${item.exitCode}`}
           </span>
         )}
         {item.durationMs !== undefined && (
           <span className="muted">{formatDuration(item.durationMs)}</span>
         )}
-        {item.memoryIndex !== undefined && <span className="muted mono">#{item.memoryIndex}</span>}
+        {item.memoryIndex !== undefined && (
+          <span className="muted mono">{`#${item.memoryIndex}`}</span>
+        )}
         {item.droppedAtSeq !== undefined && (
           <span className="chip chip-dropped">out of context</span>
         )}
