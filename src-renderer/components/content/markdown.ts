@@ -1,25 +1,17 @@
 /**
- * Markdown of model replies as tokens (marked's lexer), cached per text. Rendering them
- * is ours (Markdown.tsx): React elements only, so raw HTML in a reply stays text and no
- * string of the model's ever becomes markup.
+ * Markdown of model replies as tokens (marked's lexer). Turning them into HTML is ours
+ * (markdown-html.ts, which escapes every piece of the model's text), not marked's: raw
+ * HTML in a reply stays text and no string of the model's ever becomes markup.
  */
 import { lexer, type Token } from 'marked';
 
-const CACHE_SIZE = 500;
-const cache = new Map<string, Token[]>();
-
+/** The text's tokens (not cached: markdown-html.ts keeps the HTML made of them). */
 export function markdownTokens(text: string): Token[] {
-  const hit = cache.get(text);
-  if (hit) return hit;
-  let tokens: Token[];
   try {
-    tokens = lexer(text, { gfm: true, breaks: true });
+    return lexer(text, { gfm: true, breaks: true });
   } catch {
-    tokens = [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text }] }];
+    return [{ type: 'paragraph', raw: text, text, tokens: [{ type: 'text', raw: text, text }] }];
   }
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(text, tokens);
-  return tokens;
 }
 
 /** Links the reply may open: web and mail addresses only (no javascript:, data:, file:). */
