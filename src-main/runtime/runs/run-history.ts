@@ -41,6 +41,11 @@ export interface RunHistory {
   readImage?(runId: string, ref: string): StoredImage | undefined;
   /** the file a stored image is in (the CLI names it); undefined for a bad id or ref */
   imagePath?(runId: string, ref: string): string | undefined;
+  /**
+   * stores an image of an imported run under its ref, checked (run-images.ts `restore`);
+   * returns why it was not stored, or undefined
+   */
+  restoreImage?(runId: string, ref: string, data: Buffer): string | undefined;
 }
 
 export class MemoryRunHistory implements RunHistory {

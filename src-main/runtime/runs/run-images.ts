@@ -76,6 +76,27 @@ export class RunImages {
     return { ...described, ref };
   }
 
+  /**
+   * Stores an image that arrives under its ref (an imported run): kept only when the ref is
+   * of the exact pattern, the bytes hash to it, they are the image type its extension names
+   * and they are within the cap. Returns why not, or undefined when stored.
+   */
+  restore(runId: string, ref: string, data: Buffer): string | undefined {
+    if (!isImageRef(ref)) return 'its name is not an image ref';
+    if (data.length > this.maxBytes)
+      return `larger than the ${this.maxBytes / 1024 / 1024} MB an image may take`;
+    if (createHash('sha256').update(data).digest('hex') !== ref.slice(0, 64))
+      return 'its bytes do not match its name (changed after export?)';
+    if (sniffImage(data)?.mimeType !== imageRefType(ref))
+      return `its bytes are not of type ${imageRefType(ref)}`;
+    try {
+      this.write(runId, ref, data);
+    } catch (error) {
+      return `the disk refused it (${(error as Error).message})`;
+    }
+    return undefined;
+  }
+
   /** The file of a stored image, or undefined for a bad run id or ref (never a path outside). */
   path(runId: string, ref: string): string | undefined {
     if (!isRunId(runId) || !isImageRef(ref)) return undefined;

@@ -4,6 +4,7 @@
  * skipped and reported with its line number, never fatal.
  */
 import { looksLikeRunEvent, type RunEvent } from '@shared/events';
+import { IMAGE_LINE_PREFIX } from './export-images';
 
 export interface ParsedLog {
   events: RunEvent[];
@@ -44,7 +45,8 @@ class LogReader {
 
   /** `lineNumber` is 1-based; `isTornCandidate` for a last line with no newline */
   read(line: string, lineNumber: number, isTornCandidate: boolean): void {
-    if (line.trim() === '') return;
+    // an exported run's images (export-images.ts) follow its events: not events, not damage
+    if (line.trim() === '' || line.startsWith(IMAGE_LINE_PREFIX)) return;
     const where = `${this.source} line ${lineNumber}`;
     const { warnings } = this.log;
     let value: unknown;
@@ -129,7 +131,8 @@ export function parseRunLogPage(
   let hasMore = false;
   for (let rest = line; rest < raw.length && !hasMore; rest++) {
     if (rest === lastIndex && tailIsTorn) break;
-    hasMore = (raw[rest] ?? '').trim() !== '';
+    const next = raw[rest] ?? '';
+    hasMore = next.trim() !== '' && !next.startsWith(IMAGE_LINE_PREFIX);
   }
   if (tailIsTorn && line <= lastIndex) reader.read(tail, lastIndex + 1, true);
   return { ...reader.log, hasMore, nextLine: line };

@@ -143,6 +143,10 @@ export class RunStore implements RunHistory {
     return this.images.path(runId, ref);
   }
 
+  restoreImage(runId: string, ref: string, data: Buffer): string | undefined {
+    return this.images.restore(runId, ref, data);
+  }
+
   list(): RunSummary[] {
     this.refresh([]);
     const summaries = new Map<string, RunSummary>();

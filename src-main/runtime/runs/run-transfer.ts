@@ -1,13 +1,15 @@
 /**
  * Export and import of one run as a single file: the history format itself (one
  * RunEvent per line, exactly as emitted), so an exported run replays identically
- * wherever it is imported.
+ * wherever it is imported; then the images its events name, one line each
+ * (export-images.ts), so its screenshots come along.
  */
 import { isRunId } from '@shared/domain/ids';
 import type { RunExport, RunImportResult, RunSummary } from '@shared/ipc';
 import { summarize } from '@shared/run-summary';
 import type { RunHistory } from './run-history';
 import { parseRunLog } from './run-log';
+import { imageLine, imageRefsIn, splitImageLines } from './export-images';
 
 export class RunTransferError extends Error {
   constructor(
@@ -23,7 +25,13 @@ export function exportRun(history: RunHistory, runId: string): RunExport {
   const log = history.read(runId);
   if (!log || log.lines.length === 0)
     throw new RunTransferError('not_found', `No run with id ${runId}`);
-  return { fileName: `run-${runId}.jsonl`, content: `${log.lines.join('\n')}\n` };
+  const lines = [...log.lines];
+  for (const ref of imageRefsIn(log.lines)) {
+    // a file lost from the history is left out: the import then says it is missing
+    const image = history.readImage?.(runId, ref);
+    if (image) lines.push(imageLine(ref, image.bytes));
+  }
+  return { fileName: `run-${runId}.jsonl`, content: `${lines.join('\n')}\n` };
 }
 
 export function importRun(
@@ -32,7 +40,8 @@ export function importRun(
   fileName = 'the file',
   isLive: (runId: string) => boolean = () => false,
 ): RunImportResult {
-  const parsed = parseRunLog(content, null, fileName);
+  const split = splitImageLines(content, fileName);
+  const parsed = parseRunLog(split.events, null, fileName);
   const first = parsed.events[0];
   if (!first) {
     throw new RunTransferError(
@@ -60,6 +69,27 @@ export function importRun(
     ...(last ? { lastSeq: last.seq } : {}),
     ...(base.finishedAt === undefined ? { isInterrupted: true } : {}),
   };
+  const warnings = [...parsed.warnings, ...split.warnings];
+  // the images first: a history never names a file a crash lost (run-images.ts)
+  const named = new Set(imageRefsIn(parsed.lines));
+  for (const image of split.images) {
+    const name = `${fileName}: image ${image.ref.slice(0, 12)}`;
+    if (!named.has(image.ref)) {
+      warnings.push(`${name} is not named by any event; skipped`);
+      continue;
+    }
+    const notKept = history.restoreImage
+      ? history.restoreImage(runId, image.ref, image.data)
+      : 'this history keeps no images';
+    if (notKept !== undefined) warnings.push(`${name} not kept: ${notKept}`);
+  }
+  const carried = new Set(split.images.map((image) => image.ref));
+  const absent = [...named].filter((ref) => !carried.has(ref)).length;
+  if (absent > 0 && history.restoreImage) {
+    warnings.push(
+      `${fileName}: ${absent} image${absent === 1 ? '' : 's'} its events name ${absent === 1 ? 'is' : 'are'} not in the file (exported without images, or lost before the export); shown as missing`,
+    );
+  }
   history.addLog(runId, `${parsed.lines.join('\n')}\n`, summary);
-  return { summary, warnings: parsed.warnings };
+  return { summary, warnings };
 }
