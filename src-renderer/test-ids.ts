@@ -263,6 +263,8 @@ export const TEST_IDS = {
   contextNudge: 'context-nudge',
   newRun: 'new-run',
   historySearch: 'history-search',
+  /** what an import skipped or could not keep (RunHistory.tsx) */
+  importNotes: 'import-notes',
   historyStatus: 'history-status',
   historyAgent: 'history-agent',
   historyModel: 'history-model',

@@ -49,7 +49,8 @@ export interface Bridge {
   ): Promise<ConfigImportResult>;
   answerHuman(runId: string, toolCallId: string, answer: string): Promise<void>;
   exportRun(runId: string): Promise<RunExport>;
-  importRun(content: string, fileName: string): Promise<string>;
+  /** the run id, and what the import skipped or could not keep (damaged lines, images) */
+  importRun(content: string, fileName: string): Promise<{ runId: string; warnings: string[] }>;
   /** names a run in the history (blank: the task is shown again) */
   renameRun(runId: string, title: string): Promise<void>;
   /** removes a run with its files (a live run is stopped first) */
@@ -369,7 +370,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
     async importRun(content, fileName) {
       const result = await api.importRun({ content, fileName });
       state().setSummaries([result.summary]);
-      return result.summary.runId;
+      return { runId: result.summary.runId, warnings: result.warnings };
     },
     async renameRun(runId, title) {
       const summary = await api.renameRun({ runId, title });

@@ -39,13 +39,17 @@ export function RunHistory() {
   const facets = useMemo(() => historyFacets(runs, order), [runs, order]);
   const fileRef = useRef<HTMLInputElement>(null);
   const [importError, setImportError] = useState<string | null>(null);
+  const [importNotes, setImportNotes] = useState<{ file: string; warnings: string[] } | null>(null);
   const set = (patch: Partial<HistoryFilters>) => store.getState().setHistoryFilters(patch);
 
   const onImport = async (file: File | undefined) => {
     if (!file) return;
     setImportError(null);
+    setImportNotes(null);
     try {
-      const runId = await bridge.importRun(await file.text(), file.name);
+      const { runId, warnings } = await bridge.importRun(await file.text(), file.name);
+      // what was skipped is said where the user imported, not only in a log
+      if (warnings.length > 0) setImportNotes({ file: file.name, warnings });
       store.getState().selectRun(runId);
     } catch (error) {
       setImportError(`${file.name}: ${(error as Error).message}`);
@@ -181,6 +185,7 @@ export function RunHistory() {
             {importError}
           </p>
         )}
+        {importNotes && <ImportNotes {...importNotes} onClose={() => setImportNotes(null)} />}
       </div>
     </nav>
   );
@@ -242,3 +247,26 @@ const HistoryItem = memo(function HistoryItem(props: {
     </li>
   );
 });
+
+/** Shown at most: a damaged file can have a warning per line. */
+const NOTES_SHOWN = 5;
+
+/** What an import skipped or could not keep: damaged lines, images refused or missing. */
+function ImportNotes(props: { file: string; warnings: string[]; onClose: () => void }) {
+  const { file, warnings } = props;
+  const rest = warnings.length - NOTES_SHOWN;
+  return (
+    <div className="import-notes" role="status" data-testid={TEST_IDS.importNotes}>
+      <p>{`Imported ${file} with ${warnings.length} note${warnings.length === 1 ? '' : 's'}:`}</p>
+      <ul>
+        {warnings.slice(0, NOTES_SHOWN).map((warning, i) => (
+          <li key={i}>{warning}</li>
+        ))}
+      </ul>
+      {rest > 0 && <p className="muted">{`and ${rest} more`}</p>}
+      <button type="button" className="link" onClick={props.onClose}>
+        dismiss
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * An import that skipped something says so where the user imported (issue 17: an
+ * exported run's images that are refused, damaged lines), and a clean import says nothing.
+ */
+import { act, fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { summarize } from '@shared/run-summary';
+import type { RunSummary } from '@shared/ipc';
+import { createMemoryApi, type MemoryApi } from '../../testing/memory-api';
+import { flush, renderApp } from '../../testing/render-app';
+import { RunScript } from '../../testing/run-script';
+import { TEST_IDS } from '../../test-ids';
+
+function importAnswering(api: MemoryApi, warnings: string[]) {
+  const script = new RunScript('run-imp', 'manus', { maxSteps: 3, startTs: 1_700_000_000_000 });
+  script.start('imported task');
+  script.finish();
+  api.override('importRun', async () => {
+    api.history.set('run-imp', script.events);
+    return { summary: summarize(script.events) as RunSummary, warnings };
+  });
+}
+
+async function importFile() {
+  const input = document.querySelector<HTMLInputElement>('input[type="file"]')!;
+  const file = new File(['{}\n'], 'run-imp.jsonl', { type: 'application/x-ndjson' });
+  await act(async () => {
+    fireEvent.change(input, { target: { files: [file] } });
+  });
+  await flush();
+}
+
+describe('importing a run', () => {
+  it('lists what the import skipped, the first five and how many more, until dismissed', async () => {
+    const api = createMemoryApi();
+    const warnings = Array.from({ length: 7 }, (_, i) => `run-imp.jsonl: note ${i + 1}`);
+    importAnswering(api, warnings);
+    await renderApp(api);
+    await importFile();
+    const notes = screen.getByTestId(TEST_IDS.importNotes);
+    expect(notes.textContent).toContain('Imported run-imp.jsonl with 7 notes:');
+    expect([...notes.querySelectorAll('li')].map((li) => li.textContent)).toEqual(
+      warnings.slice(0, 5),
+    );
+    expect(notes.textContent).toContain('and 2 more');
+    // the imported run is opened all the same
+    expect(document.querySelector('[data-run-id="run-imp"]')).not.toBeNull();
+    act(() => fireEvent.click(screen.getByRole('button', { name: 'dismiss' })));
+    expect(screen.queryByTestId(TEST_IDS.importNotes)).toBeNull();
+  });
+
+  it('says nothing when nothing was skipped', async () => {
+    const api = createMemoryApi();
+    importAnswering(api, []);
+    await renderApp(api);
+    await importFile();
+    expect(screen.queryByTestId(TEST_IDS.importNotes)).toBeNull();
+    expect(document.querySelector('[data-run-id="run-imp"]')).not.toBeNull();
+  });
+});
