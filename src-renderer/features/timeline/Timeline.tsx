@@ -39,7 +39,7 @@ export function Timeline({ runId }: { runId: string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const { count, itemAt, rowOfId } = useRows(items, filters, collapsed);
 
-  const { first, last, offsetOf, key, attach, holdList, measureRow, scrollToRow } = useRowWindow({
+  const { first, last, key, attach, holdList, measureRow, scrollToRow } = useRowWindow({
     count,
     itemAt,
     overscan: 6,
@@ -115,7 +115,6 @@ export function Timeline({ runId }: { runId: string }) {
         data-index={row}
         ref={measureRow}
         className={item.planStepId !== undefined ? 'vrow is-nested' : 'vrow'}
-        style={{ transform: `translateY(${offsetOf(row)}px)` }}
       >
         <TimelineRow
           item={item}

@@ -101,6 +101,9 @@ describe('row window', () => {
     const { controller, scroller, measure, renders } = setup(1_000);
     scroller.scrollTop = 2_600; // row 100 at the top
     scroller.dispatchEvent(new Event('scroll'));
+    const row151 = rowElement(151);
+    controller.measureRow(row151);
+    expect(row151.style.transform).toBe(`translateY(${151 * 26}px)`);
     renders.length = 0;
     measure([
       [98, 126], // above the view: 100 px taller
@@ -108,9 +111,26 @@ describe('row window', () => {
     ]);
     expect(scroller.scrollTop).toBe(2_700);
     expect(controller.total()).toBe(26_000 + 300);
-    // every row after a measured one moves, and the rows are placed again at once
+    // every row after a measured one moves: its element is placed again at once
     expect(controller.offsetOf(151)).toBe(151 * 26 + 300);
+    expect(row151.style.transform).toBe(`translateY(${151 * 26 + 300}px)`);
+    // the view now ends at an earlier row: the window changed, rendered before the paint
     expect(renders).toEqual([true]);
+  });
+
+  it('places the rows after a measured one without rendering, when the window keeps its rows', () => {
+    const { controller, scroller, measure, renders } = setup(1_000);
+    scroller.scrollTop = 2_600;
+    scroller.dispatchEvent(new Event('scroll'));
+    const { last } = controller.range();
+    const lastRow = rowElement(last);
+    controller.measureRow(lastRow);
+    renders.length = 0;
+    // a row of the overscan below the view grows: the view shows the same rows
+    measure([[last - 1, 36]]);
+    expect(controller.range().last).toBe(last);
+    expect(lastRow.style.transform).toBe(`translateY(${last * 26 + 10}px)`);
+    expect(renders).toEqual([]);
   });
 
   it('scrolls a row into view and again while the rows around it are measured', () => {

@@ -11,6 +11,9 @@
  * Each row is placed on its own (a transform): a row that moves keeps what it painted.
  * Rows in normal flow in one moving block were tried and measured worse: every row that
  * shifted inside the block was painted again, 1.7 times the paint per scrolled frame.
+ * The transforms are written here, not rendered: the rows measured after each scrolled
+ * frame move the rows after them, and rendering the timeline again for that was a second
+ * render per frame (its hooks, its row list, a style object per row).
  *
  * A row measured anew above the top of the view would push what the user is looking at:
  * the scroll position moves by the same amount (the browser's own scroll anchoring is off
@@ -43,6 +46,8 @@ export class RowWindowController {
   /** expanded rows (by key) are measured but teach nothing about their shape */
   private expanded: ReadonlySet<number> = new Set();
   private readonly measured = new Map<number, number>();
+  /** the row elements in the DOM, each with the offset its transform was last set to */
+  private readonly placed = new Map<HTMLElement, number>();
   private current: RowRange = { first: 0, last: -1 };
   private scroller: HTMLElement | null = null;
   /** the element as tall as the whole list: its height is written here, not rendered */
@@ -136,13 +141,31 @@ export class RowWindowController {
     if (this.inner) this.inner.style.height = `${this.offsets.total()}px`;
   }
 
-  /** A row element's ref (it carries `data-index`); the cleanup stops measuring it. */
+  /**
+   * A row element's ref (it carries `data-index`): placed at once, then measured and kept
+   * in place; the cleanup stops both.
+   */
   measureRow = (element: HTMLElement | null): (() => void) | undefined => {
-    const observer = this.observer;
-    if (!element || !observer) return undefined;
-    observer.observe(element);
-    return () => observer.unobserve(element);
+    if (!element) return undefined;
+    this.place(element);
+    this.observer?.observe(element);
+    return () => {
+      this.observer?.unobserve(element);
+      this.placed.delete(element);
+    };
   };
+
+  /** After each render: a row element may now stand for another row (rows came above it). */
+  placeRows(): void {
+    for (const element of this.placed.keys()) this.place(element);
+  }
+
+  private place(element: HTMLElement): void {
+    const offset = this.offsets.offsetOf(Number(element.dataset['index']));
+    if (this.placed.get(element) === offset) return;
+    this.placed.set(element, offset);
+    element.style.transform = `translateY(${offset}px)`;
+  }
 
   scrollToRow = (row: number, align: RowAlign): void => {
     if (row < 0 || row >= this.offsets.count) return;
@@ -158,8 +181,7 @@ export class RowWindowController {
     if (this.target && Math.abs(this.scrollTop - this.setTop) > 1) this.target = null;
     if (this.estimatesMoved && this.now() - this.reestimatedAt >= REESTIMATE_MS) {
       this.reestimate();
-      this.refresh(true, true);
-      return;
+      this.placeRows();
     }
     this.refresh(true);
   };
@@ -200,16 +222,18 @@ export class RowWindowController {
       if (++this.target.tries > TARGET_TRIES) this.target = null;
       else this.applyTarget();
     }
-    // the rows after a measured one move: placed again before this frame is painted
-    this.refresh(true, true);
+    // the rows after a measured one move: placed again before this frame is painted,
+    // and rendered only when other rows now come into the window
+    this.placeRows();
+    this.refresh(true);
   };
 
-  /** Recomputes the range; renders when it changed (or always, with `force`). */
-  private refresh(sync: boolean, force = false): void {
+  /** Recomputes the range; renders when it changed. */
+  private refresh(sync: boolean): void {
     const next = this.computeRange();
     const changed = next.first !== this.current.first || next.last !== this.current.last;
     this.current = next;
-    if (changed || force) this.onChange(sync);
+    if (changed) this.onChange(sync);
   }
 
   private computeRange(): RowRange {

@@ -11,15 +11,13 @@ export interface RowWindow {
   /** the rows in the DOM: first..last (last < first when there are none) */
   first: number;
   last: number;
-  /** where a row starts */
-  offsetOf(row: number): number;
   /** a row's React key (its item's id) */
   key(row: number): number;
   /** the scroll container's ref; returns the detach */
   attach(element: HTMLElement): () => void;
   /** the full-height element's ref */
   holdList(element: HTMLElement | null): void;
-  /** each row element's ref (the element carries `data-index`) */
+  /** each row element's ref (the element carries `data-index`; its transform is set there) */
   measureRow(element: HTMLElement | null): (() => void) | undefined;
   scrollToRow(row: number, align: RowAlign): void;
 }
@@ -43,12 +41,14 @@ export function useRowWindow(options: {
   );
   controller.setRows(options.count, options.itemAt);
   controller.setExpanded(options.expanded);
-  useLayoutEffect(() => controller.writeHeight());
+  useLayoutEffect(() => {
+    controller.writeHeight();
+    controller.placeRows();
+  });
   const { first, last } = controller.range();
   return {
     first,
     last,
-    offsetOf: (row) => controller.offsetOf(row),
     key: (row) => controller.key(row),
     attach: controller.attach,
     holdList: controller.holdList,
