@@ -95,52 +95,44 @@ export function ImageFull(props: {
   const { image } = props;
   const label = describeImage(image, image.mimeType);
   const [isBroken, setBroken] = useState(false);
-  if (isBroken || props.error !== undefined) {
-    return (
-      <figure
-        className="img-full"
-        data-testid={TEST_IDS.messageImage}
-        data-ref={image.ref}
-        data-mime={image.mimeType}
-        data-missing="true"
-      >
-        <div className="img-placeholder is-large">{MISSING}</div>
-        <figcaption className="muted">
-          {label}
-          {props.error ? ` · ${props.error}` : ''}
-        </figcaption>
-      </figure>
-    );
-  }
+  const isMissing = isBroken || props.error !== undefined;
   return (
     <figure
       className="img-full"
       data-testid={TEST_IDS.messageImage}
       data-ref={image.ref}
       data-mime={image.mimeType}
+      data-missing={isMissing ? 'true' : undefined}
     >
-      <button
-        type="button"
-        className="img-open"
-        data-testid={TEST_IDS.imageOpen}
-        title="Open large"
-        onClick={props.onOpen}
-        disabled={props.src === undefined}
-        // the image's own proportions, so the inspector does not jump when it loads
-        style={
-          image.width && image.height ? { aspectRatio: `${image.width} / ${image.height}` } : {}
-        }
-      >
-        {props.src !== undefined && (
-          <img
-            src={props.src}
-            alt={`Image (${label})`}
-            decoding="async"
-            onError={() => setBroken(true)}
-          />
-        )}
-      </button>
-      <figcaption className="muted">{label}</figcaption>
+      {isMissing ? (
+        <div className="img-placeholder is-large">{MISSING}</div>
+      ) : (
+        <button
+          type="button"
+          className="img-open"
+          data-testid={TEST_IDS.imageOpen}
+          title="Open large"
+          onClick={props.onOpen}
+          disabled={props.src === undefined}
+          // the image's own proportions, so the inspector does not jump when it loads
+          style={
+            image.width && image.height ? { aspectRatio: `${image.width} / ${image.height}` } : {}
+          }
+        >
+          {props.src !== undefined && (
+            <img
+              src={props.src}
+              alt={`Image (${label})`}
+              decoding="async"
+              onError={() => setBroken(true)}
+            />
+          )}
+        </button>
+      )}
+      <figcaption className="muted">
+        {label}
+        {props.error ? ` · ${props.error}` : ''}
+      </figcaption>
     </figure>
   );
 }
