@@ -1,6 +1,5 @@
 /**
- * The launch side of time travel (docs/time-travel.md): every run gets a checkpoint
- * recorder at its step boundaries; a fork gets a fresh session whose sandbox is restored
+ * The launch side of time travel (docs/time-travel.md): a fork gets a fresh session whose sandbox is restored
  * to the parent's files at the fork step, and the parent's context rebuilt from its
  * history; a resume gets the interrupted run's context, each unanswered tool call
  * answered "interrupted", in the workspace the run left behind.
@@ -12,8 +11,6 @@ import type { ResumePoint } from '../loop/base-agent';
 import { toolMessage, userMessage } from '../loop/messages';
 import type { ResolvedRunInput, RunContext } from '../runs/run-manager';
 import type { RunLineage } from '../runs/run-lineage';
-import { parseByteSize } from '../sandbox/workspace-size';
-import { CheckpointRecorder } from '../timetravel/checkpoint-recorder';
 import { rebuildAgentState, toResumePoint } from '../timetravel/agent-state';
 import { rebuildFlowState } from '../timetravel/flow-state';
 import type { FlowResumePoint } from '../flow/planning-flow';
@@ -23,28 +20,6 @@ import type { RunSession } from './run-session';
 export const INTERRUPTED_OBSERVATION =
   'Interrupted: the app was stopped before this call finished. What it did before that, if ' +
   'anything, is in the workspace; check before relying on it, and run it again if needed.';
-
-/** The step-boundary hook of a run: a workspace snapshot per step (or none when turned off). */
-export function checkpointHook(
-  services: RuntimeServices,
-  config: WorkbenchConfig,
-  context: RunContext,
-  opened: RunSession,
-): ((agent: string, step: number) => Promise<void>) | undefined {
-  if (!context.checkpoints || !config.history.checkpoints || !config.sandbox.use_sandbox) {
-    return undefined;
-  }
-  const recorder = new CheckpointRecorder({
-    store: context.checkpoints,
-    runId: context.runId,
-    session: opened.session,
-    sandboxes: services.sandboxes,
-    settings: config.sandbox,
-    budget: parseByteSize(config.history.snapshot_budget),
-    warn: (message) => console.error(`[workbench] ${message}`),
-  });
-  return recorder.atStepBoundary;
-}
 
 /** A fork's own session: a fresh workspace and container, closed when the fork ends. */
 export async function openForkSession(

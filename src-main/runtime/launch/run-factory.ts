@@ -11,8 +11,8 @@ import { resolveAgentSettings } from '../config/resolve';
 import { preparePlanningRun } from './planning-run';
 import { RunModels } from './run-models';
 import { openRunSession } from './run-session';
+import { checkpointHook } from './checkpoint-hook';
 import {
-  checkpointHook,
   lineageMaxSteps,
   flowResumePoint,
   lineageResumePoint,
