@@ -1,7 +1,7 @@
 /**
- * The launch side of time travel (docs/time-travel.md): a fork gets a fresh session whose sandbox is restored
- * to the parent's files at the fork step, and the parent's context rebuilt from its
- * history; a resume gets the interrupted run's context, each unanswered tool call
+ * The launch side of time travel (docs/time-travel.md): a fork gets a fresh session whose
+ * sandbox is restored to the parent's files at the fork step, and the parent's context
+ * rebuilt from its history; a resume gets the interrupted run's context, each unanswered tool call
  * answered "interrupted", in the workspace the run left behind.
  */
 import type { Message } from '@shared/domain/message';
