@@ -108,6 +108,12 @@ export interface RunSummary {
    */
   isInterrupted?: boolean;
   /**
+   * the run came from an exported file (`runs import`): the folders and session its
+   * history names belong to the machine it was recorded on, so it is never resumed and
+   * its workspace is never mounted or copied here (docs/security.md)
+   */
+  isImported?: boolean;
+  /**
    * the run's history on disk lacks events (the disk refused them, or the file lost data
    * later), and why; `lastSeq` is then the last event that is there
    */

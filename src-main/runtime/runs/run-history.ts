@@ -106,7 +106,11 @@ export class MemoryRunHistory implements RunHistory {
   addLog(runId: string, text: string, summary: RunSummary): void {
     if (this.runs.has(runId)) throw new Error(`Run ${runId} is already in the history`);
     const parsed = parseRunLog(text, runId, runId);
-    this.runs.set(runId, { summary, lines: parsed.lines, events: parsed.events });
+    this.runs.set(runId, {
+      summary: { ...summary, isImported: true },
+      lines: parsed.lines,
+      events: parsed.events,
+    });
   }
 
   rename(runId: string, title: string): RunSummary | undefined {

@@ -4,6 +4,7 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -154,6 +155,26 @@ describe('RunStore', () => {
     other.close();
     expect(store.list().map((s) => s.runId)).toEqual(['r9']);
     store.close();
+  });
+
+  it('marks an imported run beside its log: the mark outlives a lost index and goes with the run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-runs-'));
+    const store = new RunStore(dir, quiet);
+    write(store, runEvents('local', false));
+    const events = runEvents('imp');
+    const text = events.map((e) => `${JSON.stringify(e)}\n`).join('');
+    store.addLog('imp', text, { ...store.list()[0]!, runId: 'imp' });
+    expect(store.summary('imp')?.isImported).toBe(true);
+    expect(store.summary('local')?.isImported).toBeUndefined();
+    store.close();
+    // the index is a cache: without it, the mark still says where the run came from
+    rmSync(join(dir, 'index.json'), { force: true });
+    const reopened = new RunStore(dir, quiet);
+    expect(reopened.summary('imp')?.isImported).toBe(true);
+    expect(reopened.list().find((s) => s.runId === 'local')?.isImported).toBeUndefined();
+    expect(reopened.remove('imp')).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.startsWith('imp'))).toEqual([]);
+    reopened.close();
   });
 
   it('refuses run ids that are not safe file names', () => {

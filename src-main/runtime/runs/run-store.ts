@@ -20,7 +20,7 @@ import { writeFileAtomic } from '../config/atomic-write';
 import type { RunHistory } from './run-history';
 import { RunIndexFile, type IndexEntry } from './run-index-file';
 import { RunLogWriter, type LogIo } from './run-log-writer';
-import { readTitle, removeRunFiles, writeTitle } from './run-titles';
+import { importedRunOf, markImported, readTitle, removeRunFiles, writeTitle } from './run-titles';
 import { RunImages, type StoredImage } from './run-images';
 import type { MessageImage } from '@shared/domain/message';
 import { lostData, lostDataProblem, withHistoryProblem } from './history-problems';
@@ -77,6 +77,8 @@ export class RunStore implements RunHistory {
   } | null = null;
   /** titles given in the history (`<runId>.title`), re-read with the folder */
   private readonly titles = new Map<string, string>();
+  /** runs that came from an exported file (`<runId>.imported`), re-read with the folder */
+  private readonly imported = new Set<string>();
   /** runs whose log could not be opened: said once, not once per event */
   private readonly unwritable = new Set<string>();
   /** images beside the logs, `<runId>.images/<ref>` */
@@ -155,16 +157,16 @@ export class RunStore implements RunHistory {
       if (writer.summary) summaries.set(runId, writer.summary);
     }
     return [...summaries.values()]
-      .map((s) => this.titled(s))
+      .map((s) => this.withMarks(s))
       .sort((a, b) => b.startedAt - a.startedAt);
   }
 
   summary(runId: string): RunSummary | undefined {
     const live = this.writers.get(runId)?.summary;
-    if (live) return this.titled(live);
+    if (live) return this.withMarks(live);
     if (!this.index.has(runId) && isRunId(runId)) this.refresh([]);
     const summary = this.index.get(runId)?.summary;
-    return summary && this.titled(summary);
+    return summary && this.withMarks(summary);
   }
 
   rename(runId: string, title: string): RunSummary | undefined {
@@ -180,16 +182,24 @@ export class RunStore implements RunHistory {
     const existed = this.index.has(runId) || this.has(runId);
     removeRunFiles(this.dir, runId);
     this.titles.delete(runId);
+    this.imported.delete(runId);
     if (this.pageCache?.runId === runId) this.pageCache = null;
     if (this.index.delete(runId)) this.indexFile.schedule();
     return existed;
   }
 
-  /** The summary with the run's title, read from its own file (the index is only a cache). */
-  private titled(summary: RunSummary): RunSummary {
-    const { title: _cached, ...rest } = summary;
+  /**
+   * The summary with the run's title and import mark, read from their own files (the
+   * index is only a cache).
+   */
+  private withMarks(summary: RunSummary): RunSummary {
+    const { title: _cached, isImported: _imported, ...rest } = summary;
     const title = this.titles.get(summary.runId);
-    return title === undefined ? rest : { ...rest, title };
+    return {
+      ...rest,
+      ...(title === undefined ? {} : { title }),
+      ...(this.imported.has(summary.runId) ? { isImported: true } : {}),
+    };
   }
 
   read(runId: string): ParsedLog | undefined {
@@ -252,10 +262,14 @@ export class RunStore implements RunHistory {
     }
   }
 
-  /** Adds a complete log (an import): written atomically, then indexed. */
+  /** Adds a complete log (an import): marked as imported, written atomically, then indexed. */
   addLog(runId: string, text: string, summary: RunSummary): void {
     const path = this.logPath(runId);
     if (existsSync(path)) throw new Error(`Run ${runId} is already in the history`);
+    // The mark first: a crash between the two leaves a mark without a log (harmless),
+    // never an imported log that passes for a run of this machine.
+    markImported(this.dir, runId, 'runs import');
+    this.imported.add(runId);
     writeFileAtomic(path, text, 0o600);
     this.index.set(runId, { summary, size: Buffer.byteLength(text, 'utf8') });
     this.indexFile.schedule();
@@ -337,7 +351,13 @@ export class RunStore implements RunHistory {
     }
     const onDisk = new Set<string>();
     this.titles.clear();
+    this.imported.clear();
     for (const name of names) {
+      const importedRun = importedRunOf(name);
+      if (importedRun !== undefined) {
+        if (isRunId(importedRun)) this.imported.add(importedRun);
+        continue;
+      }
       if (name.endsWith('.title')) {
         const runId = name.slice(0, -'.title'.length);
         const title = isRunId(runId) ? readTitle(this.dir, runId) : undefined;

@@ -44,9 +44,28 @@ export function normalizeTitle(title: string): string | undefined {
   return clean === '' ? undefined : clean;
 }
 
+const IMPORTED_EXT = '.imported';
+
+/**
+ * Marks a run as imported, beside its log (not in the index, a cache): whatever its
+ * history says about folders and sessions came from another machine.
+ */
+export function markImported(dir: string, runId: string, source: string): void {
+  writeFileAtomic(
+    join(dir, `${runId}${IMPORTED_EXT}`),
+    `${JSON.stringify({ source, importedAt: new Date().toISOString() })}\n`,
+    0o600,
+  );
+}
+
+/** The run id of an import mark's file name, or undefined when the name is not one. */
+export function importedRunOf(fileName: string): string | undefined {
+  return fileName.endsWith(IMPORTED_EXT) ? fileName.slice(0, -IMPORTED_EXT.length) : undefined;
+}
+
 /** Removes every file the history keeps for a run: its log, owner mark, title and images. */
 export function removeRunFiles(dir: string, runId: string): void {
-  for (const ext of ['.jsonl', '.owner', TITLE_EXT]) {
+  for (const ext of ['.jsonl', '.owner', TITLE_EXT, IMPORTED_EXT]) {
     rmSync(join(dir, `${runId}${ext}`), { force: true });
   }
   rmSync(join(dir, `${runId}.images`), { recursive: true, force: true });
