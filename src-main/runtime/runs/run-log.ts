@@ -4,7 +4,7 @@
  * skipped and reported with its line number, never fatal.
  */
 import { looksLikeRunEvent, type RunEvent } from '@shared/events';
-import { IMAGE_LINE_PREFIX } from './export-images';
+import { isImageLine, isImageLineValue } from './export-images';
 
 export interface ParsedLog {
   events: RunEvent[];
@@ -45,8 +45,7 @@ class LogReader {
 
   /** `lineNumber` is 1-based; `isTornCandidate` for a last line with no newline */
   read(line: string, lineNumber: number, isTornCandidate: boolean): void {
-    // an exported run's images (export-images.ts) follow its events: not events, not damage
-    if (line.trim() === '' || line.startsWith(IMAGE_LINE_PREFIX)) return;
+    if (line.trim() === '') return;
     const where = `${this.source} line ${lineNumber}`;
     const { warnings } = this.log;
     let value: unknown;
@@ -63,6 +62,8 @@ class LogReader {
       }
       return;
     }
+    // an exported run's images (export-images.ts) follow its events: not events, not damage
+    if (isImageLineValue(value)) return;
     if (!looksLikeRunEvent(value)) {
       warnings.push(`${where}: not a run event; skipped`);
       return;
@@ -132,7 +133,7 @@ export function parseRunLogPage(
   for (let rest = line; rest < raw.length && !hasMore; rest++) {
     if (rest === lastIndex && tailIsTorn) break;
     const next = raw[rest] ?? '';
-    hasMore = next.trim() !== '' && !next.startsWith(IMAGE_LINE_PREFIX);
+    hasMore = next.trim() !== '' && !isImageLine(next);
   }
   if (tailIsTorn && line <= lastIndex) reader.read(tail, lastIndex + 1, true);
   return { ...reader.log, hasMore, nextLine: line };

@@ -3,13 +3,22 @@
  * RunEvent per line, exactly as emitted), so an exported run replays identically
  * wherever it is imported; then the images its events name, one line each
  * (export-images.ts), so its screenshots come along.
+ *
+ * An import finds everything by parsing (export-images.ts) and stores each event as the
+ * app writes it (`eventLine`), not the file's text: a file written again by another JSON
+ * writer (spaces after `:`, keys in another order, CRLF) holds the same events, and the
+ * readers of a history rely on the app's own form (the page reader skips lines by the
+ * `"seq":N` near their start). For a file the app exported, that is the file's own bytes,
+ * so `runs show --jsonl` still replays the run exactly as it was emitted.
  */
 import { isRunId } from '@shared/domain/ids';
+import { isImageRef } from '@shared/image-ref';
+import type { RunEvent } from '@shared/events';
 import type { RunExport, RunImportResult, RunSummary } from '@shared/ipc';
 import { summarize } from '@shared/run-summary';
 import type { RunHistory } from './run-history';
 import { parseRunLog } from './run-log';
-import { imageLine, imageRefsIn, splitImageLines } from './export-images';
+import { badImageRefCount, imageLine, imageRefsOf, splitImageLines } from './export-images';
 
 export class RunTransferError extends Error {
   constructor(
@@ -26,7 +35,7 @@ export function exportRun(history: RunHistory, runId: string): RunExport {
   if (!log || log.lines.length === 0)
     throw new RunTransferError('not_found', `No run with id ${runId}`);
   const lines = [...log.lines];
-  for (const ref of imageRefsIn(log.lines)) {
+  for (const ref of imageRefsOf(log.events)) {
     // a file lost from the history is left out: the import then says it is missing
     const image = history.readImage?.(runId, ref);
     if (image) lines.push(imageLine(ref, image.bytes));
@@ -71,8 +80,15 @@ export function importRun(
   };
   const warnings = [...parsed.warnings, ...split.warnings];
   // the images first: a history never names a file a crash lost (run-images.ts)
-  const named = new Set(imageRefsIn(parsed.lines));
+  const named = new Set(imageRefsOf(parsed.events));
   for (const image of split.images) {
+    if (!isImageRef(image.ref)) {
+      // never repeated: it may be a path, or hold bytes a terminal would act on
+      warnings.push(
+        `${fileName} line ${image.lineNumber}: an image whose name is not an image ref; skipped`,
+      );
+      continue;
+    }
     const name = `${fileName}: image ${image.ref.slice(0, 12)}`;
     if (!named.has(image.ref)) {
       warnings.push(`${name} is not named by any event; skipped`);
@@ -90,6 +106,22 @@ export function importRun(
       `${fileName}: ${absent} image${absent === 1 ? '' : 's'} its events name ${absent === 1 ? 'is' : 'are'} not in the file (exported without images, or lost before the export); shown as missing`,
     );
   }
-  history.addLog(runId, `${parsed.lines.join('\n')}\n`, summary);
+  const bad = badImageRefCount(parsed.events);
+  if (bad > 0) {
+    warnings.push(
+      `${fileName}: ${bad} image${bad === 1 ? '' : 's'} its events name by something that is not an image ref; shown as missing`,
+    );
+  }
+  history.addLog(runId, `${parsed.events.map(eventLine).join('\n')}\n`, summary);
   return { summary, warnings };
+}
+
+/**
+ * An event as the run wrote it (run-manager: `JSON.stringify` of the stamped event, whose
+ * envelope comes first). For a line the app wrote this gives back the same bytes; for a
+ * line another writer re-serialised, the app's form of the same event.
+ */
+function eventLine(event: RunEvent): string {
+  const { v, runId, seq, ts, ...payload } = event;
+  return JSON.stringify({ v, runId, seq, ts, ...payload });
 }
