@@ -5,12 +5,14 @@ import { RunPrinter } from './run-printer';
 
 const REF = `${'c'.repeat(64)}.png`;
 
-function print(message: EventMessage): string[] {
+type ImagePath = (runId: string, ref: string) => string | undefined;
+
+function print(
+  message: EventMessage,
+  imagePath: ImagePath = (runId, ref) => `/home/u/.agent-workbench/runs/${runId}.images/${ref}`,
+): string[] {
   const lines: string[] = [];
-  const printer = new RunPrinter(
-    (line) => lines.push(line),
-    (runId, ref) => `/home/u/.agent-workbench/runs/${runId}.images/${ref}`,
-  );
+  const printer = new RunPrinter((line) => lines.push(line), imagePath);
   const s = createEventStamper('run-1');
   printer.onEvent(s.stamp({ type: 'memory.appended', agent: 'browser', index: 3, message }));
   return lines;
@@ -45,5 +47,33 @@ describe('RunPrinter: images', () => {
     expect(print({ role: 'user', content: 'x', imageMimeType: 'image/png' })).toEqual([
       '  image: image/png (not kept in this history)',
     ]);
+  });
+
+  it('names no file for an image the history does not have (item 8)', () => {
+    const image = { mimeType: 'image/png', bytes: 70, width: 2, height: 2, ref: REF };
+    expect(print({ role: 'user', content: 'x', image }, () => undefined)).toEqual([
+      '  image: image/png 2×2, 70 B (image file missing)',
+    ]);
+  });
+
+  it('never asks for, nor prints, a path from a ref that is not an image ref (item 8)', () => {
+    const asked: string[] = [];
+    const imagePath: ImagePath = (runId, ref) => {
+      asked.push(ref);
+      return `/runs/${runId}.images/${ref}`;
+    };
+    for (const ref of [
+      '../../etc/passwd',
+      '/etc/passwd',
+      `../${'c'.repeat(64)}.png`,
+      `${REF}\u0000`,
+      `${'c'.repeat(64)}.svg`,
+    ]) {
+      const image = { mimeType: 'image/png', bytes: 70, ref };
+      expect(print({ role: 'user', content: 'x', image }, imagePath), ref).toEqual([
+        '  image: image/png, 70 B (image file missing)',
+      ]);
+    }
+    expect(asked).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { healthParts, runVerdict, type RunVerdict } from '@shared/run-outcome';
 import { formatEvent, oneLine } from './format-event';
 import { LiveOutputLines } from './live-output';
 import { terminalSafe } from './terminal-text';
+import { isImageRef } from '@shared/image-ref';
 
 const nullable = (text: string | null, f: (t: string) => string) =>
   text === null ? null : f(text);
@@ -68,8 +69,13 @@ export class RunPrinter {
           this.answer = event.message.content.trim();
         }
         if (event.message.image) {
+          // A history can come from anywhere (an import): only a ref of the exact pattern
+          // is looked up, and only a file the history holds is named.
           const { ref } = event.message.image;
-          const path = ref === undefined ? undefined : this.imagePath?.(event.runId, ref);
+          const path =
+            typeof ref === 'string' && isImageRef(ref)
+              ? this.imagePath?.(event.runId, ref)
+              : undefined;
           return terminalSafe(imageLine(event.message.image, path));
         }
         if (event.message.imageMimeType !== undefined) {
@@ -123,12 +129,17 @@ export class RunPrinter {
   }
 }
 
-/** `  image: image/png 1280×720, 34 KB → /home/.../runs/RUN.images/<sha>.png` */
+/**
+ * `  image: image/png 1280×720, 34 KB → /home/.../runs/RUN.images/<sha>.png`, where the
+ * path is the file the history holds; without one, the image is missing (never the ref
+ * itself: from an imported history it may be any text, a path elsewhere included).
+ */
 export function imageLine(image: EventImage, path: string | undefined): string {
   const size = image.width && image.height ? ` ${image.width}×${image.height}` : '';
   const what = `${image.mimeType}${size}, ${formatBytes(image.bytes)}`;
   if (image.notKept !== undefined) return `  image: ${what} (not kept: ${image.notKept})`;
-  return `  image: ${what} → ${path ?? image.ref ?? '?'}`;
+  if (path === undefined) return `  image: ${what} (image file missing)`;
+  return `  image: ${what} → ${path}`;
 }
 
 function formatBytes(bytes: number): string {

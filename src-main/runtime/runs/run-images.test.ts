@@ -4,7 +4,7 @@
  * written before the event that names them, and removed with the run.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -115,6 +115,22 @@ describe('RunImages', () => {
     expect(images.path('..', ref!)).toBeUndefined();
     expect(images.path('a/b', ref!)).toBeUndefined();
     expect(images.read('run-1', `${hex}.png`)).toBeUndefined(); // valid, but not stored
+  });
+
+  it('names a file only for an image it holds (item 8: `runs show` prints no missing path)', () => {
+    const { dir, images } = store();
+    const { ref } = images.keep('run-1', png());
+    expect(images.path('run-1', ref!)).toBe(join(runImagesDir(dir, 'run-1'), ref!));
+    const hex = 'b'.repeat(64);
+    // valid refs, but nothing kept under them: never stored, or a folder in its place
+    expect(images.path('run-1', `${hex}.png`)).toBeUndefined();
+    expect(images.path('run-2', ref!)).toBeUndefined();
+    mkdirSync(join(runImagesDir(dir, 'run-1'), `${hex}.gif`));
+    expect(images.path('run-1', `${hex}.gif`)).toBeUndefined();
+    expect(images.read('run-1', `${hex}.gif`)).toBeUndefined();
+    // a NUL byte never reaches the file system
+    expect(images.path('run-1', `${ref!}\u0000`)).toBeUndefined();
+    expect(images.path('run-1', `${ref!.slice(0, -4)}\u0000.png`)).toBeUndefined();
   });
 
   it('sniffs nothing from bytes that are no image', () => {

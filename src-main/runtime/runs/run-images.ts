@@ -11,7 +11,15 @@
  * disk) is still described in the event, with the reason.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { MessageImage } from '@shared/domain/message';
 import type { EventImage } from '@shared/events';
@@ -97,10 +105,20 @@ export class RunImages {
     return undefined;
   }
 
-  /** The file of a stored image, or undefined for a bad run id or ref (never a path outside). */
+  /**
+   * The file a stored image is in, or undefined when there is none: a bad run id or ref
+   * (never a path outside the run's folder), or a ref the run never kept (an imported run
+   * can name images its file did not bring). Readers print or serve this path, so it names
+   * only what is there. A symbolic link is not an image this store wrote.
+   */
   path(runId: string, ref: string): string | undefined {
-    if (!isRunId(runId) || !isImageRef(ref)) return undefined;
-    return join(runImagesDir(this.dir, runId), ref);
+    const file = this.file(runId, ref);
+    if (file === undefined) return undefined;
+    try {
+      return lstatSync(file).isFile() ? file : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   read(runId: string, ref: string): StoredImage | undefined {
@@ -120,8 +138,14 @@ export class RunImages {
     rmSync(runImagesDir(this.dir, runId), { recursive: true, force: true });
   }
 
+  /** Where an image of this run and ref goes; undefined for a bad run id or ref. */
+  private file(runId: string, ref: string): string | undefined {
+    if (!isRunId(runId) || !isImageRef(ref)) return undefined;
+    return join(runImagesDir(this.dir, runId), ref);
+  }
+
   private write(runId: string, ref: string, data: Buffer): void {
-    const file = this.path(runId, ref);
+    const file = this.file(runId, ref);
     if (!file) throw new Error(`Invalid run id: ${runId}`);
     if (existsSync(file)) return; // same bytes, same name: stored once
     mkdirSync(runImagesDir(this.dir, runId), { recursive: true, mode: 0o700 });
