@@ -12,7 +12,7 @@ import { formatBytes } from '../runs/checkpoint-store';
 import { SANDBOX_RESOURCE, type SandboxManager } from '../sandbox/sandbox-manager';
 import type { Session } from '../session/session';
 import { existsSync } from 'node:fs';
-import { takeHostSnapshot } from './host-snapshot';
+import { isHostSnapshotSupported, takeHostSnapshot } from './host-snapshot';
 import { listBackgroundProcesses, takeSnapshot } from './workspace-snapshot';
 
 export interface CheckpointRecorderInput {
@@ -54,9 +54,16 @@ export class CheckpointRecorder {
         user: sandbox.user,
         workDir: sandbox.workDir,
       };
+      // On the host only where lookups relative to an open folder work (Linux /proc):
+      // elsewhere a walk by path could be led out of the workspace by a swapped symlink.
       this.isHostMode ??= sandboxes.engine
         .ping()
-        .then((info) => info.isLocal && existsSync(session.workspaceDir));
+        .then(
+          (info) =>
+            info.isLocal &&
+            existsSync(session.workspaceDir) &&
+            isHostSnapshotSupported(session.workspaceDir),
+        );
       const archive = store.archivePath(runId, step);
       const meta = {
         agent,

@@ -1,32 +1,60 @@
 /**
  * The workspace snapshot taken on the host, when the engine runs on this machine and the
- * workspace is the bind-mounted session folder (the usual case): a walk of the folder
- * with `lstat`, and a tar of what changed since the previous checkpoint streamed to the
- * archive file. No engine call at all: every Docker API call costs tens of milliseconds
- * under load (one exec ~70 ms here), the walk and the copy of 1 MB a few. ctime decides
- * what changed (a tool cannot set it back, unlike mtime); the mark is taken before the
- * walk, so a file changed during it is taken again next time, never missed. Same archive
- * and listing format as the in-container snapshot (workspace-snapshot.ts), which is used
- * for remote engines.
+ * workspace is the bind-mounted session folder (the usual case): a walk of the folder and
+ * a tar of what changed since the previous checkpoint, written straight to the archive
+ * file. No engine call at all: every Docker API call costs tens of milliseconds under
+ * load (one exec ~70 ms here), the walk and the copy of 1 MB a few. ctime decides what
+ * changed (a tool cannot set it back, unlike mtime); the mark is taken before the walk,
+ * so a file changed during it is taken again next time, never missed. Same archive and
+ * listing format as the in-container snapshot (workspace-snapshot.ts), which is used for
+ * remote engines and where descriptor-relative lookups are not available.
+ *
+ * The sandbox writes this folder while the walk reads it, and may swap any name for a
+ * symlink to a host file at any moment (issue 24 item 1): the walk holds each folder open
+ * and looks every name up in it (dir-fd.ts), opens files with O_NOFOLLOW, and takes type,
+ * size and device from the open descriptor, reading only through it. Nothing that is not
+ * a regular file or folder on the workspace's own file system is read or descended into.
+ *
+ * What it may take on disk (issue 24 item 3): sparse files are stored as their data and a
+ * map of their holes, a second name of a file as a link to the first, a file that would
+ * take the archive past `caps.stepBytes` is left out with the reason, and an archive that
+ * would pass `caps.roomBytes` fails with SnapshotLimitError.
  */
+import { fstatSync, openSync, type Stats } from 'node:fs';
+import { formatBytes } from '../runs/checkpoint-store';
 import {
-  createReadStream,
-  createWriteStream,
-  lstatSync,
-  readdirSync,
-  readlinkSync,
-  type Stats,
-} from 'node:fs';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+  closeQuietly,
+  listDir,
+  lstatAt,
+  openDirAt,
+  openFileAt,
+  openRoot,
+  readlinkAt,
+} from './dir-fd';
+import { copyRange, dataRegions, pacer, READ_BUFFER_BYTES, type Pace } from './file-regions';
+import { NO_CAPS, SnapshotLimitError, type SnapshotCaps } from './snapshot-caps';
+import {
+  BLOCK,
+  entryOverhead,
+  roundUp,
+  sparseStoredSize,
+  TarFileWriter,
+  type EntryMeta,
+  type Region,
+} from './tar-writer';
 import type { ManifestEntry } from './workspace-snapshot';
 
+export { isDirFdSupported as isHostSnapshotSupported } from './dir-fd';
+
 export interface HostSnapshotResult {
+  /** every entry; the ones this archive leaves out carry the reason in `skipped` */
   manifest: ManifestEntry[];
   isFull: boolean;
   bytes: number;
   /** the mark the next snapshot compares ctimes with */
   mark: number;
+  /** paths whose content (or link, or folder entry) this archive holds */
+  archived: string[];
 }
 
 /**
@@ -36,34 +64,71 @@ export interface HostSnapshotResult {
  * where missing one would not be.
  */
 const SLACK_MS = 10;
+/** Folders open at once while walking: a deeper nesting is left out (the fd table is shared). */
+const MAX_DEPTH = 256;
+const END_OF_ARCHIVE = 2 * BLOCK;
 
 export async function takeHostSnapshot(
   root: string,
   outFile: string,
   since: number | undefined,
+  caps: SnapshotCaps = NO_CAPS,
 ): Promise<HostSnapshotResult> {
   const mark = Date.now();
-  const manifest: ManifestEntry[] = [];
-  const changed: {
-    path: string;
-    kind: ManifestEntry['kind'];
-    stat: Stats;
-  }[] = [];
-  const walk = (dir: string, prefix: string) => {
+  const rootFd = openRoot(root);
+  const out = openSync(outFile, 'w', 0o600);
+  try {
+    const walk = new SnapshotWalk(
+      fstatSync(rootFd).dev,
+      since,
+      caps,
+      new TarFileWriter(out, Math.min(caps.stepBytes, caps.roomBytes)),
+    );
+    await walk.folder(rootFd, '', 0);
+    walk.writer.finish();
+    return {
+      manifest: walk.manifest,
+      isFull: since === undefined,
+      bytes: walk.writer.bytes,
+      mark,
+      archived: walk.archived,
+    };
+  } finally {
+    closeQuietly(out);
+    closeQuietly(rootFd);
+  }
+}
+
+class SnapshotWalk {
+  readonly manifest: ManifestEntry[] = [];
+  readonly archived: string[] = [];
+  private readonly buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  private readonly pace: Pace = pacer();
+  /** inode -> the path it is in this archive under (a second name becomes a link to it) */
+  private readonly linked = new Map<number, string>();
+  /** inode -> why its first name was left out (the other names are too) */
+  private readonly linkSkipped = new Map<number, string>();
+
+  constructor(
+    private readonly dev: number,
+    private readonly since: number | undefined,
+    private readonly caps: SnapshotCaps,
+    readonly writer: TarFileWriter,
+  ) {}
+
+  async folder(dirFd: number, prefix: string, depth: number): Promise<void> {
     let names: string[];
     try {
-      names = readdirSync(dir);
+      names = listDir(dirFd);
     } catch {
-      return; // removed meanwhile, or not ours to read
+      return; // removed meanwhile
     }
     for (const name of names.sort()) {
+      await this.pace();
       const path = prefix ? `${prefix}/${name}` : name;
-      let stat: Stats;
-      try {
-        stat = lstatSync(join(dir, name));
-      } catch {
-        continue;
-      }
+      const stat = lstatAt(dirFd, name);
+      // gone, or another file system mounted inside: not the workspace's
+      if (!stat || stat.dev !== this.dev) continue;
       const kind = stat.isDirectory()
         ? 'd'
         : stat.isFile()
@@ -71,61 +136,128 @@ export async function takeHostSnapshot(
           : stat.isSymbolicLink()
             ? 'l'
             : 'o';
-      manifest.push({ path, kind });
-      if (kind !== 'o' && (since === undefined || stat.ctimeMs >= since - SLACK_MS)) {
-        changed.push({ path, kind, stat });
-      }
-      if (kind === 'd') walk(join(dir, name), path);
-    }
-  };
-  walk(root, '');
-
-  const { pack } = await import('tar-stream');
-  const archive = pack();
-  const out = createWriteStream(outFile, { mode: 0o600 });
-  const written = pipeline(archive, out);
-  for (const entry of changed) {
-    const { stat } = entry;
-    const header = {
-      name: entry.path,
-      mode: stat.mode & 0o7777,
-      uid: stat.uid,
-      gid: stat.gid,
-      mtime: stat.mtime,
-    };
-    try {
-      if (entry.kind === 'd') {
-        await new Promise<void>((resolve, reject) =>
-          archive
-            .entry({ ...header, type: 'directory' }, (e) => (e ? reject(e) : resolve()))
-            .end(undefined),
-        );
-      } else if (entry.kind === 'l') {
-        const linkname = readlinkSync(join(root, entry.path));
-        await new Promise<void>((resolve, reject) =>
-          archive
-            .entry({ ...header, type: 'symlink', linkname }, (e) => (e ? reject(e) : resolve()))
-            .end(undefined),
-        );
-      } else {
-        // The size is the one stat saw; a file growing meanwhile is cut there and taken
-        // whole at the next checkpoint (its ctime is newer than this mark).
-        const sink = archive.entry({ ...header, type: 'file', size: stat.size });
-        const source = createReadStream(join(root, entry.path), {
-          start: 0,
-          end: Math.max(0, stat.size - 1),
-        });
-        if (stat.size > 0) await pipeline(source, sink);
-        else {
-          source.destroy();
-          sink.end(undefined);
+      const entry: ManifestEntry = { path, kind };
+      this.manifest.push(entry);
+      const isChanged = this.since === undefined || stat.ctimeMs >= this.since - SLACK_MS;
+      if (kind === 'd') {
+        if (depth >= MAX_DEPTH) {
+          entry.skipped = `nested deeper than ${MAX_DEPTH} folders`;
+          continue;
         }
+        if (isChanged && !this.header(entry, meta(path, stat), 'd')) continue;
+        const child = openDirAt(dirFd, name);
+        if (child === undefined) continue; // not a folder any more
+        try {
+          const opened = fstatSync(child);
+          if (opened.isDirectory() && opened.dev === this.dev) {
+            await this.folder(child, path, depth + 1);
+          }
+        } finally {
+          closeQuietly(child);
+        }
+      } else if (kind === 'l' && isChanged) {
+        const target = readlinkAt(dirFd, name);
+        if (target !== undefined) this.header(entry, meta(path, stat), 'l', target);
+      } else if (kind === 'f' && isChanged) {
+        await this.file(dirFd, name, entry);
       }
-    } catch {
-      // Deleted between the walk and the read: the next snapshot's listing says so.
     }
   }
-  archive.finalize();
-  await written;
-  return { manifest, isFull: since === undefined, bytes: out.bytesWritten, mark };
+
+  /** A folder or link entry; false when it would pass the step's cap (then left out). */
+  private header(entry: ManifestEntry, m: EntryMeta, kind: 'd' | 'l', target = ''): boolean {
+    if (!this.fits(entry, entryOverhead(m.path, target), 'its entry')) return false;
+    if (kind === 'd') this.writer.directory(m);
+    else this.writer.symlink(m, target);
+    this.archived.push(entry.path);
+    return true;
+  }
+
+  private async file(dirFd: number, name: string, entry: ManifestEntry): Promise<void> {
+    const fd = openFileAt(dirFd, name);
+    if (fd === undefined) return; // a link now, or gone: it changed, the next one sees it
+    try {
+      // Everything from the descriptor: the name may point elsewhere by now.
+      const stat = fstatSync(fd);
+      if (!stat.isFile() || stat.dev !== this.dev) return;
+      const m = meta(entry.path, stat);
+      if (stat.nlink > 1) {
+        const first = this.linked.get(stat.ino);
+        if (first !== undefined) {
+          if (!this.fits(entry, entryOverhead(m.path, first), 'its link entry')) return;
+          this.writer.hardLink(m, first);
+          this.archived.push(entry.path);
+          return;
+        }
+        const why = this.linkSkipped.get(stat.ino);
+        if (why !== undefined) {
+          entry.skipped = why;
+          return;
+        }
+      }
+      const size = stat.size;
+      let regions: Region[] | undefined;
+      if (stat.blocks * 512 < size) {
+        if (size > this.caps.stepBytes) {
+          this.skip(
+            entry,
+            stat,
+            `a sparse file of ${formatBytes(size)} (${formatBytes(stat.blocks * 512)} on disk): ` +
+              `over [history] snapshot_step_limit (${formatBytes(this.caps.stepBytes)}), its holes are not searched`,
+          );
+          return;
+        }
+        regions = await dataRegions(fd, size, this.buffer, this.pace);
+        if (regions.length === 1 && regions[0]!.offset === 0 && regions[0]!.length === size) {
+          regions = undefined; // no holes after all (a compressing file system)
+        }
+      }
+      const stored = regions ? sparseStoredSize(size, regions) : roundUp(size);
+      if (!this.fits(entry, entryOverhead(m.path) + stored, `its ${formatBytes(stored)}`, stat)) {
+        return;
+      }
+      const sink = (chunk: Buffer) => this.writer.data(chunk);
+      if (regions) {
+        this.writer.beginSparseFile(m, size, regions);
+        for (const r of regions) {
+          await copyRange(fd, r.offset, r.length, this.buffer, sink, this.pace);
+        }
+      } else {
+        this.writer.beginFile(m, size);
+        await copyRange(fd, 0, size, this.buffer, sink, this.pace);
+      }
+      this.writer.endFile();
+      if (stat.nlink > 1) this.linked.set(stat.ino, entry.path);
+      this.archived.push(entry.path);
+    } finally {
+      closeQuietly(fd);
+    }
+  }
+
+  /**
+   * Whether `bytes` more fit: past the step's cap the entry is left out (false), past the
+   * room the whole snapshot fails.
+   */
+  private fits(entry: ManifestEntry, bytes: number, what: string, stat?: Stats): boolean {
+    const needed = this.writer.bytes + bytes + END_OF_ARCHIVE;
+    if (needed > this.caps.stepBytes) {
+      this.skip(
+        entry,
+        stat,
+        `${what} would take this step's snapshot past [history] snapshot_step_limit (${formatBytes(this.caps.stepBytes)})`,
+      );
+      return false;
+    }
+    if (needed > this.caps.roomBytes) throw new SnapshotLimitError(needed, this.caps.roomBytes);
+    return true;
+  }
+
+  private skip(entry: ManifestEntry, stat: Stats | undefined, reason: string): void {
+    entry.skipped = reason;
+    if (stat && stat.nlink > 1) this.linkSkipped.set(stat.ino, reason);
+  }
+}
+
+function meta(path: string, stat: Stats): EntryMeta {
+  return { path, mode: stat.mode, uid: stat.uid, gid: stat.gid, mtimeMs: stat.mtimeMs };
 }

@@ -27,6 +27,8 @@ export type EntryKind = 'f' | 'd' | 'l' | 'o';
 export interface ManifestEntry {
   path: string;
   kind: EntryKind;
+  /** why the snapshot left it out (too large, a cap): a restore does not have it */
+  skipped?: string;
 }
 
 export interface SnapshotResult {

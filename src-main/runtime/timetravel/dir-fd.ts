@@ -1,0 +1,110 @@
+/**
+ * Looking inside a folder through its open descriptor, never through a path that is
+ * resolved again (issue 24 item 1). The sandbox can swap any name in the workspace for a
+ * symlink at any moment, so "lstat says it is a file, then open the path" reads whatever
+ * the link points at on the host, and a folder swapped for a link makes every later path
+ * through it lead out of the workspace (O_NOFOLLOW guards only the last component).
+ *
+ * Node has no openat(2); on Linux `/proc/self/fd/<fd>/<name>` is the same thing: the
+ * kernel resolves `/proc/self/fd/<fd>` to the open folder itself (wherever it has been
+ * moved, whatever now has its old path), then looks `<name>` up in it. Each lookup
+ * below is one name in a folder already held open, with O_NOFOLLOW on that name.
+ */
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+} from 'node:fs';
+import type { Stats } from 'node:fs';
+
+const PROC_FD = '/proc/self/fd';
+const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
+
+/** `name` inside the folder open as `dirFd`, for the path-taking calls below. */
+function at(dirFd: number, name: string): string {
+  return `${PROC_FD}/${dirFd}/${name}`;
+}
+
+/** Opens the workspace root (a path the app chose: following it is fine). */
+export function openRoot(root: string): number {
+  return openSync(root, O_RDONLY | O_DIRECTORY);
+}
+
+/** The names in the open folder. */
+export function listDir(dirFd: number): string[] {
+  return readdirSync(`${PROC_FD}/${dirFd}`);
+}
+
+/** What `name` is itself (a link is a link), or undefined when it is gone. */
+export function lstatAt(dirFd: number, name: string): Stats | undefined {
+  try {
+    return lstatSync(at(dirFd, name));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder `name`, opened; undefined when it is not a folder now (swapped for a link: ELOOP). */
+export function openDirAt(dirFd: number, name: string): number | undefined {
+  try {
+    return openSync(at(dirFd, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `name` opened for reading; undefined when it is a link now (ELOOP), a socket, or gone.
+ * O_NONBLOCK: a FIFO opens at once instead of waiting for a writer (and is then refused
+ * by its fstat); O_NOCTTY: a terminal never becomes the app's.
+ */
+export function openFileAt(dirFd: number, name: string): number | undefined {
+  try {
+    return openSync(at(dirFd, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The target of the link `name` (its text only: nothing is followed). */
+export function readlinkAt(dirFd: number, name: string): string | undefined {
+  try {
+    return readlinkSync(at(dirFd, name));
+  } catch {
+    return undefined;
+  }
+}
+
+export function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+/**
+ * Whether descriptor-relative lookups work here: Linux with /proc mounted, and a folder
+ * opened there is the one `/proc/self/fd/<fd>` leads to. Elsewhere the host snapshot is
+ * not safe and the in-container one is used.
+ */
+export function isDirFdSupported(root: string): boolean {
+  if (process.platform !== 'linux' || O_NOFOLLOW === undefined || O_DIRECTORY === undefined) {
+    return false;
+  }
+  let fd: number | undefined;
+  try {
+    fd = openRoot(root);
+    const direct = fstatSync(fd);
+    const viaProc = lstatSync(`${PROC_FD}/${fd}/.`);
+    return direct.ino === viaProc.ino && direct.dev === viaProc.dev;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeQuietly(fd);
+  }
+}
