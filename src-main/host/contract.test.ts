@@ -64,7 +64,7 @@ describe('contract over WebSocket: one round trip per entry', () => {
     const changed: RunSummary[][] = [];
     other.api.onRunsChanged((s) => changed.push(s));
     const imported = await other.api.importRun({ content: exported.content, fileName: 'x.jsonl' });
-    expect(imported.summary).toEqual(list[0]);
+    expect(imported.summary).toEqual({ ...list[0], isImported: true });
     expect((await other.api.getRun({ runId })).events).toEqual(snapshot.events);
     await until(() => changed.length > 0);
     expect(changed[0]?.[0]?.runId).toBe(runId);

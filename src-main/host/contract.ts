@@ -78,6 +78,15 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
         }
         throw error;
       }
+      // "Run again" of an imported run: its folder is one of the machine it was recorded
+      // on, named by the file, not chosen here (docs/security.md).
+      const repeated = input.rerunOf !== undefined ? runs.get(input.rerunOf) : undefined;
+      if (repeated?.isImported && input.workspace) {
+        throw new HandlerError(
+          'conflict',
+          `The run cannot start: run ${repeated.runId} was imported, and the folder its history names (${input.workspace.path}) is not one you chose here. Start a new run and choose its folder.`,
+        );
+      }
       // Pre-flight errors refuse the run with their fix (warnings were shown before).
       const checked = await preflight(services, input, { probeModel: false });
       const errors = checked.checks.filter((c) => c.status === 'error');

@@ -5,11 +5,8 @@
  * or copied workspace) that no other live run uses. The app's shared session keeps its
  * container: other runs work in it.
  */
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { RunDeleteResult } from '@shared/ipc';
 import type { Runtime } from '../runtime/runtime';
-import { isWithin } from '../runtime/util/contained-path';
 import { HandlerError } from './handler-error';
 
 export async function deleteRun(runtime: Runtime, runId: string): Promise<RunDeleteResult> {
@@ -22,14 +19,11 @@ export async function deleteRun(runtime: Runtime, runId: string): Promise<RunDel
   const isShared =
     sessionId === runtime.sessionId ||
     runs.list().some((s) => s.sessionId === sessionId && runs.isRunning(s.runId));
-  if (sessionId && !isShared && services.sessions.get(sessionId)) {
+  // An imported run's session id came from another machine: it names no session of ours.
+  if (sessionId && !isShared && !summary?.isImported && services.sessions.get(sessionId)) {
     await services.sessions.close(sessionId);
     result.closedSession = sessionId;
   }
-  const copy = summary?.workspace?.mode === 'copy' ? summary.workspace.copyPath : undefined;
-  const workspaces = join(services.home, 'workspaces');
-  if (copy && isWithin(workspaces, copy) && copy !== workspaces) {
-    rmSync(copy, { recursive: true, force: true });
-  }
+  // Its isolated copy went with RunManager.remove (named by the run id, not a history path).
   return result;
 }

@@ -134,9 +134,11 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
         if (cursor === afterSeq) performance.mark('wb:load:response');
         state().setSummaries([snapshot.summary]);
         await applyInSlices(snapshot.events, cursor === afterSeq);
-        // Folding run.started starts the summary afresh; "interrupted" is learnt from the
-        // history only, so it is given again (else an interrupted run reads as running).
-        if (snapshot.summary.isInterrupted) state().setSummaries([snapshot.summary]);
+        // Folding run.started starts the summary afresh; "interrupted" and "imported" are
+        // learnt from the history only, so they are given again (else an interrupted run
+        // reads as running, an imported one as made here).
+        if (snapshot.summary.isInterrupted || snapshot.summary.isImported)
+          state().setSummaries([snapshot.summary]);
         warnings.push(...snapshot.warnings);
         const last = snapshot.events.at(-1);
         if (!snapshot.hasMore || !last) break;

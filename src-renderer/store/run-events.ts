@@ -98,9 +98,11 @@ export function mergeSummaries(data: RunsData, summaries: readonly RunSummary[])
   for (const summary of summaries) {
     const existing = runs[summary.runId];
     if (existing && existing.eventCount > 0 && existing.summary) {
-      // Interruption and the title are learnt from the history, not from events: keep them.
+      // Interruption, import and the title are learnt from the history, not from events:
+      // keep them.
       let kept = existing.summary;
       if (summary.isInterrupted && !kept.isInterrupted) kept = { ...kept, isInterrupted: true };
+      if (summary.isImported && !kept.isImported) kept = { ...kept, isImported: true };
       if (summary.title !== kept.title) {
         const { title: _old, ...rest } = kept;
         kept = summary.title === undefined ? rest : { ...rest, title: summary.title };

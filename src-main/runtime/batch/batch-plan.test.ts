@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,12 +22,44 @@ describe('parseTaskLines', () => {
     ['[1]', /line 1 is not an object/],
     ['{"task":""}', /"task" must be a non-empty string/],
     ['{"task":"a","chek":"x"}', /unknown key "chek"/],
-    ['{"task":"a","workspace":"/no/such/folder"}', /is not a folder/],
+    ['{"task":"a","workspace":"no/such/folder"}', /is not a folder/],
     ['{"task":"a","check":""}', /"check" must be a non-empty command/],
     ['', /has no tasks/],
   ])('refuses %s, naming the line', (text, message) => {
     expect(() => parseTaskLines(text, 'tasks.jsonl')).toThrow(BatchPlanError);
     expect(() => parseTaskLines(text, 'tasks.jsonl')).toThrow(message);
+  });
+});
+
+describe('parseTaskLines: a task file names only folders beside it (issue 24 item 4)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wb-tasks-'));
+  mkdirSync(join(dir, 'tasks', 'repo'), { recursive: true });
+  mkdirSync(join(dir, 'elsewhere'));
+  symlinkSync(join(dir, 'elsewhere'), join(dir, 'tasks', 'link-out'));
+  symlinkSync('/etc', join(dir, 'tasks', 'etc-link'));
+  const file = join(dir, 'tasks', 'tasks.jsonl');
+
+  it.each([
+    ['/etc', /is absolute; a task's workspace is a folder beside the task file/],
+    [join(dir, 'tasks', 'repo'), /is absolute/],
+    ['../elsewhere', /outside the task file's folder/],
+    ['../..', /outside the task file's folder/],
+    ['repo/../../elsewhere', /outside the task file's folder/],
+    ['link-out', /leads to .*elsewhere, outside the task file's folder/],
+    ['etc-link', /leads to \/etc, outside the task file's folder/],
+    ['repo\u0000x', /NUL byte/],
+  ])('refuses %s', (workspace, message) => {
+    const line = JSON.stringify({ task: 'x', workspace });
+    expect(() => parseTaskLines(line, file)).toThrow(BatchPlanError);
+    expect(() => parseTaskLines(line, file)).toThrow(message);
+  });
+
+  it("takes a folder beside the file, or the file's own folder, by its real path", () => {
+    const lines = ['{"task":"a","workspace":"repo"}', '{"task":"b","workspace":"."}'];
+    expect(parseTaskLines(lines.join('\n'), file).map((t) => t.workspace)).toEqual([
+      realpathSync(join(dir, 'tasks', 'repo')),
+      realpathSync(join(dir, 'tasks')),
+    ]);
   });
 });
 

@@ -3,10 +3,11 @@
  * repeat) item it stands for. Written once when the batch starts; a resume reads it back.
  */
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { AgentName } from '@shared/domain/agent';
 import type { BatchItem, BatchPlan, BatchTask } from '@shared/domain/batch';
+import { isWithin } from '../util/contained-path';
 
 export class BatchPlanError extends Error {}
 
@@ -16,7 +17,11 @@ export const MAX_BATCH_RUNS = 5_000;
 
 /**
  * Parses a task file: each non-empty line `{"task": "...", "workspace"?: "dir",
- * "check"?: "cmd"}`. A relative workspace is relative to the file's folder.
+ * "check"?: "cmd"}`. A workspace is a folder beside the file: relative to the file's
+ * folder and, links followed, inside it. A task file is often someone else's (a
+ * benchmark's): it must not name `/etc` or `../../.ssh` and have it copied into every
+ * sandbox (issue 24 item 4). The run then admits the folder like any other
+ * (launch/workspace-gate.ts).
  */
 export function parseTaskLines(text: string, file: string): BatchTask[] {
   const tasks: BatchTask[] = [];
@@ -47,12 +52,7 @@ export function parseTaskLines(text: string, file: string): BatchTask[] {
     if (check !== undefined && (typeof check !== 'string' || check.trim() === ''))
       throw new BatchPlanError(`${where}: "check" must be a non-empty command`);
     const entry: BatchTask = { task };
-    if (workspace !== undefined) {
-      const path = isAbsolute(workspace) ? workspace : resolve(base, workspace);
-      if (!isFolder(path))
-        throw new BatchPlanError(`${where}: the workspace ${path} is not a folder`);
-      entry.workspace = path;
-    }
+    if (workspace !== undefined) entry.workspace = taskFolder(workspace, base, where);
     if (check !== undefined) entry.check = check;
     tasks.push(entry);
   }
@@ -113,10 +113,27 @@ function newBatchId(now: number): string {
   return `b-${stamp}-${randomUUID().slice(0, 6)}`;
 }
 
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
+/** The real path of a task's workspace, which must be a folder inside the file's folder. */
+function taskFolder(workspace: string, base: string, where: string): string {
+  const beside = `a task's workspace is a folder beside the task file (relative to ${base})`;
+  if (workspace.includes('\0')) throw new BatchPlanError(`${where}: the workspace has a NUL byte`);
+  if (isAbsolute(workspace)) {
+    throw new BatchPlanError(`${where}: the workspace "${workspace}" is absolute; ${beside}`);
   }
+  const path = resolve(base, workspace);
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    throw new BatchPlanError(`${where}: the workspace ${path} is not a folder`);
+  }
+  if (!statSync(real).isDirectory())
+    throw new BatchPlanError(`${where}: the workspace ${path} is not a folder`);
+  const realBase = realpathSync(base);
+  if (!isWithin(realBase, real)) {
+    throw new BatchPlanError(
+      `${where}: the workspace "${workspace}" leads to ${real}, outside the task file's folder; ${beside}`,
+    );
+  }
+  return real;
 }

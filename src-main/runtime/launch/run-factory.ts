@@ -31,7 +31,7 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
     const opened =
       lineage?.kind === 'fork'
         ? await openForkSession(services, config, lineage, context)
-        : openRunSession(services, input, context);
+        : await openRunSession(services, input, context, config.sandbox);
     const where = {
       sessionId: opened.session.id,
       ...(opened.workspace ? { workspace: opened.workspace } : {}),

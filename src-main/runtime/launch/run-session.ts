@@ -1,10 +1,12 @@
 /**
  * The session a run works in: the app's session (its own workspace folder), or the
- * folder the user chose, mounted or copied (launch/workspace.ts).
+ * folder the user chose, mounted or copied, once the workspace gate admitted it
+ * (launch/workspace.ts); a resumed run gets the copy its run made again.
  */
 import { join } from 'node:path';
 import type { RunWorkspace } from '@shared/ipc';
 import type { RuntimeServices } from '../agents/runtime-services';
+import type { SandboxSettings } from '../config/schema';
 import type { ResolvedRunInput, RunContext } from '../runs/run-manager';
 import type { Session } from '../session/session';
 import { openWorkspace } from './workspace';
@@ -16,20 +18,27 @@ export interface RunSession {
   release(): Promise<void>;
 }
 
-export function openRunSession(
+export async function openRunSession(
   services: RuntimeServices,
   input: ResolvedRunInput,
   context: RunContext,
-): RunSession {
+  settings: SandboxSettings,
+): Promise<RunSession> {
   if (!input.workspace) {
     return { session: services.sessions.open(context.sessionId), release: async () => undefined };
   }
-  const opened = openWorkspace(input.workspace, {
-    runId: context.runId,
-    workspacesDir: join(services.home, 'workspaces'),
-    sessions: services.sessions,
-    sandboxUser: services.sandboxes.defaultUser,
-  });
+  const copyOf = input.lineage?.workspaceCopyOf;
+  const opened = await openWorkspace(
+    { ...input.workspace, ...(copyOf !== undefined ? { reuseCopyOf: copyOf } : {}) },
+    {
+      runId: context.runId,
+      home: services.home,
+      settings,
+      workspacesDir: join(services.home, 'workspaces'),
+      sessions: services.sessions,
+      sandboxUser: services.sandboxes.defaultUser,
+    },
+  );
   return {
     session: opened.session,
     workspace: opened.workspace,

@@ -1,14 +1,22 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxSchema } from '../config/schema';
-import { checkWorkspace } from './workspace';
+import { SessionRegistry } from '../session/session';
+import { checkWorkspace, mountSessionId, openWorkspace, WorkspaceRefusedError } from './workspace';
 
 const settings = sandboxSchema.parse({});
 
 function fixture() {
-  const root = mkdtempSync(join(tmpdir(), 'wb-ws-'));
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'wb-ws-')));
   const home = join(root, 'home');
   const project = join(root, 'project');
   mkdirSync(join(home, 'workspaces'), { recursive: true });
@@ -53,5 +61,79 @@ describe('checkWorkspace', () => {
       const check = await checkWorkspace({ path, mode: 'mount' }, { home, settings });
       expect(check.status, path).toBe('error');
     }
+  });
+});
+
+describe('the workspace gate: system folders and the user home', () => {
+  it('refuses system folders and what is inside them, and any folder holding the user home', async () => {
+    const { root, home } = fixture();
+    const userHome = join(root, 'users', 'me');
+    mkdirSync(userHome, { recursive: true });
+    const cases = [
+      ['/etc', /system folder \(\/etc\)/],
+      ['/usr/share', /system folder \(\/usr\)/],
+      ['/proc/1', /system folder \(\/proc\)/],
+      ['/sys', /system folder \(\/sys\)/],
+      ['/dev', /system folder \(\/dev\)/],
+      [userHome, /too wide: the agent would see your whole home folder/],
+      [join(root, 'users'), /too wide: the agent would see every file of every user folder/],
+    ] as const;
+    for (const [path, message] of cases) {
+      for (const mode of ['mount', 'copy'] as const) {
+        const check = await checkWorkspace({ path, mode }, { home, settings, userHome });
+        expect(check.status, path).toBe('error');
+        expect(check.message, path).toMatch(message);
+      }
+    }
+  });
+
+  it('a folder under the user home is fine, also when that home is /root', async () => {
+    const { root, home, project } = fixture();
+    const check = await checkWorkspace(
+      { path: project, mode: 'mount' },
+      { home, settings, userHome: join(root, 'elsewhere') },
+    );
+    expect(check.status).not.toBe('error');
+    // root's projects live in /root: it is a system folder only for other users
+    const asRoot = await checkWorkspace(
+      { path: '/root', mode: 'copy' },
+      { home, settings, userHome: '/root' },
+    );
+    expect(asRoot.message).toMatch(/too wide: the agent would see your whole home folder/);
+  });
+
+  it('openWorkspace admits before it mounts or copies: a refused folder opens no session', async () => {
+    const { root, home } = fixture();
+    const sessions = new SessionRegistry(join(home, 'workspaces'));
+    for (const mode of ['mount', 'copy'] as const) {
+      await expect(
+        openWorkspace(
+          { path: '/etc', mode },
+          {
+            runId: '20260101T000000-abababab',
+            home,
+            settings,
+            workspacesDir: join(home, 'workspaces'),
+            sessions,
+          },
+        ),
+      ).rejects.toBeInstanceOf(WorkspaceRefusedError);
+    }
+    expect(readdirSync(join(home, 'workspaces'))).toEqual([]);
+    expect(sessions.get(mountSessionId('/etc'))).toBeUndefined();
+    // an admitted link is mounted at its real path: what was checked is what is mounted
+    const project = join(root, 'project');
+    symlinkSync(project, join(root, 'via-link'));
+    const opened = await openWorkspace(
+      { path: join(root, 'via-link'), mode: 'mount' },
+      {
+        runId: '20260101T000000-abababab',
+        home,
+        settings,
+        workspacesDir: join(home, 'workspaces'),
+        sessions,
+      },
+    );
+    expect(opened.session.workspaceDir).toBe(realpathSync(project));
   });
 });

@@ -113,7 +113,8 @@ export function importRun(
     );
   }
   history.addLog(runId, `${parsed.events.map(eventLine).join('\n')}\n`, summary);
-  return { summary, warnings };
+  // as the history lists it from now on: marked imported
+  return { summary: history.summary(runId) ?? summary, warnings };
 }
 
 /**

@@ -60,4 +60,44 @@ describe('run header: Resume and Run again', () => {
       sessionId: expect.stringMatching(/^rerun-/),
     });
   });
+
+  it('an imported run is never resumed, and runs again in a fresh session, not in the folder it names', async () => {
+    const api = createMemoryApi();
+    const cut = history('run-i', [1, 2].map(plainStep), { startTs: 1_700_000_000_000 });
+    const started = cut[0]!;
+    if (started.type !== 'run.started') throw new Error('no run.started');
+    // an interrupted export whose history names the host's "/" as its mounted workspace
+    const events: RunEvent[] = [
+      { ...started, workspace: { path: '/', mode: 'mount' } },
+      ...cut.slice(
+        1,
+        cut.findIndex((e) => e.type === 'run.finished'),
+      ),
+    ];
+    api.history.set('run-i', events);
+    const summary = {
+      ...summarize(events)!,
+      lastSeq: events.at(-1)!.seq,
+      isInterrupted: true,
+      isImported: true,
+    };
+    api.override('listRuns', async () => [summary]);
+    api.override('getRun', async () => ({
+      summary,
+      events,
+      isLive: false,
+      warnings: [],
+      hasMore: false,
+    }));
+    await renderApp(api);
+    await act(async () => fireEvent.click(screen.getByTestId('run-history-item')));
+    await flush();
+    expect(screen.queryByTestId('run-resume')).toBeNull();
+    expect(screen.getByTestId('run-workspace').textContent).toMatch(/never uses it here/);
+    await act(async () => fireEvent.click(screen.getByTestId('run-again')));
+    await flush();
+    const input = api.calls.find((c) => c.method === 'startRun')?.input as Record<string, unknown>;
+    expect(input).toMatchObject({ rerunOf: 'run-i', sessionId: expect.stringMatching(/^rerun-/) });
+    expect(input.workspace).toBeUndefined();
+  });
 });

@@ -40,7 +40,8 @@ export function RunHeader({ runId }: { runId: string }) {
     }
   };
   // "Run again": the same task and agent from step 0, recorded as this run's sibling; in
-  // its workspace (mounted again, or copied again), or in a fresh session of its own.
+  // its workspace (mounted again, or copied again), or in a fresh session of its own. An
+  // imported run's folder belongs to the machine it came from: it gets a fresh session.
   const onRunAgain = async () => {
     setAgainError(null);
     try {
@@ -51,7 +52,7 @@ export function RunHeader({ runId }: { runId: string }) {
           : isAgentName(summary.agent)
             ? { agent: summary.agent }
             : {}),
-        ...(summary.workspace
+        ...(summary.workspace && !summary.isImported
           ? { workspace: { path: summary.workspace.path, mode: summary.workspace.mode } }
           : { sessionId: `rerun-${Date.now().toString(36)}` }),
         rerunOf: runId,
@@ -127,7 +128,7 @@ export function RunHeader({ runId }: { runId: string }) {
             {stop?.status === 'stopping' ? 'Stopping…' : 'Stop'}
           </button>
         )}
-        {status === 'interrupted' && !summary.flow && (
+        {status === 'interrupted' && !summary.flow && !summary.isImported && (
           <button
             type="button"
             data-testid={TEST_IDS.runResume}
@@ -166,9 +167,11 @@ export function RunHeader({ runId }: { runId: string }) {
       {summary.workspace && (
         <p className="muted run-workspace" data-testid={TEST_IDS.runWorkspace}>
           Workspace: <span className="mono">{summary.workspace.path}</span>
-          {summary.workspace.mode === 'copy'
-            ? ` (copied; the run works on ${summary.workspace.copyPath ?? 'a copy'})`
-            : ' (mounted read-write at /workspace)'}
+          {summary.isImported
+            ? ' (on the machine this run was recorded on; an imported run never uses it here)'
+            : summary.workspace.mode === 'copy'
+              ? ` (copied; the run works on ${summary.workspace.copyPath ?? 'a copy'})`
+              : ' (mounted read-write at /workspace)'}
         </p>
       )}
       {summary.error && (
