@@ -195,7 +195,7 @@ async function forkFigures(scratch: string): Promise<Figure[]> {
     const fresh: number[] = [];
     for (let i = 0; i < 3; i++) {
       let t = performance.now();
-      const fork = runtime.runs.startFrom({ kind: 'fork', runId: original.runId, step: 1 });
+      const fork = await runtime.runs.startFrom({ kind: 'fork', runId: original.runId, step: 1 });
       await fork.done;
       forks.push(firstRequest.get(fork.runId)! - t);
       // Baseline: a new run in a new session (its container created on first use).

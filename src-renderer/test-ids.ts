@@ -363,6 +363,7 @@ export const TEST_IDS = {
   forkModel: 'fork-model',
   forkSubmit: 'fork-submit',
   forkProcesses: 'fork-processes',
+  forkWithoutFiles: 'fork-without-files',
   forkOrigin: 'fork-origin',
   branchStart: 'branch-start',
   runAgain: 'run-again',

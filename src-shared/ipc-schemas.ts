@@ -247,6 +247,7 @@ export const requestSchemas = {
       message: z.string().max(100_000).optional(),
       agentModel: z.string().trim().min(1).max(200).optional(),
       maxSteps: z.number().int().min(1).max(100_000).optional(),
+      withoutFiles: z.boolean().optional(),
     })
     .strict(),
   'runs:resume': z.object({ runId }).strict(),

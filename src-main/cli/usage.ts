@@ -30,7 +30,7 @@ Commands:
   runs diff A B [C ...] [--json]
                       compare runs step by step (run ids or exported .jsonl files);
                       exit 0 when equivalent, 1 when they differ
-  runs fork RUN --at STEP [--message TEXT] [--agent-model PROFILE] [--max-steps N] [--jsonl]
+  runs fork RUN --at STEP [--message TEXT] [--agent-model PROFILE] [--max-steps N] [--without-files] [--jsonl]
                       a new run from step STEP of RUN: its context and its sandbox files
                       restored in a fresh container, TEXT added as a user message
   runs resume RUN [--jsonl]

@@ -12,9 +12,9 @@ type TimeTravelChannel = 'runs:fork' | 'runs:resume' | 'runs:checkpoints';
 
 export function createTimeTravelHandlers(runtime: Runtime): Pick<Handlers, TimeTravelChannel> {
   const { runs } = runtime;
-  const start = (request: LineageRequest) => {
+  const start = async (request: LineageRequest) => {
     try {
-      return { runId: runs.startFrom(request, { actor: 'ui' }).runId };
+      return { runId: (await runs.startFrom(request, { actor: 'ui' })).runId };
     } catch (error) {
       if (error instanceof LineageError) throw new HandlerError(error.code, error.message);
       throw error;

@@ -24,6 +24,8 @@ import { SessionRegistry } from './session/session';
 import { ScriptedProvider } from './demo/scripted-provider';
 import { BatchService } from './batch/batch-service';
 import { ModelGates } from './llm/model-gates';
+import { admitLineage } from './launch/lineage-admission';
+import { sweepOrphanWorkspaces } from './runs/orphan-workspaces';
 
 export interface RuntimeOptions {
   /** defaults to $WORKBENCH_HOME, else ~/.agent-workbench */
@@ -90,20 +92,30 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const sessionId = options.sessionId ?? `s-${randomUUID().slice(0, 8)}`;
   const history = options.history ?? new RunStore(join(home, 'runs'));
   // Snapshots live beside the histories (docs/time-travel.md).
-  const checkpoints = new CheckpointStore(
-    history instanceof RunStore ? history.dir : join(home, 'runs'),
-  );
+  const runsDir = history instanceof RunStore ? history.dir : join(home, 'runs');
+  const checkpoints = new CheckpointStore(runsDir);
+  const workspacesDir = join(home, 'workspaces');
+  // A fork or copy whose process was killed before its run's first event (no history
+  // names it): removed now, or it would stay forever (orphan-workspaces.ts).
+  for (const orphan of sweepOrphanWorkspaces(workspacesDir, runsDir)) {
+    console.error(
+      `[workbench] removed ${join(workspacesDir, orphan)}: the run it was made for never started (its process was killed)`,
+    );
+  }
   const runs = new RunManager(options.factory ?? createRunFactory(services), {
     sessionId,
     history,
     secrets: () => config.secretValues(),
     checkpoints,
-    // A deleted fork takes its own workspace and container with it.
+    // A deleted fork or isolated run takes the workspace it made (named by its id, never
+    // by a path its history names: an imported one could name any) and its container.
     onDeleted: async (runId) => {
-      const forkSession = `fork-${runId}`;
-      await services.sessions.close(forkSession);
-      rmSync(join(home, 'workspaces', forkSession), { recursive: true, force: true });
+      for (const own of [`fork-${runId}`, `copy-${runId}`]) {
+        await services.sessions.close(own);
+        rmSync(join(workspacesDir, own), { recursive: true, force: true });
+      }
     },
+    admitLineage: (admission) => admitLineage(services, checkpoints, admission),
   });
   const batches = new BatchService({
     dir: join(home, 'batches'),

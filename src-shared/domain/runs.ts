@@ -33,6 +33,11 @@ export interface RunForkInput {
   agentModel?: string;
   /** the fork's step limit, counted like the parent's (its restored steps included) */
   maxSteps?: number;
+  /**
+   * start in an empty workspace: the step's files were not kept (no snapshot), and the
+   * user accepts that; without it such a fork is refused
+   */
+  withoutFiles?: boolean;
 }
 
 /** A step's checkpoint as the UI sees it (`runs:checkpoints`). */

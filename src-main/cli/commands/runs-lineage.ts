@@ -1,6 +1,6 @@
 /**
  * `workbench runs fork RUN --at STEP [--agent-model PROFILE] [--message TEXT] [--max-steps N]
- * [--jsonl]`, `workbench runs resume RUN [--jsonl]` and `workbench runs delete RUN...`:
+ * [--without-files] [--jsonl]`, `workbench runs resume RUN [--jsonl]` and `workbench runs delete RUN...`:
  * time travel from the command line (docs/time-travel.md). A fork or a resume is a new
  * run, followed live like `workbench run` (same output, same exit codes: 0 finished, 1
  * error, 2 bad usage, 3 max steps, 130 stopped); the new run's id goes to stderr first.
@@ -23,11 +23,12 @@ export async function forkCommand(args: string[]): Promise<number> {
     'agent-model': { type: 'string' },
     message: { type: 'string' },
     'max-steps': { type: 'string' },
+    'without-files': { type: 'boolean', default: false },
     config: { type: 'string' },
     jsonl: { type: 'boolean', default: false },
   });
   const usage =
-    'usage: workbench runs fork RUN --at STEP [--agent-model PROFILE] [--message TEXT] [--max-steps N]';
+    'usage: workbench runs fork RUN --at STEP [--agent-model PROFILE] [--message TEXT] [--max-steps N] [--without-files]';
   const [ref, ...extra] = positionals;
   if (!ref || extra.length > 0) throw new UsageError(usage);
   const step = parsePositiveInt(values.at, '--at');
@@ -43,6 +44,7 @@ export async function forkCommand(args: string[]): Promise<number> {
       ...(values.message !== undefined ? { message: values.message } : {}),
       ...(values['agent-model'] !== undefined ? { agentModel: values['agent-model'] } : {}),
       ...(maxSteps !== undefined ? { maxSteps } : {}),
+      ...(values['without-files'] ? { withoutFiles: true } : {}),
     }),
     ref,
   );
@@ -107,7 +109,7 @@ async function follow(
       if (isJsonl) process.stdout.write(`${JSON.stringify(event)}\n`);
       printer.onEvent(event);
     });
-    handle = runtime.runs.startFrom(request(parentId), { actor: 'terminal' });
+    handle = await runtime.runs.startFrom(request(parentId), { actor: 'terminal' });
   } catch (error) {
     await runtime.dispose();
     if (error instanceof ConfigError || error instanceof LineageError)

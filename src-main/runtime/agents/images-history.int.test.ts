@@ -96,7 +96,7 @@ describe('images kept in the history (mcp agent, scripted server)', () => {
       (e) => e.runId === original.runId && e.type === 'step.finished',
     ) as Extract<RunEvent, { type: 'step.finished' }>;
     const before = server.requests.length;
-    const fork = runtime.runs.startFrom({
+    const fork = await runtime.runs.startFrom({
       kind: 'fork',
       runId: original.runId,
       step: stepAfterImage.step,

@@ -21,7 +21,12 @@ export const INTERRUPTED_OBSERVATION =
   'Interrupted: the app was stopped before this call finished. What it did before that, if ' +
   'anything, is in the workspace; check before relying on it, and run it again if needed.';
 
-/** A fork's own session: a fresh workspace and container, closed when the fork ends. */
+/**
+ * A fork's own session: a fresh workspace and container, closed when the fork ends. The
+ * step's files are restored when a snapshot of them is kept; lineage-admission.ts has
+ * already refused a fork that needs them and has none, so no snapshot here means the
+ * parent had no files then, or the user asked for an empty workspace.
+ */
 export async function openForkSession(
   services: RuntimeServices,
   config: WorkbenchConfig,
@@ -35,7 +40,7 @@ export async function openForkSession(
     const store = context.checkpoints;
     const { runId, step } = lineage.from;
     const hasSnapshots = (store?.list(runId).length ?? 0) > 0 || store?.evictedNote(runId);
-    if (store && hasSnapshots) {
+    if (store && hasSnapshots && !lineage.withoutFiles) {
       const chain = store.chain(runId, step);
       const sandbox = await services.sandboxes.acquire(
         session,

@@ -24,6 +24,12 @@ export interface RunHistory {
   readText?(runId: string): string | undefined;
   /** a page of the run's events (see parseRunLogPage) */
   readPage(runId: string, window: LogWindow): ParsedPage | undefined;
+  /**
+   * claims a new run's id before anything is made for it (a fork's workspace, a copy):
+   * what a process killed before the run's first event leaves is then known as its own
+   * (orphan-workspaces.ts); histories without files need none
+   */
+  reserve?(runId: string): void;
   /** adds a complete run (an import); throws when the run id is taken */
   addLog(runId: string, text: string, summary: RunSummary): void;
   /** names the run (a blank title removes the name); undefined when there is no such run */

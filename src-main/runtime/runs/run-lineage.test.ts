@@ -80,9 +80,16 @@ describe('run lineage', () => {
     ).toThrow(/PlanningFlow/);
   });
 
-  it('resumes an interrupted run from its last step, in its own session', () => {
+  it('resumes an interrupted run from its last step that did something, in its own session', () => {
     const history = new MemoryRunHistory();
-    record(history, '20260101T000000-cccccccc', [start(), ...step(1), step(2)[0]!]);
+    const reply: RunEventPayload = {
+      type: 'memory.appended',
+      agent: 'manus',
+      index: 1,
+      message: { role: 'assistant', content: 'working' },
+    };
+    // killed in step 2 after its reply: step 2 happened, the run goes on with step 3
+    record(history, '20260101T000000-cccccccc', [start(), ...step(1), step(2)[0]!, reply]);
     const summary = { ...history.summary('20260101T000000-cccccccc')!, isInterrupted: true };
     const resumed = lineageInput(
       history,
@@ -91,6 +98,62 @@ describe('run lineage', () => {
     );
     expect(resumed.lineage.from).toEqual({ runId: '20260101T000000-cccccccc', step: 2 });
     expect(resumed.input.sessionId).toBe('s-1');
+    // killed while paused before step 2's model call (issue 24 item 10): step 2 never
+    // did anything, so the resumed run runs it again instead of starting at step 3
+    const paused: RunEventPayload = {
+      type: 'run.paused',
+      agent: 'manus',
+      step: 2,
+      point: 'before_model',
+      reasons: [{ kind: 'user' }],
+    };
+    record(history, '20260101T000000-cccccccd', [start(), ...step(1), step(2)[0]!, paused]);
+    const cut = { ...history.summary('20260101T000000-cccccccd')!, isInterrupted: true };
+    expect(
+      lineageInput(history, { kind: 'resume', runId: '20260101T000000-cccccccd' }, cut).lineage.from
+        .step,
+    ).toBe(1);
+  });
+
+  it('refuses up front what it cannot honour: an imported run, a bad step limit, an unknown agent', () => {
+    const history = new MemoryRunHistory();
+    record(history, '20260101T000000-eeeeeeee', [start(), ...step(1), ...step(2), finished]);
+    const summary = history.summary('20260101T000000-eeeeeeee');
+    for (const maxSteps of [1, 2]) {
+      expect(() =>
+        lineageInput(
+          history,
+          { kind: 'fork', runId: '20260101T000000-eeeeeeee', step: 2, maxSteps },
+          summary,
+        ),
+      ).toThrow(/--max-steps \(\d\) must be more than the step the fork starts from \(2\)/);
+    }
+    // an imported history cut after step 1 that names "/" as its mounted workspace
+    const hostile = new MemoryRunHistory();
+    const lines = [start({ workspace: { path: '/', mode: 'mount' } }), ...step(1)];
+    record(hostile, '20260101T000000-ffffffff', lines);
+    const exported = exportRun(hostile, '20260101T000000-ffffffff').content;
+    const to = new MemoryRunHistory();
+    const imported = importRun(to, exported, 'cut.jsonl').summary;
+    const error = (() => {
+      try {
+        lineageInput(to, { kind: 'resume', runId: imported.runId }, to.summary(imported.runId));
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(LineageError);
+    expect((error as LineageError).code).toBe('conflict');
+    expect((error as Error).message).toMatch(/was imported.*cannot be resumed here/);
+    // an agent this app does not have
+    record(history, '20260101T000000-99999999', [start({ agent: '../../x' }), ...step(1)]);
+    expect(() =>
+      lineageInput(
+        history,
+        { kind: 'fork', runId: '20260101T000000-99999999', step: 1 },
+        history.summary('20260101T000000-99999999'),
+      ),
+    ).toThrow(/names an agent this app does not have/);
   });
 
   it('export and import keep a fork’s lineage', () => {

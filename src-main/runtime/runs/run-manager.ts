@@ -119,6 +119,7 @@ export class RunManager {
       lastSeq: 0,
     };
     this.live.set(runId, run);
+    this.history.reserve?.(runId);
     const readRun = (id: string) => this.history.read(id)?.events;
     const done = this.execute(
       resolved,
@@ -153,11 +154,18 @@ export class RunManager {
 
   /**
    * A new run from a step of another (a fork: its context, its sandbox files, an added
-   * message, another model) or from where an interrupted run stopped (a resume). Throws
-   * when the run or the step cannot be started from (run-lineage.ts).
+   * message, another model) or from where an interrupted run stopped (a resume). Rejects
+   * with a LineageError, before anything is recorded, when the run or the step cannot be
+   * started from as asked (run-lineage.ts, launch/lineage-admission.ts).
    */
-  startFrom(request: LineageRequest, options: { actor?: DebugActor } = {}): RunHandle {
-    const { input, lineage } = lineageInput(this.history, request, this.get(request.runId));
+  async startFrom(
+    request: LineageRequest,
+    options: { actor?: DebugActor } = {},
+  ): Promise<RunHandle> {
+    const summary = this.get(request.runId);
+    const { input, lineage } = lineageInput(this.history, request, summary);
+    const events = this.history.read(request.runId)?.events ?? [];
+    if (summary) await this.options.admitLineage?.({ input, lineage, parent: { summary, events } });
     return this.start(input, { ...options, lineage });
   }
 

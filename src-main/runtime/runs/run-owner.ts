@@ -92,6 +92,12 @@ function fitted(summary: RunSummary): RunSummary {
   return fit;
 }
 
+/** true when this process claimed the run and has not finished it (a run starting here) */
+export function isClaimedHere(dir: string, runId: string): boolean {
+  const file = readOwnerFile(dir, runId);
+  return file !== null && !file.finished && file.pid === process.pid;
+}
+
 /** true when another live process is writing this run */
 export function isOwnedByLiveProcess(dir: string, runId: string): boolean {
   const file = readOwnerFile(dir, runId);

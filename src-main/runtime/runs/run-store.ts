@@ -262,6 +262,15 @@ export class RunStore implements RunHistory {
     }
   }
 
+  reserve(runId: string): void {
+    try {
+      claimRun(this.dir, runId);
+    } catch (error) {
+      // The run still starts; its first event says again when the disk refuses it.
+      this.warn(`Run ${runId}: its owner mark cannot be written (${(error as Error).message})`);
+    }
+  }
+
   /** Adds a complete log (an import): marked as imported, written atomically, then indexed. */
   addLog(runId: string, text: string, summary: RunSummary): void {
     const path = this.logPath(runId);

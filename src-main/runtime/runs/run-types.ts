@@ -4,7 +4,7 @@
  */
 import type { AgentName, FlowName, RunResult } from '@shared/domain/agent';
 import type { DebugActor } from '@shared/domain/debugger';
-import type { RunWorkspace, WorkspaceChoice } from '@shared/domain/runs';
+import type { RunStartInput, RunWorkspace, WorkspaceChoice } from '@shared/domain/runs';
 import type { MessageImage } from '@shared/domain/message';
 import type {
   EventImage,
@@ -122,4 +122,16 @@ export interface RunManagerOptions {
   checkpoints?: CheckpointStore;
   /** after a run is deleted: what else it owned (a fork's session and workspace) */
   onDeleted?: (runId: string) => Promise<void>;
+  /**
+   * checks a fork or resume before anything is recorded (its profile, its files, its
+   * workspace); throws a LineageError to refuse (launch/lineage-admission.ts)
+   */
+  admitLineage?: (admission: LineageAdmission) => Promise<void>;
+}
+
+/** What `admitLineage` judges: the run to start, where it starts, and its parent. */
+export interface LineageAdmission {
+  input: RunStartInput;
+  lineage: RunLineage;
+  parent: { summary: RunSummary; events: readonly RunEvent[] };
 }

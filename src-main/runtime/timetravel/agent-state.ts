@@ -18,6 +18,7 @@ import type { EventMessage, RunEvent } from '@shared/events';
 import type { MemoryEntry } from '../loop/memory';
 import type { ResumePoint } from '../loop/base-agent';
 import { STUCK_NUDGE } from '../loop/stuck-detector';
+import { lastActiveStep } from '@shared/step-progress';
 
 export interface AgentStateAt {
   agent: string;
@@ -50,7 +51,8 @@ export function finishedSteps(events: readonly RunEvent[], agent: string): numbe
 
 /**
  * The agent's state right after the event `seq` (a step boundary, or the last event of
- * an interrupted run). `step` is the step counter the loop had there.
+ * an interrupted run). `step` is the last step that finished or appended a message
+ * (step-progress.ts): a step the kill cut off before it did anything runs again.
  */
 export function rebuildAgentState(
   events: readonly RunEvent[],
@@ -61,7 +63,7 @@ export function rebuildAgentState(
   const window = new Map<number, MemoryEntry>();
   let nextIndex = 0;
   let pinnedIndex: number | null = null;
-  let step = 0;
+  const step = lastActiveStep(events, agent, seq);
   let nudgeStep = -1;
   let isFirst = true;
   for (const event of events) {
@@ -89,9 +91,6 @@ export function rebuildAgentState(
             window.set(entry.index, { ...entry, message });
           }
         }
-        break;
-      case 'step.started':
-        step = event.step;
         break;
       case 'stuck.detected':
         nudgeStep = event.step;

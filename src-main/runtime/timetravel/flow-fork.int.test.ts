@@ -78,7 +78,7 @@ describe.skipIf(!docker.available)('fork a PlanningFlow mid-plan', () => {
       1, 2, 3, 4, 5, 6,
     ]);
 
-    const fork = runtime.runs.startFrom({
+    const fork = await runtime.runs.startFrom({
       kind: 'fork',
       runId: original.runId,
       step: 3,

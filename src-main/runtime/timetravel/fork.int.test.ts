@@ -117,7 +117,7 @@ describe.skipIf(!docker.available)('fork a run from a step', () => {
     expect(containerBefore).toHaveLength(1);
 
     const forkStarted = performance.now();
-    const fork = runtime.runs.startFrom({
+    const fork = await runtime.runs.startFrom({
       kind: 'fork',
       runId: original.runId,
       step: 2,

@@ -39,4 +39,42 @@ describe('Fork from here', () => {
     });
     expect(app.store.getState().selectedRunId).toBe('run-1');
   });
+
+  it('a step without a snapshot says so, and forks into an empty workspace only when asked', async () => {
+    const api = createMemoryApi();
+    api.history.set('run-a', history('run-a', [1, 2].map(plainStep)));
+    api.override('listCheckpoints', async () => [
+      { agent: 'manus', step: 2, bytes: 10, files: 4, processes: [] },
+    ]);
+    await renderApp(api);
+    const open = async (step: number) => {
+      const item = screen
+        .getAllByTestId('run-history-item')
+        .find((el) => el.getAttribute('data-run-id') === 'run-a')!;
+      await act(async () => fireEvent.click(item));
+      await flush();
+      const row = document.querySelector(`[data-testid="timeline-step"][data-step="${step}"]`)!;
+      await act(async () => fireEvent.click(row));
+      await flush();
+    };
+    await open(2);
+    expect(screen.queryByTestId('fork-without-files')).toBeNull();
+    await open(1);
+    expect(screen.getByTestId('fork-panel').textContent).toContain('No snapshot of this step');
+    await act(async () => fireEvent.click(screen.getByTestId('fork-submit')));
+    await flush();
+    expect(api.calls.filter((c) => c.method === 'forkRun').at(-1)?.input).toEqual({
+      runId: 'run-a',
+      step: 1,
+    });
+    await open(1);
+    await act(async () => fireEvent.click(screen.getByTestId('fork-without-files')));
+    await act(async () => fireEvent.click(screen.getByTestId('fork-submit')));
+    await flush();
+    expect(api.calls.filter((c) => c.method === 'forkRun').at(-1)?.input).toEqual({
+      runId: 'run-a',
+      step: 1,
+      withoutFiles: true,
+    });
+  });
 });

@@ -2,7 +2,10 @@
  * "Fork from here" on the selected step of a finished run (docs/time-travel.md): a new
  * run starts from this step's context and sandbox files, with an optional added message
  * and another model profile, and opens live. Processes that were still running at this
- * step are not restored: the panel says so when the step's checkpoint saw any.
+ * step are not restored: the panel says so when the step's checkpoint saw any. A step
+ * without a snapshot of its files cannot be forked with them: the panel says so, and the
+ * user may fork it into an empty workspace instead (the main process refuses otherwise
+ * when the run had files by then).
  */
 import { useEffect, useState } from 'react';
 import type { CheckpointView } from '@shared/ipc';
@@ -24,6 +27,7 @@ export function ForkFromStep({
   const profiles = useWorkbench((s) => s.config?.profiles);
   const [message, setMessage] = useState('');
   const [profile, setProfile] = useState('');
+  const [isWithoutFiles, setWithoutFiles] = useState(false);
   const [checkpoints, setCheckpoints] = useState<CheckpointView[] | null>(null);
   const [state, setState] = useState<
     { status: 'idle' | 'forking' } | { status: 'failed'; error: string }
@@ -52,6 +56,7 @@ export function ForkFromStep({
         step,
         ...(message.trim() ? { message: message.trim() } : {}),
         ...(profile ? { agentModel: profile } : {}),
+        ...(checkpoints && !checkpoint && isWithoutFiles ? { withoutFiles: true } : {}),
       });
       setState({ status: 'idle' });
       setMessage('');
@@ -67,6 +72,17 @@ export function ForkFromStep({
         {checkpoint ? ` (${checkpoint.files} files)` : ''}, in a fresh container. This run stays as
         it is.
       </p>
+      {checkpoints && !checkpoint && (
+        <label className="warn-note">
+          <input
+            type="checkbox"
+            data-testid={TEST_IDS.forkWithoutFiles}
+            checked={isWithoutFiles}
+            onChange={(e) => setWithoutFiles(e.target.checked)}
+          />{' '}
+          No snapshot of this step’s files was kept. Fork it into an empty workspace
+        </label>
+      )}
       {checkpoint && checkpoint.processes.length > 0 && (
         <p className="warn-note" role="status" data-testid={TEST_IDS.forkProcesses}>
           Processes were running at this step and are not restored in the fork:{' '}
