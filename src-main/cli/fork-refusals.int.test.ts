@@ -144,7 +144,7 @@ describe.skipIf(!dockerProbe.available)('workbench runs fork: refusals and a kil
     };
     await refused(
       ['--at', '2'],
-      /cannot be forked at step 2 with its files: .*no sandbox snapshot at step 2/,
+      /cannot be forked at step 2 with its files: no snapshot of step 2 was kept/,
     );
     await refused(
       ['--at', '1', '--agent-model', '../../x'],

@@ -92,6 +92,9 @@ function missingSnapshot(
   if (!checkpoints) return 'this history keeps no snapshots';
   const evicted = checkpoints.evictedNote(runId);
   if (evicted) return evicted.replace(/^Run \S+: /, '').replace(/\.$/, '');
+  if (!checkpoints.list(runId).some((m) => m.step === step)) {
+    return `no snapshot of step ${step} was kept (the step was cut short by a stop, or its snapshot failed, was skipped or was turned off)`;
+  }
   let chain;
   try {
     chain = checkpoints.chain(runId, step);
