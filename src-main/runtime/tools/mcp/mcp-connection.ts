@@ -3,22 +3,26 @@
  * the official SDK client. It connects on first use. When the server goes away (the
  * process exits, the HTTP endpoint stops answering) the call in flight fails with a
  * message saying so, and the next call connects again and says it did.
+ *
+ * What the server sends unasked goes through a NotificationGate (notification-gate.ts):
+ * a flood of notifications costs O(1) each, tool list changes are coalesced into
+ * refreshes (tool-list-refresh.ts), and every request gets a signal of its own
+ * (call-signal.ts) so none leaves a listener on the run's signal.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerSettings } from '../../config/schema';
-import { abortError } from '../../util/abort';
+import { abortError, raceAbort } from '../../util/abort';
+import { withCallSignal } from './call-signal';
 import type { McpCallResult } from './mcp-content';
+import { NotificationGate, UNSOLICITED_PER_SECOND } from './notification-gate';
 import { trackSends, type PendingSends } from './pending-sends';
 import { callToolAsTask, type ToolProgress } from './mcp-task-call';
+import { ToolListRefresh } from './tool-list-refresh';
 
 export const CONNECT_TIMEOUT_MS = 30_000;
 /** how long a close waits for messages in flight (a cancellation) to reach the server */
@@ -62,13 +66,19 @@ export class McpConnection {
   readonly fingerprint: string;
   private client: Client | null = null;
   private transport: Transport | null = null;
+  private gate: NotificationGate | null = null;
   private connecting: Promise<Client> | null = null;
   private toolCache: RemoteTool[] | null = null;
+  /** the tools/list under way, shared by everyone who asks meanwhile */
+  private listing: Promise<RemoteTool[]> | null = null;
+  /** counts tool list changes, so a listing older than the latest one is not cached */
+  private listGeneration = 0;
   private stderrTail = '';
   private pending: PendingSends | null = null;
   private readonly toolListeners = new Set<() => Promise<void> | void>();
-  /** the listeners' work after the latest tools/list_changed */
-  private refreshing: Promise<unknown> = Promise.resolve();
+  private readonly refresh = new ToolListRefresh(async () => {
+    await Promise.allSettled([...this.toolListeners].map((listener) => listener()));
+  });
   /** why the previous connection ended unexpectedly; reported once on reconnect */
   private lost: string | null = null;
   private closed = false;
@@ -103,30 +113,14 @@ export class McpConnection {
   async listTools(signal?: AbortSignal): Promise<RemoteTool[]> {
     const client = await this.connect(signal);
     if (this.toolCache) return this.toolCache;
-    const tools: RemoteTool[] = [];
-    let cursor: string | undefined;
+    // One tools/list for everyone asking now (the agents following this server re-list
+    // together); each caller may stop waiting on its own signal, the listing goes on.
+    this.listing ??= this.fetchTools(client);
     try {
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined, {
-          timeout: this.timeoutMs,
-          ...(signal ? { signal } : {}),
-        });
-        for (const tool of page.tools) {
-          const taskSupport = tool.execution?.taskSupport;
-          tools.push({
-            name: tool.name,
-            description: tool.description ?? tool.title ?? '',
-            inputSchema: tool.inputSchema as Record<string, unknown>,
-            ...(taskSupport ? { taskSupport } : {}),
-          });
-        }
-        cursor = page.nextCursor;
-      } while (cursor);
+      return await raceAbort(this.listing, signal);
     } catch (error) {
       throw this.callFailure(error, 'listing its tools', signal);
     }
-    this.toolCache = tools;
-    return tools;
   }
 
   /** Whether the server offers resources (resources/list, resources/read). */
@@ -141,7 +135,11 @@ export class McpConnection {
     return Boolean(client.getServerCapabilities()?.tasks?.requests?.tools?.call);
   }
 
-  /** Called when the server says its tool list changed (notifications/tools/list_changed). */
+  /**
+   * Called after the server says its tool list changed (notifications/tools/list_changed):
+   * once for any number of those, when the call they came during ends or soon after
+   * (tool-list-refresh.ts).
+   */
   onToolsChanged(listener: () => Promise<void> | void): () => void {
     this.toolListeners.add(listener);
     return () => this.toolListeners.delete(listener);
@@ -149,32 +147,29 @@ export class McpConnection {
 
   /**
    * Waits (a little) for the listeners to take in a tool list change. A server that
-   * changes its tools during a call says so before it answers, so a tool call that waits
-   * for this returns to an agent whose next request already declares the new tools.
+   * changes its tools during a call says so before it answers; the refresh starts when
+   * the call ends, so a tool call that waits for this returns to an agent whose next
+   * request already declares the new tools.
    */
   async toolsSettled(graceMs = 5_000): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.refreshing,
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    await this.refresh.settled(graceMs);
   }
 
   /**
-   * The client of a live connection, for the resource tools (mcp-resources.ts); failures
-   * are worded by `failure`.
+   * The client of a live connection, for the resource tools (mcp-resources.ts), with the
+   * options for its requests (their own signal, the timeout); failures are worded by
+   * `callFailure`.
    */
   async withClient<T>(
     doing: string,
     signal: AbortSignal | undefined,
-    work: (client: Client, timeoutMs: number) => Promise<T>,
+    work: (client: Client, options: { signal?: AbortSignal; timeout: number }) => Promise<T>,
   ): Promise<T> {
     const client = await this.connect(signal);
     try {
-      return await work(client, this.timeoutMs);
+      return await withCallSignal(signal, (own) =>
+        work(client, { ...(own ? { signal: own } : {}), timeout: this.timeoutMs }),
+      );
     } catch (error) {
       throw this.callFailure(error, doing, signal);
     }
@@ -188,19 +183,20 @@ export class McpConnection {
   ): Promise<CallOutcome> {
     const wasLost = this.lost;
     const client = await this.connect(signal);
+    this.refresh.callStarted();
     try {
       // A progress token is sent with every call, and each report restarts the timeout:
       // a long tool that says it is working is not cut off (issue 16 item 4).
       const onProgress = options.onProgress;
-      const result = (
+      const result = (await withCallSignal(signal, (own) =>
         options.taskSupport === 'required'
-          ? await callToolAsTask(client, name, args, {
-              signal,
+          ? callToolAsTask(client, name, args, {
+              signal: own,
               timeoutMs: this.timeoutMs,
               ...(onProgress ? { onProgress } : {}),
             })
-          : await client.callTool({ name, arguments: args }, undefined, {
-              signal,
+          : client.callTool({ name, arguments: args }, undefined, {
+              signal: own,
               timeout: this.timeoutMs,
               resetTimeoutOnProgress: true,
               onprogress: (p) =>
@@ -209,8 +205,8 @@ export class McpConnection {
                   ...(p.total !== undefined ? { total: p.total } : {}),
                   ...(p.message !== undefined ? { message: p.message } : {}),
                 }),
-            })
-      ) as McpCallResult;
+            }),
+      )) as McpCallResult;
       return wasLost
         ? {
             result,
@@ -219,11 +215,16 @@ export class McpConnection {
         : { result };
     } catch (error) {
       throw this.callFailure(error, `running tool "${name}"`, signal);
+    } finally {
+      this.refresh.callEnded();
+      this.reportDropped(`while running tool "${name}"`);
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.refresh.stop();
+    this.reportDropped('before it was closed');
     await this.drop();
   }
 
@@ -242,33 +243,81 @@ export class McpConnection {
     return this.connecting;
   }
 
+  private async fetchTools(client: Client): Promise<RemoteTool[]> {
+    const generation = this.listGeneration;
+    const tools: RemoteTool[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined, {
+          timeout: this.timeoutMs,
+        });
+        for (const tool of page.tools) {
+          const taskSupport = tool.execution?.taskSupport;
+          tools.push({
+            name: tool.name,
+            description: tool.description ?? tool.title ?? '',
+            inputSchema: tool.inputSchema as Record<string, unknown>,
+            ...(taskSupport ? { taskSupport } : {}),
+          });
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+    } finally {
+      if (generation === this.listGeneration) this.listing = null;
+    }
+    // a list fetched while the server changed it again is not kept: it may be the old one
+    if (generation === this.listGeneration && this.client === client) this.toolCache = tools;
+    return tools;
+  }
+
+  /** The server's tools changed (O(1): a flood sends thousands of these). */
+  private toolsChanged(): void {
+    this.listGeneration++;
+    this.toolCache = null;
+    // a listing under way may have been answered before the change: the next one starts anew
+    this.listing = null;
+    this.refresh.changed();
+  }
+
+  /** Says once per call (and on close) how many unasked messages the gate dropped. */
+  private reportDropped(when: string): void {
+    const dropped = this.gate?.takeDropped() ?? 0;
+    if (dropped === 0) return;
+    console.warn(
+      `[workbench] ${this.describe()} sent more than ${UNSOLICITED_PER_SECOND} unrequested messages a second; ${dropped} were dropped ${when}.`,
+    );
+  }
+
   private async open(signal?: AbortSignal): Promise<Client> {
     this.stderrTail = '';
     this.toolCache = null;
+    this.listing = null;
     const transport = this.createTransport();
     const pending = trackSends(transport);
     const client = new Client(CLIENT_INFO, { capabilities: {} });
-    // The server's tools changed: forget the list, and tell the agents using them.
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (this.client !== client) return;
-      this.toolCache = null;
-      this.refreshing = Promise.allSettled([...this.toolListeners].map((listener) => listener()));
+    // The server's tools changed: forget the list, and tell the agents using them (soon).
+    const gate: NotificationGate = new NotificationGate(transport, {
+      toolsChanged: () => {
+        if (this.gate === gate) this.toolsChanged();
+      },
     });
     client.onclose = () => {
       if (this.client !== client) return;
       // The server went away on its own: remember why, reconnect on next use.
       this.client = null;
       this.transport = null;
+      this.gate = null;
       this.toolCache = null;
+      this.listing = null;
       this.lost = this.exitReason(
         this.settings.type === 'stdio' ? 'the server process exited' : 'the connection closed',
       );
     };
     try {
-      await client.connect(transport, {
-        timeout: CONNECT_TIMEOUT_MS,
-        ...(signal ? { signal } : {}),
-      });
+      await withCallSignal(signal, (own) =>
+        client.connect(gate, { timeout: CONNECT_TIMEOUT_MS, ...(own ? { signal: own } : {}) }),
+      );
     } catch (error) {
       await client.close().catch(() => undefined);
       if (signal?.aborted) throw abortError(signal);
@@ -283,6 +332,7 @@ export class McpConnection {
     }
     this.client = client;
     this.transport = transport;
+    this.gate = gate;
     this.pending = pending;
     this.connectCount++;
     this.lost = null;
@@ -316,8 +366,10 @@ export class McpConnection {
     const pending = this.pending;
     this.client = null;
     this.transport = null;
+    this.gate = null;
     this.pending = null;
     this.toolCache = null;
+    this.listing = null;
     if (!client) return;
     await pending?.drain(CLOSE_GRACE_MS);
     if (transport instanceof StreamableHTTPClientTransport) {

@@ -51,8 +51,7 @@ export function createResourceTools(
     schema: listSchema,
     execute: (args, context) =>
       guarded(context.signal, () =>
-        connection.withClient('listing its resources', context.signal, async (client, timeout) => {
-          const options = { signal: context.signal, timeout };
+        connection.withClient('listing its resources', context.signal, async (client, options) => {
           const page = await client.request(
             { method: 'resources/list', params: args.cursor ? { cursor: args.cursor } : {} },
             ListResourcesResultSchema,
@@ -96,11 +95,11 @@ export function createResourceTools(
     schema: readSchema,
     execute: (args, context) =>
       guarded(context.signal, () =>
-        connection.withClient(`reading ${args.uri}`, context.signal, async (client, timeout) => {
+        connection.withClient(`reading ${args.uri}`, context.signal, async (client, options) => {
           const result = await client.request(
             { method: 'resources/read', params: { uri: args.uri } },
             ReadResourceResultSchema,
-            { signal: context.signal, timeout },
+            options,
           );
           const texts: string[] = [];
           let image: MessageImage | undefined;
