@@ -13,12 +13,13 @@
  * host folder becomes a sandbox's workspace.
  */
 import { createHash } from 'node:crypto';
-import { chownSync, cpSync, lstatSync, readdirSync } from 'node:fs';
+import { chownSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isRunId } from '@shared/domain/ids';
 import type { RunWorkspace, WorkspaceChoice } from '@shared/ipc';
 import type { Session, SessionRegistry } from '../session/session';
 import { assertNotSymlink, assertRealInside } from '../util/contained-path';
+import { copyFolder } from './copy-folder';
 import { admitWorkspace, WorkspaceRefusedError, type WorkspaceGateContext } from './workspace-gate';
 
 export { checkWorkspace, WorkspaceRefusedError } from './workspace-gate';
@@ -67,17 +68,9 @@ export async function openWorkspace(
   }
   const id = `copy-${context.runId}`;
   const copyPath = join(context.workspacesDir, id);
-  // Symlinks are copied as links (never followed out of the folder); sockets and
-  // devices are left out.
-  cpSync(path, copyPath, {
-    recursive: true,
-    dereference: false,
-    verbatimSymlinks: true,
-    filter: (source) => {
-      const stat = lstatSync(source);
-      return stat.isDirectory() || stat.isFile() || stat.isSymbolicLink();
-    },
-  });
+  // Walked by open descriptors: links copied as links, never followed, also while an
+  // agent of another session swaps the folder's names (copy-folder.ts).
+  copyFolder(path, copyPath);
   // When the app runs as root the sandbox user is not: the copy is handed to it.
   if (process.getuid?.() === 0 && context.sandboxUser) chownTree(copyPath, context.sandboxUser);
   const session = context.sessions.openAt(id, copyPath, { isUserFolder: false });
