@@ -91,8 +91,8 @@ describe('host snapshot against a symlink-swapping process', () => {
     }
     flipper.kill('SIGKILL');
 
-    expect({ leakedBytes: countMarker(out, marker), listed: listed.length }).toEqual({
-      leakedBytes: 0,
+    expect({ leaks: countMarker(out, marker), listed: listed.length }).toEqual({
+      leaks: 0,
       listed: 0,
     });
     // The swapped names were taken all along (as files, links or folders), only never followed.

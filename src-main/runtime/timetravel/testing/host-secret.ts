@@ -22,13 +22,20 @@ export function newMarker(): string {
   return `HOSTONLY${Math.random().toString(36).slice(2, 10)}`;
 }
 
-/** How many times `marker` occurs in the regular files under `dir` (archives, listings, a workspace). */
+/**
+ * How many times `marker` occurs in the regular files under `dir` (archives, listings, a
+ * workspace). Walked by hand with lstat: Node's recursive readdir follows symlinked
+ * folders, and a restored workspace holds links to the host-only folder (their text is
+ * the sandbox's; following them on the host would count the secret itself).
+ */
 export function countMarker(dir: string, marker: string): number {
   let hits = 0;
   const needle = Buffer.from(marker);
-  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+  for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    if (!lstatSync(path).isFile()) continue; // never through a link: it may point at the secret
+    const stat = lstatSync(path);
+    if (stat.isDirectory()) hits += countMarker(path, marker);
+    if (!stat.isFile()) continue;
     const bytes = readFileSync(path);
     for (let at = bytes.indexOf(needle); at >= 0; at = bytes.indexOf(needle, at + 1)) hits++;
   }
