@@ -5,12 +5,18 @@
  * deleted since are known, and what was still running). They count in the run's size, go
  * with the run when it is deleted, and `[history] snapshot_budget` evicts the oldest
  * runs' snapshots first, leaving a note that says so (docs/time-travel.md).
+ *
+ * A step's snapshot is written under a temporary name (`step-N.tar.<pid>.partial`) and
+ * becomes `step-N.tar` only with its record beside it (issue 24 item 3): a snapshot cut
+ * short by a full disk, a cap or a crash is never listed or used, and `sweep` removes
+ * what a crashed process left.
  */
 import {
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -22,6 +28,8 @@ export interface CheckpointManifestEntry {
   path: string;
   /** f file, d folder, l symlink, o other */
   kind: 'f' | 'd' | 'l' | 'o';
+  /** why the snapshot left it out (too large for a cap, too deeply nested): a restore does not have it */
+  skipped?: string;
 }
 
 export interface CheckpointMeta {
@@ -40,6 +48,10 @@ export interface CheckpointMeta {
 
 const SUFFIX = '.checkpoints';
 const EVICTED = 'EVICTED';
+const PARTIAL = /^step-\d+\.(tar|json)\.(\d+)\.partial$/;
+const ARCHIVE = /^step-(\d+)\.tar$/;
+/** An archive without its record this old is a crash's leftover, not a commit in progress. */
+const ORPHAN_AGE_MS = 60_000;
 
 export class CheckpointStore {
   constructor(readonly dir: string) {}
@@ -56,10 +68,82 @@ export class CheckpointStore {
     return join(dir, `step-${step}.tar`);
   }
 
+  /** Where this step's archive is written first (the folder is created); `commit` makes it the step's. */
+  partialArchivePath(runId: string, step: number): string {
+    return `${this.archivePath(runId, step)}.${process.pid}.partial`;
+  }
+
+  /**
+   * Makes a written snapshot the step's: its record is written under a temporary name,
+   * then the archive and the record take their names, in that order (a record always has
+   * its archive). A failure (a full disk) removes both and throws.
+   */
+  commit(runId: string, meta: CheckpointMeta, partialArchive: string): void {
+    const archive = join(this.dirOf(runId), `step-${meta.step}.tar`);
+    const record = join(this.dirOf(runId), `step-${meta.step}.json`);
+    const partialRecord = `${record}.${process.pid}.partial`;
+    try {
+      writeFileSync(partialRecord, JSON.stringify(meta), { mode: 0o600 });
+      renameSync(partialArchive, archive);
+      renameSync(partialRecord, record);
+    } catch (error) {
+      this.discard(partialArchive, partialRecord, archive);
+      throw error;
+    }
+  }
+
+  /** Removes what a snapshot that did not complete wrote. */
+  discard(...paths: string[]): void {
+    for (const path of paths) rmSync(path, { force: true });
+  }
+
+  /** Rewrites a step's record (what was running, learnt after it), never leaving half of one. */
   save(runId: string, meta: CheckpointMeta): void {
-    writeFileSync(join(this.dirOf(runId), `step-${meta.step}.json`), JSON.stringify(meta), {
-      mode: 0o600,
-    });
+    const record = join(this.dirOf(runId), `step-${meta.step}.json`);
+    const partial = `${record}.${process.pid}.partial`;
+    try {
+      writeFileSync(partial, JSON.stringify(meta), { mode: 0o600 });
+      renameSync(partial, record);
+    } catch (error) {
+      rmSync(partial, { force: true });
+      throw error;
+    }
+  }
+
+  /**
+   * Removes crash leftovers in every run's folder: partial files of processes that no
+   * longer run, and archives whose record never came (older than a minute: a commit in
+   * progress renames the record a moment after the archive). Returns what went.
+   */
+  sweep(now = Date.now()): string[] {
+    const removed: string[] = [];
+    for (const runId of this.runs()) {
+      const dir = this.dirOf(runId);
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      const present = new Set(names);
+      for (const name of names) {
+        const partial = PARTIAL.exec(name);
+        const archive = ARCHIVE.exec(name);
+        let isLeftover = false;
+        if (partial) isLeftover = !isRunning(Number(partial[2]));
+        else if (archive && !present.has(`step-${archive[1]}.json`)) {
+          try {
+            isLeftover = now - statSync(join(dir, name)).mtimeMs > ORPHAN_AGE_MS;
+          } catch {
+            isLeftover = false;
+          }
+        }
+        if (!isLeftover) continue;
+        rmSync(join(dir, name), { force: true });
+        removed.push(join(dir, name));
+      }
+    }
+    return removed;
   }
 
   /** The run's checkpoints, oldest first (an archive without its record is not one). */
@@ -181,6 +265,18 @@ export class CheckpointStore {
   /** Removes the run's snapshots (the run is deleted). */
   remove(runId: string): void {
     rmSync(this.dirOf(runId), { recursive: true, force: true });
+  }
+}
+
+/** Whether a process with this id runs (a partial file of a live one is a snapshot in progress). */
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
