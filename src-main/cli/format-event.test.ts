@@ -116,6 +116,26 @@ describe('formatEvent', () => {
     expect(formatEvent(at(ready))).toBeNull();
   });
 
+  it('says when a checkpoint left files out or checkpointing stopped (issue 24)', () => {
+    const message =
+      'Checkpointing stopped at step 3: the disk holding the run history is full (1.2 MB free, 400.0 KB kept for the histories). ' +
+      'The steps before it can still be forked with their files; later ones cannot.';
+    expect(
+      formatEvent(
+        at({
+          type: 'checkpoint.limited',
+          agent: 'swe',
+          step: 3,
+          action: 'stopped',
+          reason: 'disk_full',
+          bytes: 0,
+          limit: 1_250_000,
+          message,
+        }),
+      ),
+    ).toBe(`  ⚠ ${message}`);
+  });
+
   it('keeps long outputs to one short line', () => {
     const line = formatEvent(
       at({

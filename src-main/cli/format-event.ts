@@ -56,6 +56,9 @@ function describeEvent(event: RunEvent): string | null {
       return event.ok
         ? `  ✓ check passed: ${oneLine(event.command)}`
         : `  ✗ check failed${event.exitCode !== null ? ` (exit ${event.exitCode})` : ''}: ${oneLine(event.command)}${event.error ? `: ${oneLine(event.error)}` : ''}`;
+    case 'checkpoint.limited':
+      // a snapshot limit: what a fork from here will miss, or that snapshots stopped
+      return `  ⚠ ${oneLine(event.message, 400)}`;
     case 'run.finished': {
       const tokens = `${event.usage.prompt} prompt + ${event.usage.completion} completion tokens`;
       return `■ ${event.outcome} after ${event.steps} steps (${tokens})${event.error ? `: ${event.error}` : ''}`;

@@ -189,6 +189,10 @@ class Draft extends StructureDraft {
         return this.sandboxChanged(e);
       case 'plan.updated':
         return this.planUpdated(e);
+      case 'checkpoint.limited':
+        // a snapshot limit at this step boundary: what a fork from here misses, or that
+        // the run's snapshots stopped (issue 24)
+        return this.marker(e, e.agent, 'sandbox', e.message, 'warn');
       case 'human.requested':
         this.m.index.human.set(e.toolCallId, this.items.length);
         this.m.openQuestions.push(e.toolCallId);
