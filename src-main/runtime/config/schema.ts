@@ -254,6 +254,16 @@ export const historySchema = z
       .string()
       .regex(/^\d+(\.\d+)?[kmg]?$/i, 'must look like 512m or 2g')
       .default('5g'),
+    /** one run's snapshots; a run that would pass it stops taking them (checkpoint.limited) */
+    snapshot_run_limit: z
+      .string()
+      .regex(/^\d+(\.\d+)?[kmg]?$/i, 'must look like 512m or 2g')
+      .default('2g'),
+    /** one step's snapshot; files that would take it past this are left out (checkpoint.limited) */
+    snapshot_step_limit: z
+      .string()
+      .regex(/^\d+(\.\d+)?[kmg]?$/i, 'must look like 512m or 2g')
+      .default('1g'),
   })
   .strict();
 export type HistorySettings = z.infer<typeof historySchema>;

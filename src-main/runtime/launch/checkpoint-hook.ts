@@ -24,8 +24,14 @@ export function checkpointHook(
     session: opened.session,
     sandboxes: services.sandboxes,
     settings: config.sandbox,
-    budget: parseByteSize(config.history.snapshot_budget),
+    limits: {
+      budget: parseByteSize(config.history.snapshot_budget),
+      runLimit: parseByteSize(config.history.snapshot_run_limit),
+      stepLimit: parseByteSize(config.history.snapshot_step_limit),
+    },
     warn: (message) => console.error(`[workbench] ${message}`),
+    // a limit the snapshots hit belongs to the run's story (checkpoint.limited)
+    emit: context.emit,
   });
   return recorder.atStepBoundary;
 }

@@ -9,6 +9,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RunEventPayload } from '@shared/events';
 import { CheckpointStore } from '../runs/checkpoint-store';
 import { DockerodeEngine } from '../sandbox/dockerode-engine';
 import { SANDBOX_RESOURCE, SandboxManager } from '../sandbox/sandbox-manager';
@@ -42,18 +43,21 @@ describe('CheckpointRecorder', () => {
     }
     expect(session.has(SANDBOX_RESOURCE)).toBe(true);
     const warnings: string[] = [];
+    const events: RunEventPayload[] = [];
     const recorder = new CheckpointRecorder({
       store: new CheckpointStore(mkdtempSync(join(tmpdir(), 'wb-checkpoints-'))),
       runId: '20261201T000000-0000abcd',
       session,
       sandboxes,
       settings,
-      budget: 1 << 30,
+      limits: { budget: 1 << 30, runLimit: 1 << 30, stepLimit: 1 << 30 },
       warn: (message) => warnings.push(message),
+      emit: (event) => events.push(event),
     });
     const boundary = recorder.atStepBoundary('swe', 1).then(() => 'done');
     const late = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000));
     expect(await Promise.race([boundary, late])).toBe('done');
     expect(warnings).toEqual([]);
+    expect(events).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { RunEventPayload } from '@shared/events';
 import { CheckpointStore } from '../runs/checkpoint-store';
 import { SandboxManager } from '../sandbox/sandbox-manager';
 import { probeDocker } from '../sandbox/testing/docker-env';
@@ -86,14 +87,16 @@ describe.skipIf(!docker.available)('host snapshots against a symlink-swapping sa
 
     const store = new CheckpointStore(mkdtempSync(join(tmpdir(), 'wb-race-runs-')));
     const warnings: string[] = [];
+    const events: RunEventPayload[] = [];
     const recorder = new CheckpointRecorder({
       store,
       runId: RUN,
       session,
       sandboxes: manager,
       settings,
-      budget: 1 << 30,
+      limits: { budget: 1 << 30, runLimit: 1 << 30, stepLimit: 1 << 30 },
       warn: (message) => warnings.push(message),
+      emit: (event) => events.push(event),
     });
     for (let step = 1; step <= CHECKPOINTS; step++) await recorder.atStepBoundary('swe', step);
     await sh('pkill -f .flip.py || true');
@@ -128,6 +131,7 @@ describe.skipIf(!docker.available)('host snapshots against a symlink-swapping sa
     const taken = store.list(RUN).reduce((sum, m) => sum + m.bytes, 0);
     expect(taken).toBeGreaterThan(CHECKPOINTS * 50 * SIZE);
     expect(warnings).toEqual([]);
+    expect(events).toEqual([]);
     await other.close();
     await session.close();
   }, 300_000);

@@ -55,6 +55,8 @@ export interface HostSnapshotResult {
   mark: number;
   /** paths whose content (or link, or folder entry) this archive holds */
   archived: string[];
+  /** bytes of the files this snapshot left out (their sizes) */
+  skippedBytes: number;
 }
 
 /**
@@ -92,6 +94,7 @@ export async function takeHostSnapshot(
       bytes: walk.writer.bytes,
       mark,
       archived: walk.archived,
+      skippedBytes: walk.skippedBytes,
     };
   } finally {
     closeQuietly(out);
@@ -102,6 +105,7 @@ export async function takeHostSnapshot(
 class SnapshotWalk {
   readonly manifest: ManifestEntry[] = [];
   readonly archived: string[] = [];
+  skippedBytes = 0;
   private readonly buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   private readonly pace: Pace = pacer();
   /** inode -> the path it is in this archive under (a second name becomes a link to it) */
@@ -254,6 +258,7 @@ class SnapshotWalk {
 
   private skip(entry: ManifestEntry, stat: Stats | undefined, reason: string): void {
     entry.skipped = reason;
+    this.skippedBytes += stat?.size ?? 0;
     if (stat && stat.nlink > 1) this.linkSkipped.set(stat.ino, reason);
   }
 }

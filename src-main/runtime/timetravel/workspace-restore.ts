@@ -2,7 +2,8 @@
  * Puts a checkpoint's files into a fresh container's workspace: the chain of archives
  * (the last full one, then each delta) is extracted in order through the engine's archive
  * API, then one exec removes what the checkpoint's listing does not have (files deleted
- * in a later step of the chain) and creates its empty folders.
+ * in a later step of the chain, files the snapshots left out) and creates its empty
+ * folders.
  */
 import { readFile } from 'node:fs/promises';
 import type { CheckpointManifestEntry } from '../runs/checkpoint-store';
@@ -33,7 +34,12 @@ export async function restoreWorkspace(
     if (tar.length === 0) continue;
     await target.engine.putArchive(target.containerId, target.workDir, tar, options);
   }
-  const wanted = manifest.map((e) => `${e.kind === 'd' ? 'd' : 'f'}/${e.path}\0`).join('');
+  // A file the snapshots left out (a cap) is not restored: an older copy from an earlier
+  // archive of the chain would pass for it. The cleanup removes it.
+  const wanted = manifest
+    .filter((e) => e.skipped === undefined)
+    .map((e) => `${e.kind === 'd' ? 'd' : 'f'}/${e.path}\0`)
+    .join('');
   const result = await runOneShot(
     {
       engine: target.engine,

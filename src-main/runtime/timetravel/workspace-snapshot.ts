@@ -11,8 +11,10 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { formatBytes } from '../runs/checkpoint-store';
 import type { ContainerEngine } from '../sandbox/engine';
 import { runOneShot } from '../sandbox/one-shot-exec';
+import { NO_CAPS, SnapshotLimitError, type SnapshotCaps } from './snapshot-caps';
 
 export interface SnapshotTarget {
   engine: ContainerEngine;
@@ -34,6 +36,10 @@ export interface ManifestEntry {
 export interface SnapshotResult {
   /** every entry of the workspace at this checkpoint (the deleted ones are those missing) */
   manifest: ManifestEntry[];
+  /** paths this archive holds */
+  archived: string[];
+  /** bytes of the files left out (larger than the step's cap) */
+  skippedBytes: number;
   /** the archive holds every file (the container's first checkpoint), not only the changed ones */
   isFull: boolean;
   /** bytes of the archive written */
@@ -43,30 +49,42 @@ export interface SnapshotResult {
 }
 
 // Per run (a session's container is shared by its runs, and each run keeps its own chain).
-const MARK = '/tmp/.wb-checkpoint-"$3"';
-const NEXT = '/tmp/.wb-checkpoint-"$3".next';
+const MARK = '/tmp/.wb-checkpoint-"$run"';
+const NEXT = '/tmp/.wb-checkpoint-"$run".next';
 
 /**
- * $1 the workspace, $2 "full" or "delta", $3 the run id (its marker). The listing on
- * stderr: NUL-terminated records (`S <pid>` the script itself, `M full|delta`,
- * `E <type> <path>` per entry), then `H` and `head -v` of every process's stat and
- * cmdline (the script's own processes are left out of the report).
+ * $1 the workspace, $2 "full" or "delta", $3 the run id (its marker), $4 the largest file
+ * taken (bytes; a larger one is left out and listed as such), $5 the most bytes of
+ * archive streamed (one more tells the host the cap was passed; tar stops there). The
+ * listing on stderr: NUL-terminated records (`S <pid>` the script itself, `M
+ * full|delta`, `E <type> <path>` per entry, `C <type> <path>` for one this archive
+ * holds, `X <size> <path>` for a file left out), then `H` and `head -v` of every
+ * process's stat and cmdline (the script's own processes are left out of the report).
+ * One find writes the listing and the archive's file list. `--sparse` in the PAX format:
+ * holes cost nothing, stored as PAX 1.0 sparse entries (the engine's putArchive refuses
+ * GNU tar's default, old-style 'S' entries); atime, ctime and sub-second mtime are left
+ * out of the PAX headers (they would add a header to every file). Hard links are stored
+ * once (GNU tar's default).
  */
 const SCRIPT = `
+run="$3" max="$4" cap="$5"
 cd "$1" || exit 3
 touch ${NEXT} || exit 4
 printf 'S %s\\0' "$$" >&2
 mode=delta; [ -e ${MARK} ] && [ "$2" != full ] || mode=full
 printf 'M %s\\0' "$mode" >&2
-find . -mindepth 1 -printf 'E %y %P\\0' >&2
+list=$(mktemp) || exit 6
+if [ "$mode" = delta ]; then set -- -cnewer ${MARK}; else set -- -true; fi
+find . -mindepth 1 \\( "$@" -type f -size +"$max"c -printf 'X %s %P\\0' \\) \\
+  -o \\( "$@" -printf 'C %y %P\\0' -fprintf "$list" '%P\\0' \\) -o -printf 'E %y %P\\0' >&2
 # one process for the whole table (a loop with a subshell per process cost ~40 ms)
 printf 'H\\0' >&2
 head -v -c 400 /proc/[0-9]*/stat /proc/[0-9]*/cmdline >&2 2>/dev/null
-if [ "$mode" = delta ]; then
-  find . -mindepth 1 -cnewer ${MARK} -printf '%P\\0'
-else
-  find . -mindepth 1 -printf '%P\\0'
-fi | tar --null --no-recursion -T - -cf - || exit 5
+{ tar --sparse --format=posix --pax-option=delete=atime,delete=ctime,delete=mtime \\
+  --null --no-recursion -T "$list" -cf -; echo $? > "$list.rc"; } | head -c "$cap"
+rc=$(cat "$list.rc" 2>/dev/null)
+rm -f "$list" "$list.rc"
+[ "$rc" = 0 ] || exit 5
 mv ${NEXT} ${MARK}
 `;
 
@@ -92,12 +110,18 @@ head -v -c 400 /proc/[0-9]*/stat /proc/[0-9]*/cmdline >&2 2>/dev/null
 exit 0
 `;
 
-/** Takes the snapshot into `outFile` (a tar of paths relative to the workspace). */
+/**
+ * Takes the snapshot into `outFile` (a tar of paths relative to the workspace). A file
+ * larger than `caps.stepBytes` is left out and listed so; an archive that would pass
+ * either cap fails the snapshot with SnapshotLimitError (the stream stops there).
+ */
 export async function takeSnapshot(
   target: SnapshotTarget,
   outFile: string,
-  options: { isFull?: boolean; signal?: AbortSignal; runId: string },
+  options: { isFull?: boolean; signal?: AbortSignal; runId: string; caps?: SnapshotCaps },
 ): Promise<SnapshotResult> {
+  const caps = options.caps ?? NO_CAPS;
+  const cap = Math.min(caps.stepBytes, caps.roomBytes, Number.MAX_SAFE_INTEGER - 1);
   const out = createWriteStream(outFile, { mode: 0o600 });
   let bytes = 0;
   const errChunks: Buffer[] = [];
@@ -118,15 +142,19 @@ export async function takeSnapshot(
       target.workDir,
       options.isFull ? 'full' : 'delta',
       options.runId,
+      String(Math.min(caps.stepBytes, Number.MAX_SAFE_INTEGER)),
+      String(cap + 1),
     ],
     {
       timeoutMs: 120_000,
       // The output is streamed below; the capture buffers only need to stay small.
       outputCapBytes: 4096,
       onStdout: (chunk) => {
+        const room = cap - bytes;
         bytes += chunk.length;
+        // Past the cap nothing more is written (the script stops one byte after it).
         // The engine's stream cannot be paused from here; the file stream buffers meanwhile.
-        out.write(chunk);
+        if (room > 0) out.write(room >= chunk.length ? chunk : chunk.subarray(0, room));
       },
       onStderr: (chunk) => errChunks.push(chunk),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -135,7 +163,8 @@ export async function takeSnapshot(
   out.end();
   await once(out, 'close');
   if (writeError) throw writeError;
-  const listing = parseListing(Buffer.concat(errChunks).toString('utf8'));
+  if (bytes > cap) throw new SnapshotLimitError(bytes, cap);
+  const listing = parseListing(Buffer.concat(errChunks).toString('utf8'), caps.stepBytes);
   if (result.exitCode !== 0) {
     throw new Error(
       `The workspace snapshot failed (exit ${result.exitCode ?? 'unknown'}${result.timedOut ? ', timed out' : ''}): ${listing.errors.join(' ').slice(0, 300)}`,
@@ -143,6 +172,8 @@ export async function takeSnapshot(
   }
   return {
     manifest: listing.manifest,
+    archived: listing.archived,
+    skippedBytes: listing.skippedBytes,
     isFull: listing.isFull,
     bytes,
     processes: listing.processes,
@@ -151,13 +182,17 @@ export async function takeSnapshot(
 
 interface Listing {
   manifest: ManifestEntry[];
+  archived: string[];
+  skippedBytes: number;
   isFull: boolean;
   processes: string[];
   errors: string[];
 }
 
-function parseListing(all: string): Listing {
+function parseListing(all: string, maxFile = Infinity): Listing {
   const manifest: ManifestEntry[] = [];
+  const archived: string[] = [];
+  let skippedBytes = 0;
   const errors: string[] = [];
   let self = '';
   let isFull = true;
@@ -165,11 +200,19 @@ function parseListing(all: string): Listing {
   const text = split < 0 ? all : all.slice(0, split + 1);
   const procs = split < 0 ? [] : parseProcesses(all.slice(split + 3));
   for (const record of text.split('\0')) {
-    if (record.startsWith('E ')) {
+    const skipped = /^X (\d+) ([^]*)$/.exec(record);
+    if (record.startsWith('E ') || record.startsWith('C ')) {
       const kind = record.charAt(2);
+      const path = record.slice(4);
+      manifest.push({ kind: 'fdl'.includes(kind) ? (kind as EntryKind) : 'o', path });
+      if (record.startsWith('C ')) archived.push(path);
+    } else if (skipped) {
+      const size = Number(skipped[1]);
+      skippedBytes += size;
       manifest.push({
-        kind: 'fdl'.includes(kind) ? (kind as EntryKind) : 'o',
-        path: record.slice(4),
+        kind: 'f',
+        path: skipped[2]!,
+        skipped: `its ${formatBytes(size)} are over [history] snapshot_step_limit (${formatBytes(maxFile)})`,
       });
     } else if (record.startsWith('S ')) {
       self = record.slice(2);
@@ -179,7 +222,14 @@ function parseListing(all: string): Listing {
       errors.push(record.trim());
     }
   }
-  return { manifest, isFull, processes: backgroundProcesses(procs, self), errors };
+  return {
+    manifest,
+    archived,
+    skippedBytes,
+    isFull,
+    processes: backgroundProcesses(procs, self),
+    errors,
+  };
 }
 
 /** `head -v` of /proc/PID/stat and /proc/PID/cmdline files: pid, parent pid, command line. */
