@@ -20,7 +20,7 @@
  * take the archive past `caps.stepBytes` is left out with the reason, and an archive that
  * would pass `caps.roomBytes` fails with SnapshotLimitError.
  */
-import { fstatSync, openSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, openSync, type Stats } from 'node:fs';
 import { formatBytes } from '../runs/checkpoint-store';
 import {
   closeQuietly,
@@ -78,26 +78,33 @@ export async function takeHostSnapshot(
 ): Promise<HostSnapshotResult> {
   const mark = Date.now();
   const rootFd = openRoot(root);
-  const out = openSync(outFile, 'w', 0o600);
   try {
-    const walk = new SnapshotWalk(
-      fstatSync(rootFd).dev,
-      since,
-      caps,
-      new TarFileWriter(out, Math.min(caps.stepBytes, caps.roomBytes)),
-    );
-    await walk.folder(rootFd, '', 0);
-    walk.writer.finish();
-    return {
-      manifest: walk.manifest,
-      isFull: since === undefined,
-      bytes: walk.writer.bytes,
-      mark,
-      archived: walk.archived,
-      skippedBytes: walk.skippedBytes,
-    };
+    const out = openSync(outFile, 'w', 0o600);
+    let isClosed = false;
+    try {
+      const walk = new SnapshotWalk(
+        fstatSync(rootFd).dev,
+        since,
+        caps,
+        new TarFileWriter(out, Math.min(caps.stepBytes, caps.roomBytes)),
+      );
+      await walk.folder(rootFd, '', 0);
+      walk.writer.finish();
+      // not quietly: some file systems report a failed write (a full disk) only here
+      closeSync(out);
+      isClosed = true;
+      return {
+        manifest: walk.manifest,
+        isFull: since === undefined,
+        bytes: walk.writer.bytes,
+        mark,
+        archived: walk.archived,
+        skippedBytes: walk.skippedBytes,
+      };
+    } finally {
+      if (!isClosed) closeQuietly(out);
+    }
   } finally {
-    closeQuietly(out);
     closeQuietly(rootFd);
   }
 }
