@@ -129,7 +129,11 @@ export class CheckpointRecorder {
           caps,
         });
       }
-      const { manifest, fresh } = this.skipped.apply(taken.manifest, taken.archived, taken.isFull);
+      const {
+        manifest,
+        fresh,
+        keep: keepSkipped,
+      } = this.skipped.apply(taken.manifest, taken.archived, taken.isFull);
       const meta: CheckpointMeta = {
         agent,
         step,
@@ -142,6 +146,7 @@ export class CheckpointRecorder {
       };
       store.commit(runId, meta, partial);
       partial = undefined;
+      keepSkipped();
       if (isHost) {
         this.mark = mark;
         // What runs in the container needs an exec (~70 ms): looked at beside the next
@@ -181,6 +186,8 @@ export class CheckpointRecorder {
           "the disk holding the run history filled up while this step's snapshot was written (ENOSPC)",
         );
       }
+      // The container's marker may have moved on with a snapshot not kept: start a new chain.
+      this.lastContainer = undefined;
       if (this.hasWarned) return;
       this.hasWarned = true;
       this.input.warn(

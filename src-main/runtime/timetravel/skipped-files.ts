@@ -9,35 +9,40 @@
 import type { ManifestEntry } from './workspace-snapshot';
 
 export class SkippedFiles {
-  /** path -> why it is left out */
-  private readonly carried = new Map<string, string>();
+  /** path -> why it is left out, as of the last snapshot kept */
+  private carried = new Map<string, string>();
 
   /**
    * The listing of a snapshot that holds `archived`, with every entry left out so far
-   * and not taken since marked; `fresh` are the ones left out for the first time.
+   * and not taken since marked; `fresh` are the ones left out for the first time. `keep`
+   * makes it the state the next snapshot builds on (once the snapshot is saved: one that
+   * is thrown away changes nothing).
    */
   apply(
     manifest: readonly ManifestEntry[],
     archived: Iterable<string>,
     isFull: boolean,
-  ): { manifest: ManifestEntry[]; fresh: ManifestEntry[] } {
-    if (isFull) this.carried.clear();
-    for (const path of archived) this.carried.delete(path);
-    const fresh = manifest.filter((e) => e.skipped !== undefined && !this.carried.has(e.path));
+  ): { manifest: ManifestEntry[]; fresh: ManifestEntry[]; keep: () => void } {
+    const next = new Map(isFull ? [] : this.carried);
+    for (const path of archived) next.delete(path);
+    const fresh = manifest.filter((e) => e.skipped !== undefined && !next.has(e.path));
     const present = new Set<string>();
     for (const entry of manifest) {
       present.add(entry.path);
-      if (entry.skipped !== undefined) this.carried.set(entry.path, entry.skipped);
+      if (entry.skipped !== undefined) next.set(entry.path, entry.skipped);
     }
-    for (const path of [...this.carried.keys()]) {
-      if (!present.has(path)) this.carried.delete(path); // deleted since: nothing to miss
+    for (const path of [...next.keys()]) {
+      if (!present.has(path)) next.delete(path); // deleted since: nothing to miss
     }
     return {
       manifest: manifest.map((entry) => {
-        const why = entry.skipped ?? this.carried.get(entry.path);
+        const why = entry.skipped ?? next.get(entry.path);
         return why === undefined ? entry : { ...entry, skipped: why };
       }),
       fresh,
+      keep: () => {
+        this.carried = next;
+      },
     };
   }
 }
