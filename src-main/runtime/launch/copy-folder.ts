@@ -29,7 +29,7 @@ import {
   openFileAt,
   openRoot,
   readlinkAt,
-} from '../timetravel/dir-fd';
+} from '../util/dir-fd';
 
 export function copyFolder(source: string, dest: string): void {
   if (!isDirFdSupported(source)) {

@@ -30,7 +30,7 @@ import {
   openFileAt,
   openRoot,
   readlinkAt,
-} from './dir-fd';
+} from '../util/dir-fd';
 import { copyRange, dataRegions, pacer, READ_BUFFER_BYTES, type Pace } from './file-regions';
 import { NO_CAPS, SnapshotLimitError, type SnapshotCaps } from './snapshot-caps';
 import {
@@ -44,7 +44,7 @@ import {
 } from './tar-writer';
 import type { ManifestEntry } from './workspace-snapshot';
 
-export { isDirFdSupported as isHostSnapshotSupported } from './dir-fd';
+export { isDirFdSupported as isHostSnapshotSupported } from '../util/dir-fd';
 
 export interface HostSnapshotResult {
   /** every entry; the ones this archive leaves out carry the reason in `skipped` */

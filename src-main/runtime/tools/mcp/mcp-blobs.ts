@@ -5,9 +5,16 @@
  * its work_dir, and the model is told the path. Before, a blob was "not shown" and so
  * out of the agent's reach (issue 16 item 4).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MessageImage } from '@shared/domain/message';
+import {
+  closeQuietly,
+  createFileAt,
+  ensureDirAt,
+  isDirFdSupported,
+  openRoot,
+} from '../../util/dir-fd';
 
 /** Image types chat models accept in a user message. */
 export const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
@@ -66,20 +73,67 @@ const EXTENSIONS: Record<string, string> = {
 /**
  * Saves blobs under `<workspace>/mcp-resources/<server>/`; the sandbox mounts the
  * workspace at `workDir`, so the model is given both the path there and the relative one.
+ *
+ * The workspace is the agent's: it can make `mcp-resources` (or the server's folder, or
+ * the file's name) a link to a host folder such as ~/.ssh, and a write by path would then
+ * land there (issue 24, found in its security review). Each name is made and opened
+ * inside the folder already held open, never followed (util/dir-fd.ts); a link in the
+ * way means the blob is not saved, and the model is told why. Where descriptor lookups
+ * are not available (not Linux), nothing is saved.
  */
 export function workspaceBlobSink(workspaceDir: string, workDir: string, server: string): BlobSink {
-  const folder = join('mcp-resources', safeName(server));
+  const serverFolder = safeName(server);
+  const folder = join('mcp-resources', serverFolder);
   return {
     save(uri, mimeType, bytes) {
       let name = safeName(uri.split(/[/:]/).filter(Boolean).at(-1) ?? 'resource');
       const extension = EXTENSIONS[mimeType];
       if (extension && !name.toLowerCase().endsWith(extension)) name += extension;
       const relative = join(folder, name);
-      mkdirSync(join(workspaceDir, folder), { recursive: true });
-      writeFileSync(join(workspaceDir, relative), bytes);
+      const problem = writeInside(workspaceDir, ['mcp-resources', serverFolder], name, bytes);
+      if (problem) return `not saved: ${problem}`;
       return `saved in the workspace as ${relative} (${join(workDir, relative)} in the sandbox)`;
     },
   };
+}
+
+/** Writes `root/folders.../name` without following any link; returns why it could not. */
+function writeInside(
+  root: string,
+  folders: string[],
+  name: string,
+  bytes: Buffer,
+): string | undefined {
+  if (!isDirFdSupported(root)) {
+    return 'saving binary resources into the workspace needs Linux (/proc/self/fd) on this machine';
+  }
+  const open: number[] = [];
+  try {
+    open.push(openRoot(root));
+    for (const [depth, folder] of folders.entries()) {
+      const fd = ensureDirAt(open.at(-1)!, folder);
+      if (fd === undefined) {
+        return `${folders.slice(0, depth + 1).join('/')} in the workspace is not a plain folder (a symbolic link?)`;
+      }
+      open.push(fd);
+    }
+    const file = createFileAt(open.at(-1)!, name);
+    if (file === undefined) {
+      return `${[...folders, name].join('/')} in the workspace is not a plain file (a symbolic link?)`;
+    }
+    try {
+      for (let offset = 0; offset < bytes.length;) {
+        offset += writeSync(file, bytes, offset, bytes.length - offset);
+      }
+    } finally {
+      closeQuietly(file);
+    }
+    return undefined;
+  } catch (error) {
+    return `the workspace could not be written (${(error as Error).message})`;
+  } finally {
+    for (const fd of open) closeQuietly(fd);
+  }
 }
 
 function safeName(text: string): string {

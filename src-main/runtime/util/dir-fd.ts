@@ -15,6 +15,7 @@ import {
   constants,
   fstatSync,
   lstatSync,
+  mkdirSync,
   openSync,
   readdirSync,
   readlinkSync,
@@ -22,7 +23,8 @@ import {
 import type { Stats } from 'node:fs';
 
 const PROC_FD = '/proc/self/fd';
-const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } = constants;
+const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK, O_NOCTTY } =
+  constants;
 
 /** `name` inside the folder open as `dirFd`, for the path-taking calls below. */
 function at(dirFd: number, name: string): string {
@@ -65,6 +67,40 @@ export function openDirAt(dirFd: number, name: string): number | undefined {
 export function openFileAt(dirFd: number, name: string): number | undefined {
   try {
     return openSync(at(dirFd, name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The folder `name` inside the open folder, made when missing, and opened; undefined when
+ * `name` is something else (a link to a host folder, a file). mkdir never follows a link
+ * in its last component, and the open refuses one.
+ */
+export function ensureDirAt(dirFd: number, name: string, mode = 0o755): number | undefined {
+  try {
+    mkdirSync(at(dirFd, name), { mode });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+  }
+  return openDirAt(dirFd, name);
+}
+
+/**
+ * `name` inside the open folder, created or emptied, opened for writing; undefined when
+ * it is a link (ELOOP: a write through it would land wherever it points on the host), a
+ * FIFO without a reader, or cannot be written.
+ */
+export function createFileAt(dirFd: number, name: string, mode = 0o644): number | undefined {
+  try {
+    const fd = openSync(
+      at(dirFd, name),
+      O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY,
+      mode,
+    );
+    if (fstatSync(fd).isFile()) return fd;
+    closeQuietly(fd);
+    return undefined;
   } catch {
     return undefined;
   }
