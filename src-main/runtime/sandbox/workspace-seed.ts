@@ -8,13 +8,30 @@
  * copied). What the agent changes stays on the engine's side, as with any remote engine.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  fstatSync,
+  lstatSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { SandboxUser } from './container-policy';
 import type { ContainerEngine } from './engine';
 import { SandboxError } from './errors';
 import { runOneShot } from './one-shot-exec';
 import { createTar, type TarFileInput } from './tar-archive';
+import {
+  closeQuietly,
+  isDirFdSupported,
+  listDir,
+  lstatAt,
+  openDirAt,
+  openFileAt,
+  openRoot,
+} from '../util/dir-fd';
 
 /** More than this is refused: it travels in memory, and a remote workspace is for tasks. */
 export const SEED_LIMIT_BYTES = 256 * 1024 * 1024;
@@ -76,36 +93,76 @@ export async function seedUnsharedWorkspace(
   return 'seeded';
 }
 
-/** The folder's files and folders as archive entries (links are left out: they could point anywhere here). */
+/**
+ * The folder's files and folders as archive entries (links are left out: they could point
+ * anywhere here). Walked by open folder descriptors where the platform allows
+ * (util/dir-fd.ts): a name swapped for a link meanwhile is never followed.
+ */
 function folderEntries(root: string): TarFileInput[] {
   const entries: TarFileInput[] = [];
   let bytes = 0;
-  const walk = (relative: string) => {
-    for (const name of readdirSync(join(root, relative)).sort()) {
-      const path = relative ? `${relative}/${name}` : name;
-      const stat = lstatSync(join(root, path));
-      if (stat.isDirectory()) {
-        entries.push({ path, type: 'directory', mode: stat.mode & 0o7777 });
-        walk(path);
-      } else if (stat.isFile()) {
-        bytes += stat.size;
-        if (bytes > SEED_LIMIT_BYTES) {
-          throw new SandboxError(
-            'workspace_full',
-            `The workspace ${root} holds more than ${SEED_LIMIT_BYTES / 1024 ** 2} MB, too much ` +
-              'to send to an engine on another machine; use a smaller task folder, or an ' +
-              'engine on this machine ([sandbox] engines).',
-          );
+  const count = (size: number) => {
+    bytes += size;
+    if (bytes > SEED_LIMIT_BYTES) {
+      throw new SandboxError(
+        'workspace_full',
+        `The workspace ${root} holds more than ${SEED_LIMIT_BYTES / 1024 ** 2} MB, too much ` +
+          'to send to an engine on another machine; use a smaller task folder, or an ' +
+          'engine on this machine ([sandbox] engines).',
+      );
+    }
+  };
+  if (!isDirFdSupported(root)) {
+    const walk = (relative: string) => {
+      for (const name of readdirSync(join(root, relative)).sort()) {
+        const path = relative ? `${relative}/${name}` : name;
+        const stat = lstatSync(join(root, path));
+        if (stat.isDirectory()) {
+          entries.push({ path, type: 'directory', mode: stat.mode & 0o7777 });
+          walk(path);
+        } else if (stat.isFile()) {
+          count(stat.size);
+          const data = readFileSync(join(root, path));
+          entries.push({ path, data, mode: stat.mode & 0o7777, mtime: stat.mtime });
         }
-        entries.push({
-          path,
-          data: readFileSync(join(root, path)),
-          mode: stat.mode & 0o7777,
-          mtime: stat.mtime,
-        });
+      }
+    };
+    walk('');
+    return entries;
+  }
+  const walkFd = (dirFd: number, relative: string) => {
+    for (const name of listDir(dirFd).sort()) {
+      const path = relative ? `${relative}/${name}` : name;
+      const stat = lstatAt(dirFd, name);
+      if (stat?.isDirectory()) {
+        const fd = openDirAt(dirFd, name);
+        if (fd === undefined) continue; // a link now
+        try {
+          entries.push({ path, type: 'directory', mode: fstatSync(fd).mode & 0o7777 });
+          walkFd(fd, path);
+        } finally {
+          closeQuietly(fd);
+        }
+      } else if (stat?.isFile()) {
+        const fd = openFileAt(dirFd, name);
+        if (fd === undefined) continue;
+        try {
+          const opened = fstatSync(fd);
+          if (!opened.isFile()) continue;
+          count(opened.size);
+          const data = readFileSync(fd);
+          entries.push({ path, data, mode: opened.mode & 0o7777, mtime: opened.mtime });
+        } finally {
+          closeQuietly(fd);
+        }
       }
     }
   };
-  walk('');
+  const rootFd = openRoot(root);
+  try {
+    walkFd(rootFd, '');
+  } finally {
+    closeQuietly(rootFd);
+  }
   return entries;
 }
