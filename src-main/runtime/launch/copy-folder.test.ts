@@ -5,7 +5,7 @@
  * has the same folder mounted read-write). Links are copied as links; what is there is
  * copied as it is.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
   lstatSync,
@@ -17,46 +17,16 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hostSecret, newMarker } from '../timetravel/testing/host-secret';
+import { hostSecret, newMarker, startFlipper } from '../timetravel/testing/host-secret';
 import { copyFolder } from './copy-folder';
 
 const FILES = 200;
 const FOLDERS = 50;
 const COPIES = 60;
 const SIZE = 64;
-
-/** Swaps files for links to `secret` and back, folders for links to its folder and back. */
-const FLIPPER = `
-const fs = require('node:fs');
-const [dir, secret, secretDir, files, folders, size] = process.argv.slice(1);
-const body = Buffer.alloc(Number(size), 'w');
-for (let isLink = true; ; isLink = !isLink) {
-  for (let i = 0; i < Number(files); i++) {
-    const f = dir + '/f' + i;
-    try {
-      if (isLink) fs.symlinkSync(secret, f + '.l');
-      else fs.writeFileSync(f + '.l', body);
-      fs.renameSync(f + '.l', f);
-    } catch {}
-  }
-  for (let i = 0; i < Number(folders); i++) {
-    const d = dir + '/d' + i;
-    try {
-      if (isLink) {
-        fs.renameSync(d, d + '.away');
-        fs.symlinkSync(secretDir, d);
-      } else {
-        fs.unlinkSync(d);
-        fs.renameSync(d + '.away', d);
-      }
-    } catch {}
-  }
-}
-`;
 
 let flipper: ChildProcess | undefined;
 afterEach(() => {
@@ -93,16 +63,7 @@ describe('copyFolder', () => {
     const secret = hostSecret(marker, SIZE);
     const src = mkdtempSync(join(tmpdir(), 'wb-copy-race-'));
     const out = mkdtempSync(join(tmpdir(), 'wb-copy-race-out-'));
-    for (let i = 0; i < FILES; i++) writeFileSync(join(src, `f${i}`), Buffer.alloc(SIZE, 'w'));
-    for (let i = 0; i < FOLDERS; i++) {
-      mkdirSync(join(src, `d${i}`));
-      writeFileSync(join(src, `d${i}`, 'secret'), Buffer.alloc(SIZE, 'w'));
-    }
-    flipper = spawn(
-      process.execPath,
-      ['-e', FLIPPER, src, secret.file, secret.dir, String(FILES), String(FOLDERS), String(SIZE)],
-      { stdio: 'ignore' },
-    );
+    flipper = startFlipper(src, secret, { files: FILES, folders: FOLDERS, size: SIZE });
     await new Promise((resolve) => setTimeout(resolve, 200));
     const failures: string[] = [];
     for (let i = 0; i < COPIES; i++) {

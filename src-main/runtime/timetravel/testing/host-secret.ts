@@ -1,8 +1,17 @@
 /**
- * For the snapshot race tests (issue 24 item 1): a host-only secret outside any
- * workspace, and a count of where its marker shows up in what a snapshot wrote.
+ * For the race tests of the host walks (issue 24 item 1: the snapshot, the isolated
+ * copy): a host-only secret outside any workspace, a process that keeps swapping a
+ * folder's names for links to it, and a count of where its marker shows up.
  */
-import { lstatSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  mkdirSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -40,4 +49,57 @@ export function countMarker(dir: string, marker: string): number {
     for (let at = bytes.indexOf(needle); at >= 0; at = bytes.indexOf(needle, at + 1)) hits++;
   }
   return hits;
+}
+
+/** Swaps files for links to `secret` and back, folders for links to its folder and back. */
+const FLIPPER = `
+const fs = require('node:fs');
+const [ws, secret, secretDir, files, folders, size] = process.argv.slice(1);
+const body = Buffer.alloc(Number(size), 'w');
+// Each state lasts a whole pass, so a walk sees both and a late read meets the other.
+for (let isLink = true; ; isLink = !isLink) {
+  for (let i = 0; i < Number(files); i++) {
+    const f = ws + '/f' + i;
+    try {
+      if (isLink) fs.symlinkSync(secret, f + '.l');
+      else fs.writeFileSync(f + '.l', body);
+      fs.renameSync(f + '.l', f);
+    } catch {}
+  }
+  for (let i = 0; i < Number(folders); i++) {
+    const d = ws + '/d' + i;
+    try {
+      if (isLink) {
+        fs.renameSync(d, d + '.away');
+        fs.symlinkSync(secretDir, d);
+      } else {
+        fs.unlinkSync(d);
+        fs.renameSync(d + '.away', d);
+      }
+    } catch {}
+  }
+}
+`;
+
+/**
+ * Fills `dir` with `files` files f0.. and `folders` folders d0.. (each holding a file
+ * named like the secret: a read by path through a swapped folder would take the secret),
+ * all `size` bytes, and starts a Node process that keeps swapping them for links to the
+ * secret and its folder. The swaps are atomic renames: every name is always either a
+ * real entry or a link. Kill the process when done.
+ */
+export function startFlipper(
+  dir: string,
+  secret: { dir: string; file: string },
+  counts: { files: number; folders: number; size: number },
+): ChildProcess {
+  for (let i = 0; i < counts.files; i++) {
+    writeFileSync(join(dir, `f${i}`), Buffer.alloc(counts.size, 'w'));
+  }
+  for (let i = 0; i < counts.folders; i++) {
+    mkdirSync(join(dir, `d${i}`));
+    writeFileSync(join(dir, `d${i}`, 'secret'), Buffer.alloc(counts.size, 'w'));
+  }
+  const args = [secret.file, secret.dir, counts.files, counts.folders, counts.size].map(String);
+  return spawn(process.execPath, ['-e', FLIPPER, dir, ...args], { stdio: 'ignore' });
 }
