@@ -11,20 +11,17 @@
  * - kill -9 during a fork's restore of a large workspace: the fork's folder is left
  *   with no history naming it; the next command that opens the runtime removes it.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunEvent } from '@shared/events';
+import { runWorkbench } from './testing/workbench-child';
 import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
 import type { RecordedRequest } from '../runtime/llm/testing/scripted-types';
 import { LABELS } from '../runtime/sandbox/container-policy';
 import { LOCAL_SANDBOX_IMAGE, probeDocker } from '../runtime/sandbox/testing/docker-env';
 import { containersWith, docker } from '../runtime/sandbox/testing/sandbox-fixture';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const dockerProbe = await probeDocker();
 
 /** Step 1 writes 200 MB (a restore that takes a while); step 2 sleeps; then terminate. */
@@ -41,45 +38,6 @@ function script(request: RecordedRequest) {
     return { toolCalls: [{ name: 'bash', arguments: { command: 'sleep 120' } }] };
   }
   return { toolCalls: [{ name: 'terminate', arguments: { status: 'success' } }] };
-}
-
-interface Ran {
-  code: number | null;
-  events: RunEvent[];
-  stderr: string;
-}
-
-function workbench(
-  home: string,
-  args: string[],
-  options: {
-    onEvent?: (event: RunEvent, signal: (name: NodeJS.Signals) => void) => void;
-    whileRunning?: (signal: (name: NodeJS.Signals) => void) => void;
-  } = {},
-): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'bin/workbench.js'), ...args], {
-      env: { ...process.env, WORKBENCH_HOME: home },
-    });
-    const signal = (name: NodeJS.Signals) => child.kill(name);
-    options.whileRunning?.(signal);
-    const events: RunEvent[] = [];
-    let pending = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      pending += d.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line.startsWith('{')) continue;
-        const event = JSON.parse(line) as RunEvent;
-        events.push(event);
-        options.onEvent?.(event, signal);
-      }
-    });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, events, stderr }));
-  });
 }
 
 const historyIds = (home: string) =>
@@ -115,7 +73,7 @@ describe.skipIf(!dockerProbe.available)('workbench runs fork: refusals and a kil
     );
     // The parent: step 1 writes 200 MB (snapshot kept), step 2 is stopped with Ctrl-C
     // while its command runs: step 2 finishes without a snapshot.
-    const parent = await workbench(
+    const parent = await runWorkbench(
       home,
       ['run', '--agent', 'swe', '--jsonl', '--config', config, 'work'],
       {
@@ -131,7 +89,7 @@ describe.skipIf(!dockerProbe.available)('workbench runs fork: refusals and a kil
     const known = historyIds(home);
 
     const refused = async (args: string[], pattern: RegExp) => {
-      const ran = await workbench(home, ['runs', 'fork', parentId, ...args, '--config', config]);
+      const ran = await runWorkbench(home, ['runs', 'fork', parentId, ...args, '--config', config]);
       expect(ran.code, ran.stderr).toBe(2);
       expect(ran.stderr).toMatch(pattern);
       // said once, and nothing recorded
@@ -153,7 +111,7 @@ describe.skipIf(!dockerProbe.available)('workbench runs fork: refusals and a kil
     await refused(['--at', '1', '--max-steps', '1'], /--max-steps \(1\) must be more than/);
 
     // Asked for: step 2 without its files, in an empty workspace.
-    const empty = await workbench(home, [
+    const empty = await runWorkbench(home, [
       'runs',
       'fork',
       parentId,
@@ -172,7 +130,7 @@ describe.skipIf(!dockerProbe.available)('workbench runs fork: refusals and a kil
 
     // kill -9 while the 200 MB of step 1 are restored into the fork's container
     let forkDir = '';
-    const killed = await workbench(
+    const killed = await runWorkbench(
       home,
       ['runs', 'fork', parentId, '--at', '1', '--jsonl', '--config', config],
       {
@@ -200,7 +158,7 @@ describe.skipIf(!dockerProbe.available)('workbench runs fork: refusals and a kil
     expect(historyIds(home)).not.toContain(forkId);
 
     // the next command that opens the runtime sweeps it (here: deleting the empty fork)
-    const next = await workbench(home, ['runs', 'delete', emptyId]);
+    const next = await runWorkbench(home, ['runs', 'delete', emptyId]);
     expect(next.code, next.stderr).toBe(0);
     expect(next.stderr).toMatch(/removed .*fork-.*the run it was made for never started/);
     expect(existsSync(forkDir)).toBe(false);

@@ -6,20 +6,17 @@
  * "interrupted" (the server rejects unpaired tool calls, as OpenAI does), it works in the
  * files the killed run left, and it finishes (exit 0).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunEvent } from '@shared/events';
+import { runWorkbench } from './testing/workbench-child';
 import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
 import type { RecordedRequest } from '../runtime/llm/testing/scripted-types';
 import { LABELS } from '../runtime/sandbox/container-policy';
 import { LOCAL_SANDBOX_IMAGE, probeDocker } from '../runtime/sandbox/testing/docker-env';
 import { containersWith, docker } from '../runtime/sandbox/testing/sandbox-fixture';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const dockerProbe = await probeDocker();
 
 const isInterrupted = (r: RecordedRequest) =>
@@ -35,40 +32,6 @@ function script(request: RecordedRequest) {
       ? 'printf one > /workspace/one.txt'
       : 'printf half > /workspace/two.txt && sleep 120';
   return { content: `step ${results + 1}`, toolCalls: [{ name: 'bash', arguments: { command } }] };
-}
-
-interface Ran {
-  code: number | null;
-  events: RunEvent[];
-  stderr: string;
-}
-
-function workbench(
-  home: string,
-  args: string[],
-  onEvent?: (event: RunEvent, kill: () => void) => void,
-): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'bin/workbench.js'), ...args], {
-      env: { ...process.env, WORKBENCH_HOME: home },
-    });
-    const events: RunEvent[] = [];
-    let pending = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      pending += d.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line.startsWith('{')) continue;
-        const event = JSON.parse(line) as RunEvent;
-        events.push(event);
-        onEvent?.(event, () => child.kill('SIGKILL'));
-      }
-    });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, events, stderr }));
-  });
 }
 
 describe.skipIf(!dockerProbe.available)('workbench runs resume', () => {
@@ -95,16 +58,18 @@ describe.skipIf(!dockerProbe.available)('workbench runs resume', () => {
       { mode: 0o600 },
     );
     let killedAt = 0;
-    const killed = await workbench(
+    const killed = await runWorkbench(
       home,
       ['run', '--jsonl', '--config', config, 'write two files'],
-      (event, kill) => {
-        if (event.type === 'run.started') sessionId = event.sessionId;
-        // The second command is running (it sleeps): kill the CLI mid-step.
-        if (event.type === 'tool.started' && event.step === 2 && !killedAt) {
-          killedAt = Date.now();
-          setTimeout(kill, 1_500);
-        }
+      {
+        onEvent: (event, signal) => {
+          if (event.type === 'run.started') sessionId = event.sessionId;
+          // The second command is running (it sleeps): kill the CLI mid-step.
+          if (event.type === 'tool.started' && event.step === 2 && !killedAt) {
+            killedAt = Date.now();
+            setTimeout(() => signal('SIGKILL'), 1_500);
+          }
+        },
       },
     );
     expect(killed.code).toBe(null);
@@ -114,7 +79,14 @@ describe.skipIf(!dockerProbe.available)('workbench runs resume', () => {
     if (sleepCall?.type !== 'tool.started') throw new Error('no second call');
     const before = server.requests.length;
 
-    const resumed = await workbench(home, ['runs', 'resume', runId, '--jsonl', '--config', config]);
+    const resumed = await runWorkbench(home, [
+      'runs',
+      'resume',
+      runId,
+      '--jsonl',
+      '--config',
+      config,
+    ]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.events[0]).toMatchObject({
       type: 'run.started',
@@ -142,7 +114,7 @@ describe.skipIf(!dockerProbe.available)('workbench runs resume', () => {
     // `runs fork` from the command line: a step that does not exist is bad usage (exit 2);
     // a fork of the resumed run at its step 3 with a message runs and finishes (exit 0).
     const resumedId = resumed.events[0]!.runId;
-    const bad = await workbench(home, [
+    const bad = await runWorkbench(home, [
       'runs',
       'fork',
       resumedId,
@@ -153,7 +125,7 @@ describe.skipIf(!dockerProbe.available)('workbench runs resume', () => {
     ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/no finished step 99/);
-    const forked = await workbench(home, [
+    const forked = await runWorkbench(home, [
       'runs',
       'fork',
       resumedId,
@@ -174,7 +146,7 @@ describe.skipIf(!dockerProbe.available)('workbench runs resume', () => {
     expect(forkRequest.messages.some((m) => m.content === 'Once more, please.')).toBe(true);
     // `runs delete` takes the fork's workspace along.
     const forkId = forked.events[0]!.runId;
-    const deleted = await workbench(home, ['runs', 'delete', forkId]);
+    const deleted = await runWorkbench(home, ['runs', 'delete', forkId]);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(existsSync(join(home, 'runs', `${forkId}.jsonl`))).toBe(false);
     expect(existsSync(join(home, 'workspaces', `fork-${forkId}`))).toBe(false);
