@@ -20,7 +20,7 @@ import { isAbsolute, resolve, sep } from 'node:path';
 import type { PreflightCheck, WorkspaceChoice } from '@shared/ipc';
 import type { SandboxSettings } from '../config/schema';
 import { parseByteSize, workspaceBytes } from '../sandbox/workspace-size';
-import { isWithin } from '../util/contained-path';
+import { isWithin, LINUX_SYSTEM_DIRS } from '../util/contained-path';
 
 export interface WorkspaceGateContext {
   /** WORKBENCH_HOME */
@@ -43,23 +43,10 @@ export class WorkspaceRefusedError extends Error {
  * the container engines (their data holds every container's files) and of root.
  */
 const SYSTEM_FOLDERS = [
-  '/bin',
-  '/boot',
-  '/dev',
-  '/etc',
-  '/lib',
-  '/lib32',
-  '/lib64',
-  '/libx32',
-  '/proc',
+  ...LINUX_SYSTEM_DIRS,
   '/root',
-  '/run',
-  '/sbin',
-  '/sys',
-  '/usr',
   '/var/lib/containers',
   '/var/lib/docker',
-  '/var/run',
   '/System',
   '/Library',
   '/private/etc',

@@ -56,11 +56,10 @@ export function assertNotSymlink(path: string, what: string): void {
 }
 
 /**
- * Folders of a Linux image a bind mount must never cover: mounting the workspace over
- * them (or over `/`) would replace the system inside the sandbox, or collide with the
- * sandbox's own /tmp.
+ * The system folders of a Linux file system: never a workspace on the host
+ * (launch/workspace-gate.ts), never where one is mounted in the sandbox.
  */
-const SYSTEM_DIRS = [
+export const LINUX_SYSTEM_DIRS = [
   '/bin',
   '/boot',
   '/dev',
@@ -73,10 +72,16 @@ const SYSTEM_DIRS = [
   '/run',
   '/sbin',
   '/sys',
-  '/tmp',
   '/usr',
   '/var/run',
 ];
+
+/**
+ * Folders of a Linux image a bind mount must never cover: mounting the workspace over
+ * them (or over `/`) would replace the system inside the sandbox, or collide with the
+ * sandbox's own /tmp.
+ */
+const SYSTEM_DIRS = [...LINUX_SYSTEM_DIRS, '/tmp'];
 
 /** Why `path` cannot be the sandbox's working folder, or null when it can. */
 export function containerDirProblem(path: string): string | null {
