@@ -104,13 +104,17 @@ export function attachDebugTerminal(options: {
           case 'stop':
             runs.stop(runId);
             return;
-          case 'a':
+          case 'a': {
+            let resumed = false;
             for (const call of arg === 'all' ? calls : [callAt(arg)]) {
-              edit({ kind: 'approve_call', toolCallId: call.id });
+              resumed = edit({ kind: 'approve_call', toolCallId: call.id }).resumed === true;
               awaiting.delete(call.id);
+              if (resumed) break; // the last call waiting: the run went on
             }
-            print('  approved');
+            print(resumed ? '  approved; nothing left to decide, the run goes on' : '  approved');
+            if (resumed) return;
             break;
+          }
           case 'e':
             if (atTools) {
               const call = callAt(arg);
@@ -140,8 +144,12 @@ export function attachDebugTerminal(options: {
               '  what the model is told> ',
               'The user skipped this call.',
             );
-            edit({ kind: 'skip_call', toolCallId: call.id, observation });
+            const skipped = edit({ kind: 'skip_call', toolCallId: call.id, observation });
             awaiting.delete(call.id);
+            if (skipped.resumed) {
+              print('  skipped; nothing left to decide, the run goes on');
+              return;
+            }
             print('  skipped');
             break;
           }

@@ -116,6 +116,11 @@ export interface EditResult {
   toolCallId?: string;
   /** the memory index of an added message */
   index?: number;
+  /**
+   * the edit decided the last call a pause for approvals was waiting for: the run went on
+   * (no resume needed)
+   */
+  resumed?: true;
 }
 
 export const BREAKPOINT_SYNTAX =

@@ -253,13 +253,21 @@ describe('approval mode', () => {
       reasons: [{ kind: 'approval', tools: ['echo'] }],
       awaitingApproval: ['call_1', 'call_3'],
     });
-    h.debug.edit({ kind: 'approve_call', toolCallId: 'call_1' }, 'ui');
-    h.debug.edit(
-      { kind: 'skip_call', toolCallId: 'call_3', observation: 'Denied by the user.' },
-      'ui',
+    // the first decision leaves one call waiting: still paused
+    expect(h.debug.edit({ kind: 'approve_call', toolCallId: 'call_1' }, 'ui').resumed).toBe(
+      undefined,
     );
-    h.debug.resume('continue', 'ui');
+    expect(h.debug.status.state).toBe('paused');
+    // the last one decides everything the pause waited for: the run goes on by itself
+    // (issue 25 item 5: it used to need Resume after every Approve)
+    expect(
+      h.debug.edit(
+        { kind: 'skip_call', toolCallId: 'call_3', observation: 'Denied by the user.' },
+        'ui',
+      ),
+    ).toEqual({ applied: true, resumed: true });
     await done;
+    expect(h.of('run.resumed')).toMatchObject([{ mode: 'continue', by: 'ui' }]);
     expect(h.echoed).toEqual(['approve me']);
     // the second step called only shell: no pause
     expect(h.of('run.paused')).toHaveLength(1);
@@ -274,6 +282,55 @@ describe('approval mode', () => {
       ['tool', 'Observed output of cmd `shell` executed:\nexited 0'],
       ['tool', 'Denied by the user.'],
     ]);
+  });
+
+  it('stays paused after an edit alone, or when the pause had another reason too', async () => {
+    h = await startDebugHarness(
+      [
+        callReply('echo', { text: 'one' }, 'call_1'),
+        callReply('echo', { text: 'two' }, 'call_2'),
+        terminateReply(),
+      ],
+      { approveTools: ['echo'], breakpoints: ['step:2'] },
+    );
+    const done = h.run();
+    await h.nextPause();
+    // an edit of the only waiting call is not a decision: the user may still look at it
+    expect(
+      h.debug.edit({ kind: 'edit_call', toolCallId: 'call_1', arguments: '{"text":"1"}' }, 'ui')
+        .resumed,
+    ).toBeUndefined();
+    expect(h.debug.status.state).toBe('paused');
+    expect(h.debug.edit({ kind: 'approve_call', toolCallId: 'call_1' }, 'ui').resumed).toBe(true);
+    // step 2: the breakpoint pauses before its model call (nothing to approve there),
+    // then the approval pause at its tools ends with the decision
+    const atModel = await h.nextPause();
+    expect(atModel).toMatchObject({ point: 'before_model', step: 2 });
+    expect(() => h!.debug.edit({ kind: 'approve_call', toolCallId: 'call_2' }, 'ui')).toThrow(
+      /does not apply now/,
+    );
+    h.debug.resume('continue', 'ui');
+    await h.nextPause();
+    expect(h.debug.edit({ kind: 'approve_call', toolCallId: 'call_2' }, 'ui').resumed).toBe(true);
+    await done;
+    expect(h.echoed).toEqual(['1', 'two']);
+  });
+
+  it('a pause for approvals and a breakpoint together waits for Resume', async () => {
+    h = await startDebugHarness([callReply('echo', { text: 'ok' }, 'call_1'), terminateReply()], {
+      approveTools: ['echo'],
+      breakpoints: ['tool:echo'],
+    });
+    const done = h.run();
+    const atTools = await h.nextPause();
+    expect(atTools.reasons.map((r) => r.kind).sort()).toEqual(['approval', 'breakpoint']);
+    expect(h.debug.edit({ kind: 'approve_call', toolCallId: 'call_1' }, 'ui').resumed).toBe(
+      undefined,
+    );
+    expect(h.debug.status.state).toBe('paused');
+    h.debug.resume('continue', 'ui');
+    await done;
+    expect(h.echoed).toEqual(['ok']);
   });
 
   it('resuming approves what is still waiting, and says so in the record', async () => {

@@ -35,6 +35,8 @@ import type { Pricing } from './pricing';
 
 interface Paused {
   request: GateRequest;
+  /** why it paused: a pause for approvals alone ends once every call is decided */
+  reasons: readonly PauseReason[];
   awaiting: string[];
   go(mode: ResumeMode, actor: DebugActor): void;
 }
@@ -197,10 +199,18 @@ export class RunDebugger implements DebugGate {
     if ('toolCallId' in record)
       paused.awaiting = paused.awaiting.filter((id) => id !== record.toolCallId);
     this.emit({ type: 'run.edited', agent, step: this.book.step, by: actor, edit: record });
+    // Paused only to ask for approvals, and the last waiting call was just approved or
+    // skipped: nothing is left to decide, so the run goes on (issue 25 item 5: every
+    // gated call needed Approve and then Resume). An edit alone does not decide a call.
+    const isDecision = record.kind === 'approve_call' || record.kind === 'skip_call';
+    const isApprovalPause = paused.reasons.every((r) => r.kind === 'approval');
+    const resumes = isDecision && isApprovalPause && paused.awaiting.length === 0;
+    if (resumes) paused.go('continue', actor);
     return {
       applied: true,
       ...(applied.toolCallId !== undefined ? { toolCallId: applied.toolCallId } : {}),
       ...(applied.index !== undefined ? { index: applied.index } : {}),
+      ...(resumes ? { resumed: true as const } : {}),
     };
   }
 
@@ -242,6 +252,7 @@ export class RunDebugger implements DebugGate {
       signal.addEventListener('abort', onAbort, { once: true });
       const paused: Paused = {
         request,
+        reasons,
         awaiting,
         go: (mode, actor) => {
           signal.removeEventListener('abort', onAbort);
