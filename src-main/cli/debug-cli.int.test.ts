@@ -290,6 +290,28 @@ describe.skipIf(!docker.available)('workbench run --break in a terminal', () => 
     expect(tool).toBeDefined();
   }, 120_000);
 
+  it('--approve: approving the only waiting call goes on, without c (issue 25 item 5)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'wb-home-'));
+    const { seen, type, exited, screen } = inTerminal(home, [
+      'run',
+      '--approve',
+      'bash',
+      '--config',
+      configFile,
+      "'use the shell'",
+    ]);
+    await seen('[1] bash {"command":"echo original"}   (needs approval)');
+    type('a 1\r');
+    await seen('approved; nothing left to decide, the run goes on');
+    await seen('[1] bash {"command":"echo second"}   (needs approval)');
+    type('s 1\r');
+    await seen('what the model is told> ');
+    type(`${CLEAR_LINE}Not this one.\r`);
+    await seen('skipped; nothing left to decide, the run goes on');
+    expect(await exited, screen()).toBe(0);
+    expect(screen()).toContain('✓ bash (exit 0): original');
+  }, 120_000);
+
   it('Ctrl-\\ pauses a running run at the next safe point; c goes on', async () => {
     const home = mkdtempSync(join(tmpdir(), 'wb-home-'));
     const { seen, type, exited, screen } = inTerminal(home, [
