@@ -116,10 +116,11 @@ test('pause, step and resume by keyboard', async ({ page }) => {
 
 test('approval mode: one call approved, the other skipped with an answer; the last decision resumes', async ({
   page,
-}) => {
+}, testInfo) => {
   test.skip(unavailable !== null, unavailable ?? '');
   await openWorkbench(page);
-  await startDebugRun(page, `Please ask before acting ${Date.now()}`, {
+  const task = `Please ask before acting ${Date.now()}`;
+  await startDebugRun(page, task, {
     agent: 'toolcall',
     approve: 'create_chat_completion',
   });
@@ -127,6 +128,12 @@ test('approval mode: one call approved, the other skipped with an answer; the la
   await expect(page.getByTestId('debug-reasons')).toContainText(
     'approval needed before running create_chat_completion',
   );
+  // Waiting for a decision reads PAUSED, in the header and in the history (issue 25 item 4).
+  await expect(page.getByTestId('agent-state')).toHaveText('PAUSED');
+  await expect(
+    page.getByTestId('run-history-item').filter({ hasText: task }).locator('[data-verdict]'),
+  ).toHaveText('PAUSED');
+  await page.screenshot({ path: testInfo.outputPath('paused-for-approval.png') });
   const [first, second] = [
     page.getByTestId('paused-call').nth(0),
     page.getByTestId('paused-call').nth(1),

@@ -64,6 +64,11 @@ describe('runVerdict', () => {
     expect(runVerdict({ outcome: 'error' })).toMatchObject({ kind: 'error', tone: 'bad' });
     expect(runVerdict({ isInterrupted: true })).toMatchObject({ kind: 'interrupted' });
     expect(runVerdict({})).toMatchObject({ kind: 'running', tone: 'live' });
+    expect(runVerdict({ isPaused: true })).toMatchObject({ kind: 'paused', label: 'paused' });
+    // killed while paused: it is not waiting any more
+    expect(runVerdict({ isPaused: true, isInterrupted: true })).toMatchObject({
+      kind: 'interrupted',
+    });
   });
 });
 

@@ -3,7 +3,7 @@
  * and labelled. The run header, the history, `workbench run` and `runs show`, and the
  * CLI's exit code all derive from these functions, so they can never disagree.
  *
- * - A run has one badge: running, finished, finished with N tool errors, finished with
+ * - A run has one badge: running, paused (waiting in the debugger), finished, finished with N tool errors, finished with
  *   the agent reporting failure, max steps, cancelled, error or interrupted. Only a run
  *   that finished with no failed tool call and no reported failure is `good` (green).
  * - A tool call failed when it returned an error or its command exited non-zero; such a
@@ -14,6 +14,7 @@ import type { RunHealth, RunSummary } from './domain/runs';
 
 export type VerdictKind =
   | 'running'
+  | 'paused'
   | 'finished'
   | 'finished_with_errors'
   | 'agent_failed'
@@ -34,7 +35,7 @@ export interface RunVerdict {
 
 type VerdictInput = Pick<
   RunSummary,
-  'outcome' | 'isInterrupted' | 'health' | 'terminateStatus' | 'error'
+  'outcome' | 'isInterrupted' | 'isPaused' | 'health' | 'terminateStatus' | 'error'
 >;
 
 /** A tool call failed: it returned an error, or its command exited non-zero. */
@@ -54,9 +55,10 @@ export function runVerdict(summary: VerdictInput): RunVerdict {
   const toolErrors = summary.health?.toolErrors ?? 0;
   switch (summary.outcome) {
     case undefined:
-      return summary.isInterrupted
-        ? { kind: 'interrupted', label: 'interrupted', tone: 'bad' }
-        : { kind: 'running', label: 'running', tone: 'live' };
+      if (summary.isInterrupted) return { kind: 'interrupted', label: 'interrupted', tone: 'bad' };
+      // Waiting in the debugger (a breakpoint, an approval, a pause): not doing anything.
+      if (summary.isPaused) return { kind: 'paused', label: 'paused', tone: 'warn' };
+      return { kind: 'running', label: 'running', tone: 'live' };
     case 'finished': {
       const errors = toolErrors > 0 ? ` with ${plural(toolErrors, 'tool error')}` : '';
       if (summary.terminateStatus === 'failure') {
@@ -97,6 +99,7 @@ export function verdictExitCode(kind: VerdictKind): number {
     case 'agent_failed':
     case 'error':
     case 'running':
+    case 'paused':
       return 1;
   }
 }

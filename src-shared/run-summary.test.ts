@@ -160,6 +160,37 @@ describe('summarize', () => {
   });
 });
 
+describe('paused', () => {
+  it('is paused from run.paused until run.resumed or run.finished', () => {
+    const paused: RunEventPayload = {
+      type: 'run.paused',
+      agent: 'manus',
+      step: 1,
+      point: 'before_tools',
+      reasons: [{ kind: 'approval', tools: ['bash'] }],
+    };
+    const resumed: RunEventPayload = {
+      type: 'run.resumed',
+      agent: 'manus',
+      step: 1,
+      mode: 'continue',
+      by: 'ui',
+      pausedMs: 1,
+    };
+    const finished: RunEventPayload = {
+      type: 'run.finished',
+      outcome: 'cancelled',
+      state: 'FINISHED',
+      steps: 1,
+      usage: { prompt: 0, completion: 0 },
+    };
+    expect(summarize(run([started('manus'), paused]))?.isPaused).toBe(true);
+    expect(summarize(run([started('manus'), paused, resumed]))?.isPaused).toBeUndefined();
+    expect(summarize(run([started('manus'), paused, finished]))?.isPaused).toBeUndefined();
+    expect(runVerdict(summarize(run([started('manus'), paused]))!).label).toBe('paused');
+  });
+});
+
 describe('lineage', () => {
   it('carries a fork’s and a resumed run’s origin from run.started into the summary', () => {
     const fork = summarize(

@@ -76,9 +76,13 @@ export function applyToSummary(
       };
     case 'check.finished':
       return { ...summary, check: { ok: event.ok, exitCode: event.exitCode } };
+    case 'run.paused':
+      return { ...summary, isPaused: true };
+    case 'run.resumed':
+      return withoutPause(summary);
     case 'run.finished':
       return {
-        ...summary,
+        ...withoutPause(summary),
         state: event.state,
         outcome: event.outcome,
         steps: event.steps,
@@ -96,4 +100,10 @@ export function summarize(events: readonly RunEvent[]): RunSummary | undefined {
   let summary: RunSummary | undefined;
   for (const event of events) summary = applyToSummary(summary, event);
   return summary;
+}
+
+function withoutPause(summary: RunSummary): RunSummary {
+  if (!summary.isPaused) return summary;
+  const { isPaused: _paused, ...rest } = summary;
+  return rest;
 }

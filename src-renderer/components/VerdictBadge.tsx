@@ -16,7 +16,12 @@ export function VerdictBadge({
   variant?: 'badge' | 'dot';
 }) {
   const verdict = runVerdict(summary);
-  const label = verdict.kind === 'running' ? summary.state : verdict.label;
+  const label =
+    verdict.kind === 'running'
+      ? summary.state
+      : verdict.kind === 'paused'
+        ? 'PAUSED'
+        : verdict.label;
   if (variant === 'dot') {
     return (
       <span

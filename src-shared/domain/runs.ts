@@ -112,6 +112,8 @@ export interface RunSummary {
    * its history ends without `run.finished`
    */
   isInterrupted?: boolean;
+  /** the run waits in the debugger (`run.paused` without its `run.resumed` yet) */
+  isPaused?: boolean;
   /**
    * the run came from an exported file (`runs import`): the folders and session its
    * history names belong to the machine it was recorded on, so it is never resumed and

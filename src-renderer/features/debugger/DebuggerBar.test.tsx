@@ -82,6 +82,49 @@ describe('the debugger bar', () => {
     expect(inputsOf(api, 'pauseRun')).toEqual([{ runId: 'run-1' }]);
   });
 
+  it('a paused run reads PAUSED in the header and the history; Pause says it is pausing until it is', async () => {
+    const { api, script } = await pausedRun();
+    const row = () =>
+      screen
+        .getAllByTestId('run-history-item')
+        .find((el) => el.getAttribute('data-run-id') === 'run-1')!;
+    const badges = () =>
+      [...document.querySelectorAll('.verdict[data-verdict], .verdict-badge[data-verdict]')].map(
+        (el) => [el.getAttribute('data-verdict'), el.textContent?.trim()],
+      );
+    expect(badges()).toEqual([
+      ['paused', 'PAUSED'],
+      ['paused', 'PAUSED'],
+    ]);
+    expect(row().textContent).toContain('PAUSED');
+    script.emit({
+      type: 'run.resumed',
+      agent: 'manus',
+      step: 1,
+      mode: 'continue',
+      by: 'ui',
+      pausedMs: 5,
+    });
+    act(() => api.push(script.events.splice(0)));
+    expect(badges().map(([kind]) => kind)).toEqual(['running', 'running']);
+    // Pause during a long command: the bar says so at once, and again when it pauses
+    const bar = screen.getByTestId('debugger-bar');
+    await act(async () => fireEvent.click(screen.getByTestId('debug-pause')));
+    expect(bar.getAttribute('data-state')).toBe('pausing');
+    expect(screen.getByTestId('debug-state').textContent).toMatch(/^Pausing…/);
+    expect((screen.getByTestId('debug-pause') as HTMLButtonElement).disabled).toBe(true);
+    script.emit({
+      type: 'run.paused',
+      agent: 'manus',
+      step: 2,
+      point: 'before_model',
+      reasons: [{ kind: 'user' }],
+    });
+    act(() => api.push(script.events.splice(0)));
+    expect(bar.getAttribute('data-state')).toBe('paused');
+    expect(screen.getByTestId('debug-state').textContent).toBe('Paused at step 2');
+  });
+
   it('adds a breakpoint by its text form and refuses a bad one in place', async () => {
     const { api } = await pausedRun();
     fireEvent.change(screen.getByTestId('breakpoint-input'), { target: { value: 'loop' } });

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { describePauseReason } from '@shared/domain/debugger';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
@@ -29,11 +30,27 @@ export function DebuggerBar({ runId }: { runId: string }) {
   });
   const paused = useWorkbench((s) => s.runs[runId]?.timeline.debug?.paused ?? null);
   const action = useDebugAction();
-  const state = paused ? 'paused' : action.isBusy ? 'pausing' : 'running';
+  // A pause takes effect at the next safe point: after the command or model call in
+  // flight, which can take a while (issue 25 item 4: the bar said "Running" meanwhile).
+  const [isPauseAsked, setPauseAsked] = useState(false);
+  // Asked and now paused: the request is done (state adjusted while rendering, as React
+  // documents for a value derived from a change).
+  if (isPauseAsked && paused) setPauseAsked(false);
+  const state = paused ? 'paused' : action.isBusy || isPauseAsked ? 'pausing' : 'running';
 
-  const pause = () => void action.run(() => bridge.debug.pause(runId));
+  const pause = () =>
+    void action.run(async () => {
+      const status = await bridge.debug.pause(runId);
+      setPauseAsked(status.state === 'pausing');
+      return status;
+    });
   const resume = () => void action.run(() => bridge.debug.resume(runId));
-  const step = (scope: 'cycle' | 'model') => void action.run(() => bridge.debug.step(runId, scope));
+  const step = (scope: 'cycle' | 'model') =>
+    void action.run(async () => {
+      const status = await bridge.debug.step(runId, scope);
+      setPauseAsked(status.state === 'pausing');
+      return status;
+    });
   useDebuggerKeys(isLive, {
     togglePause: () => (paused ? resume() : pause()),
     step: () => paused && step('cycle'),
@@ -51,7 +68,11 @@ export function DebuggerBar({ runId }: { runId: string }) {
     >
       <div className="debugger-controls">
         <span className="badge" data-testid={TEST_IDS.debugState}>
-          {paused ? `Paused at step ${paused.step}` : 'Running'}
+          {paused
+            ? `Paused at step ${paused.step}`
+            : state === 'pausing'
+              ? 'Pausing… (at the next safe point, once the running call ends)'
+              : 'Running'}
         </span>
         {paused ? (
           <>
@@ -88,6 +109,7 @@ export function DebuggerBar({ runId }: { runId: string }) {
             className="secondary"
             data-testid={TEST_IDS.debugPause}
             onClick={pause}
+            disabled={state === 'pausing'}
             title="Pause at the next safe point (F8 or p)"
           >
             Pause
