@@ -69,9 +69,9 @@ export class SandboxAccess {
         signal ? { signal } : {},
       );
     } catch (error) {
-      // The outage's own error object, so `failureResult` knows it (a call that waited on
-      // the pre-warm's creation gets the same failure).
-      throw this.outage.record(error) ? this.outage.failure : error;
+      // A definite failure is rethrown as the outage's own error object, so
+      // `failureResult` knows it.
+      throw this.outage.record(error) ?? error;
     }
   }
 

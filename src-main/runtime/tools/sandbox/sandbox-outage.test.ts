@@ -15,17 +15,19 @@ describe('SandboxOutage', () => {
   it('is caused only by definite failures, and keeps the first', () => {
     const outage = new SandboxOutage('optional', NAMES);
     // a busy engine, a dropped container or an internal error may do better next time
-    expect(outage.record(new EngineTimeoutError('ping', 1000, 'unix:///x'))).toBe(false);
-    expect(outage.record(new ContainerGoneError('abc', 'removed'))).toBe(false);
-    expect(outage.record(new SandboxError('internal', 'oops'))).toBe(false);
-    expect(outage.record(new Error('not a sandbox error'))).toBe(false);
+    expect(outage.record(new EngineTimeoutError('ping', 1000, 'unix:///x'))).toBeNull();
+    expect(outage.record(new ContainerGoneError('abc', 'removed'))).toBeNull();
+    expect(outage.record(new SandboxError('internal', 'oops'))).toBeNull();
+    expect(outage.record(new Error('not a sandbox error'))).toBeNull();
     expect(outage.failure).toBeNull();
 
     const image = new ImageUnavailableError('The image could not be pulled.');
-    expect(outage.record(image)).toBe(true);
-    expect(outage.record(down())).toBe(false);
+    expect(outage.record(image)).toBe(image);
+    // another definite failure (a call that raced the pre-warm) is the same outage
+    expect(outage.record(down())).toBe(image);
+    expect(outage.record(new SandboxError('sandbox_disabled', 'off'))).toBe(image);
+    expect(outage.record(new EngineTimeoutError('ping', 1000, 'unix:///x'))).toBeNull();
     expect(outage.failure).toBe(image);
-    expect(outage.record(new SandboxError('sandbox_disabled', 'off'))).toBe(false);
   });
 
   it('required: the first call ends the run with the cause and the fix', () => {

@@ -46,10 +46,15 @@ export class SandboxOutage {
     return this.cause;
   }
 
-  /** Keeps the first definite failure; true when `error` is (now) the outage's cause. */
-  record(error: unknown): boolean {
-    if (!this.cause && isDefiniteFailure(error)) this.cause = error;
-    return this.cause !== null && this.cause === error;
+  /**
+   * Keeps the first definite failure. Returns the outage's failure when `error` is definite
+   * (a second one, e.g. a call that raced the pre-warm, belongs to the same outage), else
+   * null: the error is the one call's own.
+   */
+  record(error: unknown): SandboxError | null {
+    if (!isDefiniteFailure(error)) return null;
+    this.cause ??= error;
+    return this.cause;
   }
 
   /** The result of a call that met the outage (`failure` must be set). */
