@@ -2,7 +2,9 @@
  * Issue 11, items 1 and 7, as a new user meets them: Docker is down and no API key is
  * set. Before the run, pre-flight says both plainly (and refuses agents that cannot work
  * at all); the run's header never shows a green "finished" when every tool call failed,
- * and the sandbox failure is said once, with its cause and the fix.
+ * and the sandbox failure is said once, with its cause and the fix. Issue 25 item 1: the
+ * demo's model calls a sandbox tool again after being told the sandbox cannot be used in
+ * this run, so the run ends there as `error` (exit 1 in the CLI) instead of finishing.
  */
 import { expect, test } from '@playwright/test';
 import { browserUnavailableReason } from './support/chromium';
@@ -71,28 +73,33 @@ test('item 1: a run with Docker unavailable is not "finished" in green; the fail
   await expect(page.getByTestId('preflight')).toHaveAttribute('data-state', 'warn');
   await page.getByTestId('run-start').click();
 
-  // the demo's three sandbox calls all fail
+  // the demo's first sandbox call fails and tells the model; its second ends the run
+  // (the engine is asked once: docs/run-outcome.md, "A sandbox that cannot start")
   const outcome = page.getByTestId('run-outcome');
-  await expect(outcome).toHaveText('finished with 3 tool errors', { timeout: 60_000 });
-  await expect(outcome).toHaveAttribute('data-tone', 'warn');
+  await expect(outcome).toHaveText('error', { timeout: 60_000 });
+  await expect(outcome).toHaveAttribute('data-tone', 'bad');
   await expect(page.getByTestId('run-health').locator('[data-health="toolErrors"]')).toHaveText(
-    '3 tool errors of 4',
+    '2 tool errors of 2',
   );
+  // the run's error says why it ended, and points at the banner for the cause and the fix
+  const runError = page.getByTestId('run-error');
+  await expect(runError).toContainText('The sandbox could not start (the cause and the fix');
+  await expect(runError).toContainText('The run ends here: `bash` was called after');
 
   // one banner with the cause and the fix
   const banner = page.getByTestId('sandbox-banner');
   await expect(banner).toHaveAttribute('data-reason', 'engine_unavailable');
-  await expect(banner).toHaveAttribute('data-calls', '3');
+  await expect(banner).toHaveAttribute('data-calls', '2');
   await expect(banner).toContainText('Docker is unavailable');
   await expect(banner).toContainText('sudo systemctl start docker');
-  // one timeline row for the sandbox, ×3, linked to each failed call
+  // one timeline row for the sandbox, ×2, linked to each failed call
   const sandboxRows = page.locator('[data-testid="timeline-marker"][data-marker="sandbox"]');
   await expect(sandboxRows).toHaveCount(1);
-  await expect(sandboxRows).toContainText('×3');
-  await expect(sandboxRows.getByTestId('repeat-link')).toHaveCount(3);
+  await expect(sandboxRows).toContainText('×2');
+  await expect(sandboxRows.getByTestId('repeat-link')).toHaveCount(2);
   // the long message is not repeated on every call
   const failed = page.locator('[data-testid="tool-call"][data-status="error"]');
-  await expect(failed).toHaveCount(3);
+  await expect(failed).toHaveCount(2);
   for (const card of await failed.all()) {
     await expect(card).toContainText('Not run: the sandbox could not start');
     await expect(card).not.toContainText('No Docker engine socket');
@@ -102,7 +109,7 @@ test('item 1: a run with Docker unavailable is not "finished" in green; the fail
   expect(pageText.split('No Docker engine socket').length - 1).toBe(1);
   await expect(page.getByTestId('run-history-item').first()).toHaveAttribute(
     'data-verdict',
-    'finished_with_errors',
+    'error',
   );
   await page.screenshot({ path: testInfo.outputPath('docker-unavailable.png'), fullPage: true });
 });

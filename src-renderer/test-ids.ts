@@ -172,6 +172,8 @@ export const TEST_IDS = {
   runModel: 'run-model',
   runHealth: 'run-health',
   runWorkspace: 'run-workspace',
+  // the run's error (a run that ended as `error`), under the header's health line
+  runError: 'run-error',
   sandboxBanner: 'sandbox-banner',
   historyErrors: 'history-errors',
   historyStuck: 'history-stuck',

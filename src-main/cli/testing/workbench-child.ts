@@ -26,11 +26,13 @@ export function runWorkbench(
     onEvent?: (event: RunEvent, signal: Signal) => void;
     /** called once the process started, with a way to signal it */
     whileRunning?: (signal: Signal) => void;
+    /** laid over this process's environment (e.g. DOCKER_HOST at an engine that is not there) */
+    env?: NodeJS.ProcessEnv;
   } = {},
 ): Promise<Ran> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(root, 'bin/workbench.js'), ...args], {
-      env: { ...process.env, WORKBENCH_HOME: home },
+      env: { ...process.env, ...options.env, WORKBENCH_HOME: home },
     });
     const signal: Signal = (name) => child.kill(name);
     options.whileRunning?.(signal);

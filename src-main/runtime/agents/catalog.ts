@@ -20,6 +20,7 @@ import {
 } from './build-input';
 import { sweSystemPrompt } from './prompts/swe';
 import { sandboxToolset, type SandboxToolset } from '../tools/sandbox/sandbox-toolset';
+import { SANDBOX_NEED } from './sandbox-need';
 
 export type { AgentBuildInput, AgentBuilder, AgentExtras, BuiltAgent } from './build-input';
 
@@ -60,7 +61,11 @@ export const AGENT_BUILDERS: Record<AgentName, AgentBuilder> = {
       input,
       sweSystemPrompt(input.config.sandbox.work_dir),
       // The shell is always needed: start the container while the model thinks.
-      sandboxToolset(input, ['bash', 'str_replace_editor'], { prewarm: true }),
+      // Its only tools: a sandbox that cannot start ends the run (sandbox-outage.ts).
+      sandboxToolset(input, ['bash', 'str_replace_editor'], {
+        prewarm: true,
+        need: SANDBOX_NEED.swe,
+      }),
     ),
   browser: buildBrowserAgent,
   mcp: buildMcpAgent,

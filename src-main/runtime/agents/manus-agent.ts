@@ -9,6 +9,7 @@ import { createAskHumanTool } from '../tools/ask-human';
 import { VisualToolAgent } from '../loop/visual-tool-agent';
 import { browserAndMcpTools } from './manus-extras';
 import { sandboxToolset } from '../tools/sandbox/sandbox-toolset';
+import { SANDBOX_NEED } from './sandbox-need';
 import { createTerminateTool } from '../tools/terminate';
 import {
   specialToolNames,
@@ -19,7 +20,11 @@ import {
 import { MANUS_NEXT_STEP_PROMPT, manusSystemPrompt } from './prompts/manus';
 
 export async function buildManusAgent(input: AgentBuildInput): Promise<BuiltAgent> {
-  const sandbox = sandboxToolset(input, ['python_execute', 'bash', 'str_replace_editor']);
+  // It has other tools: a sandbox that cannot start ends the run only when the model
+  // calls a sandbox tool after being told it cannot be used (sandbox-outage.ts).
+  const sandbox = sandboxToolset(input, ['python_execute', 'bash', 'str_replace_editor'], {
+    need: SANDBOX_NEED.manus,
+  });
   const own = [...sandbox.tools, createAskHumanTool(input.services.human), createTerminateTool()];
   let extras;
   try {

@@ -13,6 +13,7 @@ import type { AgentName } from '@shared/domain/agent';
 import type { PreflightCheck, PreflightInput, PreflightReport } from '@shared/ipc';
 import { chooseMcpServer } from '../agents/mcp-agent';
 import type { RuntimeServices } from '../agents/runtime-services';
+import { SANDBOX_NEED } from '../agents/sandbox-need';
 import { ConfigError } from '../config/load';
 import type { ConfigAgentName } from '../config/resolve';
 import type { LlmProfile, WorkbenchConfig } from '../config/schema';
@@ -23,15 +24,6 @@ import { isCancellation } from '../util/abort';
 import { modelKind } from './model-client';
 import { probeModelEndpoint } from './model-probe';
 import { checkWorkspace } from './workspace';
-
-/** How much an agent needs the sandbox: swe has nothing else; Manus has other tools too. */
-const SANDBOX_NEED: Record<AgentName, 'required' | 'optional' | 'none'> = {
-  swe: 'required',
-  manus: 'optional',
-  browser: 'none',
-  mcp: 'none',
-  toolcall: 'none',
-};
 
 export interface PreflightOptions {
   /** ask the model's endpoint whether it answers (the UI does; `run:start` does not wait) */

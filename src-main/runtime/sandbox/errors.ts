@@ -70,6 +70,25 @@ export class ContainerGoneError extends SandboxError {
   }
 }
 
+/**
+ * Failures that mean the sandbox will not start in this run however often it is asked:
+ * no engine answers (no socket, refused, no permission, an untrusted host, no engine of
+ * `[sandbox] engines`), the image is missing and cannot be pulled (a local-only tag, a
+ * pull the registry or the network refused, a pull that left no image), or the sandbox is
+ * turned off. A run meeting one ends or stops calling the sandbox (SandboxOutage).
+ * Not definite: a timeout or a dropped connection (a busy or restarting engine may answer
+ * the next call), a container gone (it is recreated), and internal errors.
+ */
+const DEFINITE_KINDS: ReadonlySet<SandboxErrorKind> = new Set([
+  'engine_unavailable',
+  'image_unavailable',
+  'sandbox_disabled',
+]);
+
+export function isDefiniteFailure(error: unknown): error is SandboxError {
+  return error instanceof SandboxError && DEFINITE_KINDS.has(error.kind);
+}
+
 interface ErrorShape {
   code?: unknown;
   statusCode?: unknown;

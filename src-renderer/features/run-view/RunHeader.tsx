@@ -8,6 +8,7 @@ import { VerdictBadge } from '../../components/VerdictBadge';
 import { downloadText } from '../../lib/download';
 import { formatCount, formatDuration, totalTokens } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
+import { runErrorText, sandboxCause } from '../../store/timeline/run-error-text';
 
 /**
  * Agent, model, the run's one badge (state and outcome together), the health line
@@ -17,6 +18,7 @@ import { useNow } from '../../lib/use-now';
 export function RunHeader({ runId }: { runId: string }) {
   const bridge = useBridge();
   const summary = useWorkbench((s) => s.runs[runId]?.summary);
+  const sandboxFailure = useWorkbench((s) => s.runs[runId]?.timeline.sandboxFailure);
   const [stopState, setStopState] = useState<{
     runId: string;
     status: 'stopping' | 'failed';
@@ -175,8 +177,8 @@ export function RunHeader({ runId }: { runId: string }) {
         </p>
       )}
       {summary.error && (
-        <p className="field-error" role="alert">
-          {summary.error}
+        <p className="field-error" role="alert" data-testid={TEST_IDS.runError}>
+          {runErrorText(summary.error, sandboxCause(summary.error, sandboxFailure))}
         </p>
       )}
       {stop?.status === 'failed' && (

@@ -13,6 +13,7 @@ import { callRequested, callRetried, callSettled } from './pending-calls';
 import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
 import { requestExtras, withOutput } from './request-and-output';
 import { answeredTime, trackStepTime } from './step-waits';
+import { sandboxCause } from './run-error-text';
 
 export function applyTimelineEvents(
   model: TimelineModel,
@@ -219,6 +220,7 @@ class Draft extends StructureDraft {
         this.m.pendingCalls = {};
         this.m.openQuestions = [];
         const verdict = this.runFinished(e);
+        const cause = e.error ? sandboxCause(e.error, this.m.sandboxFailure) : undefined;
         this.push({
           kind: 'finished',
           id: e.seq,
@@ -229,6 +231,7 @@ class Draft extends StructureDraft {
           steps: e.steps,
           usage: e.usage,
           ...(e.error !== undefined ? { error: e.error } : {}),
+          ...(cause !== undefined ? { sandboxCause: cause } : {}),
           ...(e.terminateStatus !== undefined ? { terminateStatus: e.terminateStatus } : {}),
           verdict,
         });

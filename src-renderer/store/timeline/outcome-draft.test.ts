@@ -70,6 +70,39 @@ describe('the timeline never contradicts the outcome', () => {
     );
   });
 
+  it('folds the calls a run answered without asking the engine again, whose errors go on after the cause', () => {
+    // the runtime now tries once per run: one failed sandbox.changed, then every call's
+    // error is the cause and what the run does about it (tools/sandbox/sandbox-outage.ts)
+    const script = new RunScript('r').start('compute');
+    script.emit({ type: 'sandbox.changed', image: 'python:3.12-slim', status: 'creating' });
+    script.emit({
+      type: 'sandbox.changed',
+      image: 'python:3.12-slim',
+      status: 'failed',
+      error: DOCKER_DOWN,
+      reason: 'engine_unavailable',
+    });
+    const told = `${DOCKER_DOWN} The sandbox tools (bash) cannot be used in this run.`;
+    const ended = `${DOCKER_DOWN} The run ends here: \`bash\` was called after the model was told.`;
+    for (const error of [told, ended]) {
+      script.addStep({ calls: [{ name: 'bash', args: { command: 'ls' }, error }] });
+      script.endStep();
+    }
+    script.finish('error', ended);
+    const model = applyTimelineEvents(createTimeline(), script.events);
+
+    const calls = tools(model.items);
+    expect(calls.map((c) => c.isSandboxFailure)).toEqual([true, true]);
+    const sandboxRows = markers(model.items, 'sandbox');
+    expect(sandboxRows).toHaveLength(1);
+    expect(sandboxRows[0]!.text).toContain('×2');
+    expect(model.sandboxFailure).toMatchObject({ error: DOCKER_DOWN, isResolved: false });
+    const finished = model.items.at(-1)!;
+    expect(finished.kind === 'finished' && finished.verdict.label).toBe('error');
+    // the last row says why the run ended and leaves the cause to the banner
+    expect(finished.kind === 'finished' && finished.sandboxCause).toBe(DOCKER_DOWN);
+  });
+
   it('marks a command that exited non-zero as an error, never ok', () => {
     const script = new RunScript('r').start('test');
     script.addStep({ calls: [{ name: 'bash', args: { command: 'false' }, exitCode: 1 }] });

@@ -21,6 +21,16 @@ export function errorKey(error: string): string {
   return error.replace(/\s+/g, ' ').trim().slice(0, ERROR_KEY_CHARS);
 }
 
+/**
+ * A tool error caused by the sandbox failure: its message, maybe followed by what the run
+ * does about it (the runtime adds "…cannot be used in this run" or "The run ends here: …",
+ * tools/sandbox/sandbox-outage.ts), which the banner and the run's error say.
+ */
+export function isCausedBy(toolError: string, sandboxError: string): boolean {
+  const cause = errorKey(sandboxError);
+  return cause !== '' && errorKey(toolError).startsWith(cause);
+}
+
 /** The first sentence of a long message, for one-line rows. */
 export function firstSentence(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -107,7 +117,7 @@ export class OutcomeDraft extends TimelineDraft {
     this.m.toolErrors += 1;
     if (e.error === undefined) return changes;
     const failure = this.m.sandboxFailure;
-    if (failure && !failure.isResolved && errorKey(failure.error) === errorKey(e.error)) {
+    if (failure && !failure.isResolved && isCausedBy(e.error, failure.error)) {
       changes.isSandboxFailure = true;
       this.recordSandboxFailure(failure, tool.id);
     }

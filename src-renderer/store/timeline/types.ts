@@ -229,6 +229,8 @@ export interface FinishedItem extends ItemBase {
   steps: number;
   usage: TokenUsage;
   error?: string;
+  /** the sandbox failure's message the error starts with, while its banner shows */
+  sandboxCause?: string;
   terminateStatus?: string;
   /** the run's one badge (docs/run-outcome.md) */
   verdict: RunVerdict;

@@ -10,7 +10,7 @@ import type { PersistentShell } from '../../sandbox/persistent-shell';
 import type { Sandbox } from '../../sandbox/sandbox';
 import { ansiCQuote } from '../../sandbox/shell-protocol';
 import type { SandboxAccess } from './sandbox-access';
-import { effectiveTimeoutSeconds, failureAsResult, formatCommandResult } from './format-result';
+import { effectiveTimeoutSeconds, formatCommandResult } from './format-result';
 import { fail, ok, type Tool, type ToolResult } from '../tool';
 import { ToolOutputStreamer } from './output-streamer';
 
@@ -92,7 +92,9 @@ export function createBashTool(access: SandboxAccess): Tool<BashArgs> {
               await ensureShell(sandbox, signal);
               return ok('The shell was restarted.');
             })
-            .catch(failureAsResult);
+            .catch((error: unknown) =>
+              access.failureResult(error, { tool: 'bash', step: context.step }),
+            );
         }
       }
       const command = args.command ?? '';
@@ -125,7 +127,9 @@ export function createBashTool(access: SandboxAccess): Tool<BashArgs> {
           }
           return formatted;
         })
-        .catch(failureAsResult);
+        .catch((error: unknown) =>
+          access.failureResult(error, { tool: 'bash', step: context.step }),
+        );
     },
     async dispose() {
       await closeShell();

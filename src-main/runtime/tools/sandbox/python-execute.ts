@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { SandboxAccess } from './sandbox-access';
-import { effectiveTimeoutSeconds, failureAsResult, formatCommandResult } from './format-result';
+import { effectiveTimeoutSeconds, formatCommandResult } from './format-result';
 import { fail, type Tool, type ToolResult } from '../tool';
 import { ToolOutputStreamer } from './output-streamer';
 
@@ -68,7 +68,9 @@ export function createPythonExecuteTool(access: SandboxAccess): Tool<PythonArgs>
           }
           return formatted;
         })
-        .catch(failureAsResult);
+        .catch((error: unknown) =>
+          access.failureResult(error, { tool: 'python_execute', step: context.step }),
+        );
     },
   };
 }

@@ -3,12 +3,19 @@
  * (`manager.acquire(session, ...)` uses `session.use('sandbox', ...)`), so every tool of
  * every run of the session shares one container. It also forwards the session's
  * `sandbox.changed` events into this run's event stream while the run lasts.
+ *
+ * An access lives as long as one agent's run. Once the sandbox is definitely unavailable
+ * (the engine does not answer, the image cannot be had), it does not ask again in that run
+ * and its tools answer as SandboxOutage says: the run ends, or the model is told.
  */
 import type { RunEventPayload } from '@shared/events';
 import type { SandboxSettings } from '../../config/schema';
 import type { Sandbox } from '../../sandbox/sandbox';
 import type { SandboxManager } from '../../sandbox/sandbox-manager';
 import { ContainerGoneError, SandboxError } from '../../sandbox/errors';
+import type { ToolResult } from '../tool';
+import { failureAsResult } from './format-result';
+import { SandboxOutage, type SandboxCall, type SandboxNeed } from './sandbox-outage';
 import { WorkspaceWatchdog } from './workspace-watchdog';
 import type { Session } from '../../session/session';
 
@@ -18,6 +25,10 @@ export interface SandboxAccessInput {
   session: Session;
   settings: SandboxSettings;
   emit: (event: RunEventPayload) => void;
+  /** how much the agent needs the sandbox (SandboxOutage); default `optional` */
+  need?: SandboxNeed;
+  /** the agent's sandbox tools, named when the model is told they cannot be used */
+  toolNames?: readonly string[];
 }
 
 export class SandboxAccess {
@@ -25,15 +36,23 @@ export class SandboxAccess {
   private releaseLease: (() => void) | null = null;
   private isDisposed = false;
   private readonly lifetime = new AbortController();
+  private readonly outage: SandboxOutage;
 
-  constructor(private readonly input: SandboxAccessInput) {}
+  constructor(private readonly input: SandboxAccessInput) {
+    this.outage = new SandboxOutage(input.need ?? 'optional', input.toolNames ?? []);
+  }
 
   get settings(): SandboxSettings {
     return this.input.settings;
   }
 
-  /** The session's sandbox, created on first use. */
+  /**
+   * The session's sandbox, created on first use. After a definite failure (this call's, the
+   * pre-warm's or an earlier call's) it fails with that failure without asking again.
+   */
   async get(signal?: AbortSignal): Promise<Sandbox> {
+    const known = this.outage.failure;
+    if (known) throw known;
     const manager = this.input.manager;
     if (!manager) {
       throw new SandboxError('internal', 'No sandbox manager is available in this runtime');
@@ -43,7 +62,27 @@ export class SandboxAccess {
       // While this run lasts its sandbox is not handed to another session.
       this.releaseLease = manager.lease(this.input.session.id);
     }
-    return manager.acquire(this.input.session, this.input.settings, signal ? { signal } : {});
+    try {
+      return await manager.acquire(
+        this.input.session,
+        this.input.settings,
+        signal ? { signal } : {},
+      );
+    } catch (error) {
+      // A definite failure is rethrown as the outage's own error object, so
+      // `failureResult` knows it.
+      throw this.outage.record(error) ?? error;
+    }
+  }
+
+  /**
+   * What a sandbox tool answers for an error of `use`: the outage's answer when the
+   * sandbox is definitely unavailable (it may end the run), else the error as an
+   * observation (failureAsResult; a cancellation is rethrown).
+   */
+  failureResult(error: unknown, call: SandboxCall): ToolResult {
+    if (error !== null && error === this.outage.failure) return this.outage.answer(call);
+    return failureAsResult(error);
   }
 
   /**

@@ -13,6 +13,7 @@ import { createPythonExecuteTool } from './python-execute';
 import { createStrReplaceEditorTool } from './str-replace-editor';
 import type { Tool } from '../tool';
 import { SandboxAccess } from './sandbox-access';
+import type { SandboxNeed } from './sandbox-outage';
 
 export type SandboxToolName = 'bash' | 'python_execute' | 'str_replace_editor';
 
@@ -33,13 +34,19 @@ export interface SandboxToolsetInput {
 export function sandboxToolset(
   input: SandboxToolsetInput,
   names: SandboxToolName[],
-  options: { prewarm?: boolean } = {},
+  options: {
+    prewarm?: boolean;
+    /** what a sandbox that cannot start does to the run (sandbox-outage.ts); default optional */
+    need?: SandboxNeed;
+  } = {},
 ): SandboxToolset {
   const access = new SandboxAccess({
     manager: input.services.sandboxes,
     session: input.session,
     settings: input.config.sandbox,
     emit: input.env.emit,
+    toolNames: names,
+    ...(options.need ? { need: options.need } : {}),
   });
   const factories: Record<SandboxToolName, () => Tool> = {
     bash: () => createBashTool(access) as Tool,

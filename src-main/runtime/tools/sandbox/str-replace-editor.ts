@@ -17,7 +17,6 @@ import {
   snippetAround,
   numbered,
 } from './editor-text';
-import { failureAsResult } from './format-result';
 import { WorkspaceFiles, type PathInfo } from './workspace-files';
 import { fail, ok, type Tool, type ToolResult } from '../tool';
 
@@ -85,7 +84,7 @@ export function createStrReplaceEditorTool(access: SandboxAccess): Tool<EditorAr
           return await run(args, info, files);
         });
       } catch (error) {
-        return failureAsResult(error);
+        return access.failureResult(error, { tool: 'str_replace_editor', step: context.step });
       }
     },
   };

@@ -9,6 +9,7 @@ import type {
 } from '../../../store/timeline/types';
 import { RowLink, RowShell } from './RowShell';
 import { ClampedText } from './ClampedText';
+import { runErrorText } from '../../../store/timeline/run-error-text';
 import type { RowProps } from './row-props';
 
 const MARKER_ICON: Record<MarkerItem['marker'], string> = {
@@ -184,7 +185,7 @@ export function FinishedRow({ item, isSelected, isExpanded, actions }: RowProps<
       {item.error && (
         <ClampedText
           className="msg-text error-text"
-          text={item.error}
+          text={runErrorText(item.error, item.sandboxCause)}
           isExpanded={isExpanded}
           onToggle={() => actions.toggleExpanded(item.id)}
         />
