@@ -140,6 +140,7 @@ function show(args: string[]): number {
     (id, ref) => store.imagePath(id, ref),
   );
   for (const event of log.events) printer.onEvent(event);
+  printer.end();
   return EXIT.finished;
 }
 
