@@ -14,7 +14,7 @@ import { readForComparison } from '../../runtime/runs/compare-reader';
 import { MAX_COMPARED_RUNS } from '../../runtime/runs/run-compare';
 import { diffJson, formatComparison, formatRunDiff } from '../diff-report';
 import { parseCommandArgs } from '../parse-args';
-import { EXIT, UsageError } from '../usage-error';
+import { EXIT, HelpRequested, UsageError } from '../usage-error';
 
 const USAGE = 'usage: workbench runs diff A B [C ...] [--json]  (run ids or exported .jsonl files)';
 export const EXIT_DIFFERENT = 1;
@@ -67,7 +67,7 @@ export function runsDiffCommand(args: string[], openStore: () => RunStore): numb
   try {
     return runsDiff(args, openStore);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (error instanceof UsageError || error instanceof HelpRequested) throw error;
     process.stderr.write(
       `workbench: runs diff failed: ${error instanceof Error ? error.message : String(error)}\n`,
     );
@@ -76,7 +76,7 @@ export function runsDiffCommand(args: string[], openStore: () => RunStore): numb
 }
 
 function runsDiff(args: string[], openStore: () => RunStore): number {
-  const { values, positionals } = parseCommandArgs(args, {
+  const { values, positionals } = parseCommandArgs('runs diff', args, {
     json: { type: 'boolean', default: false },
   });
   if (positionals.length < 2) throw new UsageError(USAGE);

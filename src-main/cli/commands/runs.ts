@@ -18,7 +18,8 @@ import { renameCommand } from './runs-edit';
 import { parseCommandArgs } from '../parse-args';
 import { RunPrinter } from '../run-printer';
 import { resolveRunRef } from '../run-ref';
-import { EXIT, UsageError } from '../usage-error';
+import { EXIT, HelpRequested, UsageError } from '../usage-error';
+import { helpTopicAfter } from '../usage';
 
 function openStore(): RunStore {
   return new RunStore(join(defaultHome(), 'runs'), {
@@ -28,6 +29,8 @@ function openStore(): RunStore {
 
 export async function runsCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub === '-h' || sub === '--help') throw new HelpRequested('runs');
+  if (sub === 'help') throw new HelpRequested(helpTopicAfter('runs', rest));
   switch (sub) {
     case 'list':
       return list(rest);
@@ -63,7 +66,7 @@ export function statusOf(summary: RunSummary): string {
 }
 
 function list(args: string[]): number {
-  const { values, positionals } = parseCommandArgs(args, {
+  const { values, positionals } = parseCommandArgs('runs list', args, {
     json: { type: 'boolean', default: false },
   });
   if (positionals.length > 0) throw new UsageError('runs list takes no arguments');
@@ -103,7 +106,7 @@ function list(args: string[]): number {
 }
 
 function show(args: string[]): number {
-  const { values, positionals } = parseCommandArgs(args, {
+  const { values, positionals } = parseCommandArgs('runs show', args, {
     jsonl: { type: 'boolean', default: false },
   });
   const ref = onlyRunId(positionals, 'runs show RUN_ID|PREFIX|last [--jsonl]');
@@ -145,7 +148,7 @@ function show(args: string[]): number {
 }
 
 function exportCommand(args: string[]): number {
-  const { values, positionals } = parseCommandArgs(args, {
+  const { values, positionals } = parseCommandArgs('runs export', args, {
     output: { type: 'string', short: 'o' },
   });
   const ref = onlyRunId(positionals, 'runs export RUN_ID|PREFIX|last [-o FILE]');
@@ -169,7 +172,7 @@ function exportCommand(args: string[]): number {
 }
 
 function importCommand(args: string[]): number {
-  const { positionals } = parseCommandArgs(args, {});
+  const { positionals } = parseCommandArgs('runs import', args, {});
   const file = positionals[0];
   if (!file || positionals.length > 1) throw new UsageError('usage: workbench runs import FILE');
   let content: string;
