@@ -47,7 +47,11 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
   batch --resume BATCH_ID | batch show BATCH_ID [--json]
                       go on with a stopped or killed batch (finished runs are kept) |
                       show its grid`,
-  'runs list': `  runs list [--json]  list the runs in the history`,
+  'runs list': `  runs list [--limit N] [--agent NAME] [--status VERDICT]... [--batch BATCH_ID] [--json]
+                      the runs in the history, newest first: the newest N, only one
+                      agent's, only these verdicts (finished, finished_with_errors,
+                      agent_failed, max_steps, cancelled, error, interrupted, running;
+                      --status a,b or repeated), only one batch's`,
   'runs show': `  runs show RUN [--jsonl]
                       show a run from the history (--jsonl replays its events)`,
   'runs export': `  runs export RUN [-o FILE]

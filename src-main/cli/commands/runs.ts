@@ -18,6 +18,7 @@ import { renameCommand } from './runs-edit';
 import { parseCommandArgs } from '../parse-args';
 import { RunPrinter } from '../run-printer';
 import { resolveRunRef } from '../run-ref';
+import { describeFilter, filterRuns, parseRunsFilter } from '../runs-filter';
 import { EXIT, HelpRequested, UsageError } from '../usage-error';
 import { helpTopicAfter } from '../usage';
 
@@ -68,17 +69,28 @@ export function statusOf(summary: RunSummary): string {
 function list(args: string[]): number {
   const { values, positionals } = parseCommandArgs('runs list', args, {
     json: { type: 'boolean', default: false },
+    limit: { type: 'string' },
+    agent: { type: 'string' },
+    status: { type: 'string', multiple: true },
+    batch: { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError('runs list takes no arguments');
+  const filter = parseRunsFilter(values);
   const store = openStore();
-  const runs = store.list();
+  const all = store.list();
   store.close();
+  const runs = filterRuns(all, filter);
   if (values.json) {
     process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
     return EXIT.finished;
   }
   if (runs.length === 0) {
-    process.stderr.write('No runs yet. Start one with: workbench run "TASK"\n');
+    const asked = describeFilter(filter);
+    process.stderr.write(
+      all.length === 0 || asked === ''
+        ? 'No runs yet. Start one with: workbench run "TASK"\n'
+        : `No runs match ${terminalSafe(asked)} (of ${all.length} in the history)\n`,
+    );
     return EXIT.finished;
   }
   // Summaries come from logs, and imported logs from anywhere: no raw escapes.
