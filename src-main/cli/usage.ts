@@ -61,7 +61,7 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
                       name a run in the history`,
   'runs delete': `  runs delete RUN...  delete runs with their sandbox snapshots`,
   'runs diff': `  runs diff A B [C ...] [--json]
-                      compare runs step by step (run ids or exported .jsonl files);
+                      compare runs step by step (each a RUN, or an exported .jsonl file);
                       exit 0 when equivalent, 1 when they differ, 2 for bad usage`,
   'runs fork': `  runs fork RUN --at STEP [--message TEXT] [--agent-model PROFILE] [--max-steps N]
       [--without-files] [-c|--config FILE] [--jsonl]
