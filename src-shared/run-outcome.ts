@@ -38,7 +38,11 @@ type VerdictInput = Pick<
   'outcome' | 'isInterrupted' | 'isPaused' | 'health' | 'terminateStatus' | 'error'
 >;
 
-/** A tool call failed: it returned an error, or its command exited non-zero. */
+/**
+ * A tool call failed: it returned an error, or its command exited non-zero. Since issue 25
+ * `tool.finished.ok` is false for both; histories written before it say `ok: true` with
+ * a non-zero `exitCode`, so the exit code is still read here and they count the same.
+ */
 export function isToolFailure(
   event: Pick<ToolFinishedEvent, 'ok' | 'exitCode' | 'skipped'>,
 ): boolean {

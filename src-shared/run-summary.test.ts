@@ -191,6 +191,30 @@ describe('paused', () => {
   });
 });
 
+describe('a non-zero exit', () => {
+  it('is one tool error, whether its history says ok (before issue 25) or not ok', () => {
+    const health = (isOk: boolean) =>
+      summarize(
+        run([
+          started('swe'),
+          {
+            type: 'tool.finished',
+            agent: 'swe',
+            step: 1,
+            toolCallId: 'a',
+            name: 'bash',
+            ok: isOk,
+            output: '(exit code 1)',
+            exitCode: 1,
+            durationMs: 1,
+          },
+        ]),
+      )!.health;
+    expect(health(false)).toEqual(health(true));
+    expect(health(false)).toMatchObject({ toolCalls: 1, toolErrors: 1 });
+  });
+});
+
 describe('lineage', () => {
   it('carries a fork’s and a resumed run’s origin from run.started into the summary', () => {
     const fork = summarize(

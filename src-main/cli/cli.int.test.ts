@@ -3,7 +3,7 @@
  * and exit codes (DESIGN section 3).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,8 +51,70 @@ describe('workbench CLI', () => {
     const { code, stderr, stdout } = await workbench(['run', '--max-steps', '1', 'never done']);
     expect(code).toBe(3);
     expect(stderr).toContain('■ max steps reached after 1 steps');
-    // stdout keeps the run's last words, not the progress
-    expect(stdout).toMatch(/^Terminated: Reached max steps \(1\)\n$/);
+    // stdout is the answer of a finished run: a run cut off by its step budget has none
+    // (its last words, "Terminated: Reached max steps", are the verdict on stderr)
+    expect(stdout).toBe('');
+  });
+
+  it('-h / --help after every command and subcommand: that usage on stdout, exit 0', async () => {
+    const cases: [string[], string][] = [
+      [['run', '--help'], 'Usage: workbench run [options]'],
+      [['run', '--agent', 'swe', '-h'], 'Usage: workbench run [options]'],
+      [['run', '--bogus', '--help'], 'Usage: workbench run [options]'],
+      [['serve', '--help'], 'Usage: workbench serve [options]'],
+      [['batch', '-h'], 'Usage: workbench batch [options]'],
+      [['batch', 'show', '--help'], 'Usage: workbench batch [options]'],
+      [['runs', '--help'], 'Usage: workbench runs <subcommand>'],
+      [['runs', 'list', '--help'], 'Usage: workbench runs list [options]'],
+      [['runs', 'show', '-h'], 'Usage: workbench runs show [options]'],
+      [['runs', 'export', '--help'], 'Usage: workbench runs export [options]'],
+      [['runs', 'import', '--help'], 'Usage: workbench runs import [options]'],
+      [['runs', 'rename', '--help'], 'Usage: workbench runs rename [options]'],
+      [['runs', 'delete', '--help'], 'Usage: workbench runs delete [options]'],
+      [['runs', 'diff', '--help'], 'Usage: workbench runs diff [options]'],
+      [['runs', 'fork', '-h'], 'Usage: workbench runs fork [options]'],
+      [['runs', 'resume', '--help'], 'Usage: workbench runs resume [options]'],
+      [['config', '--help'], 'Usage: workbench config <subcommand>'],
+      [['config', 'show', '--help'], 'Usage: workbench config show [options]'],
+      [['config', 'import-openmanus', '-h'], 'Usage: workbench config import-openmanus [options]'],
+      [['config', 'test', '--help'], 'Usage: workbench config test [options]'],
+      [['help', 'runs', 'diff'], 'Usage: workbench runs diff [options]'],
+    ];
+    for (const [args, usage] of cases) {
+      const { code, stdout, stderr } = await workbench(args);
+      expect(code, args.join(' ')).toBe(0);
+      expect(stdout.startsWith(`${usage}\n`), `${args.join(' ')}: ${stdout}`).toBe(true);
+      expect(stdout, args.join(' ')).toContain('-h, --help');
+      expect(stderr, args.join(' ')).toBe('');
+    }
+    // the subcommand's help is its own, not the whole list
+    const diff = await workbench(['runs', 'diff', '--help']);
+    expect(diff.stdout).toContain('runs diff A B');
+    expect(diff.stdout).not.toContain('runs fork');
+    // after --, "--help" is the task
+    const task = await workbench(['run', '--agent', 'toolcall', '--', '--help']);
+    expect(task.code, task.stderr).toBe(0);
+    expect(task.stderr).toContain('task: --help');
+  }, 120_000); // twenty-odd CLI processes one after another
+
+  it('takes -p TEXT and -c FILE as OpenManus users type them; names the help for others', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-cli-short-'));
+    const config = join(dir, 'config.toml');
+    writeFileSync(config, '[agent.toolcall]\nmax_steps = 4\n');
+    const ran = await workbench(['run', '--agent', 'toolcall', '-c', config, '-p', 'say hi']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toMatch(/toolcall on .* \(max 4 steps\)\n {2}task: say hi\n/);
+    expect(ran.stdout).toMatch(/^This is the built-in demo model/);
+
+    const missing = await workbench(['run', '-c', join(dir, 'nope.toml'), '-p', 'x']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/config file not found: .*nope\.toml/);
+
+    const unknown = await workbench(['run', '-i', 'x']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toBe(
+      'workbench: unknown option -i for workbench run (see: workbench run --help; a task that starts with "-" goes after --)',
+    );
   });
 
   it('exits 2 with a one-line reason for bad usage', async () => {

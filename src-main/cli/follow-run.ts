@@ -2,8 +2,13 @@
  * Follows a started run at the terminal until it ends, for `workbench run` and for the
  * runs it continues (`runs fork`, `runs resume`): the orphan sweep, Ctrl-C, the answer on
  * stdout and the exit code. One place, so a fork exits like a run.
+ *
+ * stdout gets the answer only when the run finished: a stopped, failed or cut-off run's
+ * last words are not an answer (`run TASK > answer.txt` must not keep a partial reply),
+ * and its verdict is already on stderr (the ■ line) and in the exit code, so a terminal
+ * shows an error once.
  */
-import { verdictExitCode } from '@shared/run-outcome';
+import { verdictExitCode, type VerdictKind } from '@shared/run-outcome';
 import type { RunHandle } from '../runtime/runs/run-manager';
 import type { Runtime } from '../runtime/runtime';
 import { guardRunExit } from './run-exit-guard';
@@ -39,12 +44,15 @@ export async function followRun(
   try {
     await handle.done;
     await runtime.dispose();
+    printer.end();
     if (exitGuard.hasStalled) return EXIT.error;
-    // stdout keeps what a script wants: the answer, else how the run ended.
-    if (!options.isJsonl) {
-      const result = printer.finalAnswer ?? printer.outcomeLine();
+    const answer =
+      printer.verdict !== undefined && isFinished(printer.verdict.kind)
+        ? printer.finalAnswer
+        : undefined;
+    if (!options.isJsonl && answer) {
       // A redirected answer is kept byte for byte; on a terminal escapes are shown, not run.
-      if (result) process.stdout.write(`${process.stdout.isTTY ? terminalSafe(result) : result}\n`);
+      process.stdout.write(`${process.stdout.isTTY ? terminalSafe(answer) : answer}\n`);
     }
     if (interrupted) return EXIT.interrupted;
     return verdictExitCode(printer.verdict?.kind ?? 'error');
@@ -54,4 +62,9 @@ export async function followRun(
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** The run finished (the agent ended it; it may have reported failure): it has an answer. */
+function isFinished(kind: VerdictKind): boolean {
+  return kind === 'finished' || kind === 'finished_with_errors' || kind === 'agent_failed';
 }

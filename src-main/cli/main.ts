@@ -4,9 +4,9 @@
  * stderr, so the event stream can be piped.
  */
 import { setFlagsFromString } from 'node:v8';
-import { USAGE } from './usage';
+import { helpText, isHelpTopic, USAGE } from './usage';
 import { terminalSafe } from './terminal-text';
-import { EXIT, UsageError } from './usage-error';
+import { EXIT, HelpRequested, UsageError } from './usage-error';
 
 // A CLI run is one agent at a time, mostly waiting for the model: trade a little garbage
 // collector time for memory. Without it V8 lets the heap grow with garbage between
@@ -17,9 +17,17 @@ setFlagsFromString('--optimize-for-size');
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+  if (command === undefined || command === '-h' || command === '--help') {
     process.stdout.write(USAGE);
     return command === undefined ? EXIT.usage : EXIT.finished;
+  }
+  if (command === 'help') {
+    // `workbench help runs diff`: that command's help; an unknown topic is bad usage
+    const topic = rest.join(' ');
+    if (topic === '') process.stdout.write(USAGE);
+    else if (isHelpTopic(topic)) process.stdout.write(helpText(topic));
+    else throw new UsageError(`no help for "${topic}" (try: workbench --help)`);
+    return EXIT.finished;
   }
   switch (command) {
     // Each command loads only what it needs: `runs list` should not wait for the
@@ -50,6 +58,12 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    // `-h` / `--help` after any command: its help on stdout, exit 0
+    if (error instanceof HelpRequested) {
+      process.stdout.write(helpText(error.topic));
+      process.exitCode = EXIT.finished;
+      return;
+    }
     if (error instanceof UsageError) {
       process.stderr.write(`workbench: ${terminalSafe(error.message)}\n`);
       process.exitCode = EXIT.usage;

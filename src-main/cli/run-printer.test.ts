@@ -1,4 +1,7 @@
-/** `workbench run` / `runs show`: a message's image is a line naming its file (issue 17). */
+/**
+ * `workbench run` / `runs show`: a message's image is a line naming its file (issue 17);
+ * the run's last state line names the outcome the verdict line gives (issue 25).
+ */
 import { describe, expect, it } from 'vitest';
 import { createEventStamper, type EventMessage } from '@shared/events';
 import { RunPrinter } from './run-printer';
@@ -75,5 +78,64 @@ describe('RunPrinter: images', () => {
       ]);
     }
     expect(asked).toEqual([]);
+  });
+});
+
+describe('RunPrinter: the state line names the outcome (issue 25 item 7)', () => {
+  function printRun(outcome: 'cancelled' | 'finished', tail: 'run.finished' | 'none'): string[] {
+    const lines: string[] = [];
+    const printer = new RunPrinter((line) => lines.push(line));
+    const s = createEventStamper('run-1');
+    printer.onEvent(
+      s.stamp({
+        type: 'run.started',
+        agent: 'toolcall',
+        task: 't',
+        maxSteps: 3,
+        model: 'm',
+        sessionId: 's',
+      }),
+    );
+    printer.onEvent(
+      s.stamp({ type: 'state.changed', agent: 'toolcall', from: 'IDLE', to: 'RUNNING' }),
+    );
+    printer.onEvent(
+      s.stamp({ type: 'state.changed', agent: 'toolcall', from: 'RUNNING', to: 'FINISHED' }),
+    );
+    if (tail === 'run.finished') {
+      printer.onEvent(
+        s.stamp({
+          type: 'run.finished',
+          outcome,
+          state: 'FINISHED',
+          steps: 1,
+          usage: { prompt: 1, completion: 2 },
+        }),
+      );
+    }
+    printer.end();
+    return lines
+      .flatMap((l) => l.split('\n'))
+      .filter((l) => l.includes('state') || l.startsWith('■'));
+  }
+
+  it('a stopped run: `RUNNING → FINISHED (outcome: cancelled)`, then the verdict line', () => {
+    expect(printRun('cancelled', 'run.finished')).toEqual([
+      '  state IDLE → RUNNING',
+      '  state RUNNING → FINISHED (outcome: cancelled)',
+      '■ cancelled after 1 steps (1 prompt + 2 completion tokens)',
+    ]);
+  });
+
+  it('a plain finish needs no note, and a history without run.finished keeps its last state', () => {
+    expect(printRun('finished', 'run.finished')).toEqual([
+      '  state IDLE → RUNNING',
+      '  state RUNNING → FINISHED',
+      '■ finished after 1 steps (1 prompt + 2 completion tokens)',
+    ]);
+    expect(printRun('finished', 'none')).toEqual([
+      '  state IDLE → RUNNING',
+      '  state RUNNING → FINISHED',
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * What `workbench run` prints while a run goes (stderr) and what it leaves on stdout
- * (the final answer, or the outcome line): `workbench run TASK > out.txt` keeps the
+ * What `workbench run` prints while a run goes (stderr), and the answer it leaves on
+ * stdout when the run finished (follow-run.ts): `workbench run TASK > out.txt` keeps the
  * answer, the terminal shows the progress. The state line follows the run's own agent
  * only (a flow's executors start and finish once per plan step); plan steps get their
  * own headers; the outcome line is the run's verdict (docs/run-outcome.md).
@@ -25,6 +25,12 @@ export class RunPrinter {
   private planSteps: PlanStep[] = [];
   private answer: string | undefined;
   private readonly live = new LiveOutputLines();
+  /**
+   * The run's last state change (to FINISHED or ERROR), held until run.finished says
+   * the outcome: a stopped run's agent ends FINISHED, and a bare `RUNNING → FINISHED`
+   * above `■ cancelled` reads like a contradiction (docs/run-outcome.md).
+   */
+  private endState: Extract<RunEvent, { type: 'state.changed' }> | undefined;
 
   constructor(
     private readonly write: (line: string) => void,
@@ -36,6 +42,15 @@ export class RunPrinter {
     this.summary = applyToSummary(this.summary, event) ?? this.summary;
     const line = this.format(event);
     if (line) this.write(line);
+  }
+
+  /**
+   * The events ended (a history without run.finished: the app stopped): a held state line
+   * is printed as it came, with no outcome to name.
+   */
+  end(): void {
+    const held = this.takeEndState();
+    if (held) this.write(held);
   }
 
   get verdict(): RunVerdict | undefined {
@@ -59,9 +74,17 @@ export class RunPrinter {
 
   private format(event: RunEvent): string | null {
     switch (event.type) {
-      case 'state.changed':
+      case 'state.changed': {
         // A flow's executors have their own cycles: the plan-step headers say what runs.
-        return event.agent === this.summary?.agent ? formatEvent(event) : null;
+        if (event.agent !== this.summary?.agent) return null;
+        const earlier = this.takeEndState();
+        if (earlier) this.write(earlier);
+        if (event.to === 'FINISHED' || event.to === 'ERROR') {
+          this.endState = event;
+          return null;
+        }
+        return formatEvent(event);
+      }
       case 'plan.updated':
         return this.planLines(event.title, event.steps);
       case 'memory.appended':
@@ -93,11 +116,28 @@ export class RunPrinter {
         }
         return formatEvent(event);
       }
-      case 'run.finished':
-        return this.outcomeLine() ?? null;
+      case 'run.finished': {
+        const lines = [this.takeEndState(this.verdict), this.outcomeLine()].filter(
+          (line): line is string => line !== undefined,
+        );
+        return lines.length > 0 ? lines.join('\n') : null;
+      }
       default:
         return formatEvent(event);
     }
+  }
+
+  /**
+   * The held state line, naming the outcome when it is not a plain finish (as the
+   * timeline's state marker does: `RUNNING → FINISHED (outcome: cancelled)`).
+   */
+  private takeEndState(verdict?: RunVerdict): string | undefined {
+    const event = this.endState;
+    this.endState = undefined;
+    const line = event ? formatEvent(event) : null;
+    if (line === null) return undefined;
+    if (!verdict || verdict.kind === 'finished') return line;
+    return `${line} (outcome: ${terminalSafe(verdict.label)})`;
   }
 
   /** The plan when it is first made, then one header per step that starts, ends or is blocked. */

@@ -138,6 +138,18 @@ describe('workbench runs diff', () => {
     expect(table.stdout).toMatch(/equivalent/);
     expect(table.stdout).toMatch(/differs at step 3/);
 
+    // operands are resolved as `runs show` resolves them: a unique prefix, `last`
+    let n = 1;
+    while (a.slice(0, n) === b.slice(0, n)) n++;
+    const byRef = await workbench(['runs', 'diff', a.slice(0, n), 'last'], home);
+    expect(byRef.code, byRef.stderr).toBe(1);
+    expect(byRef.stdout).toBe(text.stdout);
+    if (n > 1) {
+      const ambiguous = await workbench(['runs', 'diff', a.slice(0, n - 1), b], home);
+      expect(ambiguous.code).toBe(2);
+      expect(ambiguous.stderr).toMatch(/matches 2 runs/);
+    }
+
     const unknown = await workbench(['runs', 'diff', a, 'no-such-run'], home);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no run with id no-such-run, and no such file');

@@ -122,6 +122,35 @@ describe('workbench runs', () => {
     expect(readdirSync(join(home, 'runs')).filter((f) => f.endsWith('.owner'))).toEqual([]);
   });
 
+  it('runs list --limit, --agent, --status and --batch pick the runs to list', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'wb-runs-filter-'));
+    const done = await workbench(['run', '--agent', 'toolcall', 'say hello'], home);
+    expect(done.code, done.stderr).toBe(0);
+    const cut = await workbench(['run', '--agent', 'toolcall', '--max-steps', '1', 'cut'], home);
+    expect(cut.code, cut.stderr).toBe(3);
+    const listed = async (...args: string[]) => {
+      const result = await workbench(['runs', 'list', '--json', ...args], home);
+      expect(result.code, result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as { task: string }[]).map((r) => r.task);
+    };
+    expect(await listed()).toEqual(['cut', 'say hello']);
+    expect(await listed('--limit', '1')).toEqual(['cut']);
+    expect(await listed('--status', 'max_steps')).toEqual(['cut']);
+    expect(await listed('--status', 'finished,cancelled')).toEqual(['say hello']);
+    expect(await listed('--agent', 'toolcall', '--status', 'error')).toEqual([]);
+    expect(await listed('--batch', 'no-such-batch')).toEqual([]);
+
+    const table = await workbench(['runs', 'list', '--status', 'max_steps'], home);
+    expect(table.stdout).toMatch(/max steps reached\s+toolcall/);
+    expect(table.stdout).not.toContain('say hello');
+    const none = await workbench(['runs', 'list', '--agent', 'swe'], home);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toBe('No runs match --agent swe (of 2 in the history)\n');
+    const bad = await workbench(['runs', 'list', '--status', 'failed'], home);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown --status "failed" \(running, finished, /);
+  });
+
   it('says what to do for an unknown run id', async () => {
     const home = mkdtempSync(join(tmpdir(), 'wb-runs-cli-'));
     const result = await workbench(['runs', 'show', 'nope'], home);

@@ -1,55 +1,144 @@
-export const USAGE = `Usage: workbench <command> [options]
+/**
+ * The CLI's help: one entry per command and subcommand, so `workbench --help` lists them
+ * all and `workbench runs diff --help` (or `-h`, or `workbench help runs diff`) prints
+ * only that one, from the same text.
+ */
 
-Commands:
-  run [--agent NAME] [--flow planning] [--config FILE] [--max-steps N] [--jsonl]
-      [--workspace DIR [--isolated]] TASK | file:PATH | --prompt TASK | -
+/** Each command and subcommand that has its own help. */
+export const HELP_TOPICS = [
+  'run',
+  'batch',
+  'runs list',
+  'runs show',
+  'runs export',
+  'runs import',
+  'runs rename',
+  'runs delete',
+  'runs diff',
+  'runs fork',
+  'runs resume',
+  'config show',
+  'config import-openmanus',
+  'config test',
+  'serve',
+] as const;
+
+/** A command (`run`), a subcommand (`runs diff`) or a group of them (`runs`). */
+export type HelpTopic = (typeof HELP_TOPICS)[number] | 'runs' | 'config';
+
+const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
+  run: `  run [--agent NAME] [--flow planning] [-c|--config FILE] [--max-steps N] [--jsonl]
+      [--workspace DIR [--isolated]] TASK | file:PATH | -p|--prompt TASK | -
                       run an agent on TASK: progress on stderr, the answer on stdout
-                      (file:PATH reads the task from a file, - from stdin); --workspace
-                      mounts DIR at /workspace (--isolated: works on a copy of it)
+                      once the run finished (nothing when it stopped, failed or ran out
+                      of steps); file:PATH reads the task from a file, - from stdin;
+                      --workspace mounts DIR at /workspace (--isolated: a copy of it)
       [--break SPEC]... [--approve TOOL]... [--no-breakpoints]
                       debug it in this terminal: pause at breakpoints (tool:NAME[:PATTERN],
                       stuck, tool_error, model_error, step:N, tokens:N, cost:USD), approve
                       calls of TOOL before they run; Ctrl-\\ pauses; ? at the prompt for help
   run --agent mcp [--connection stdio|sse|http] [--server-url URL | --server-command "CMD ARGS"] TASK
-                      the MCP server for this run (as OpenManus's run_mcp.py), else [mcp] in config.toml
-  batch TASKS.jsonl --agent NAME [--profile A]... [--repeat K] [--concurrency N]
-      [--check CMD] [--max-steps N] [--json]
+                      the MCP server for this run (as OpenManus's run_mcp.py), else [mcp] in config.toml`,
+  batch: `  batch TASKS.jsonl --agent NAME [--profile A]... [--repeat K] [--concurrency N]
+      [--check CMD] [--max-steps N] [-c|--config FILE] [--json]
                       run every task (one JSON object a line: task, workspace?, check?)
                       with every profile, K times, N at once; the grid on stdout;
                       exit 0 when every run finished and every check passed
   batch --resume BATCH_ID | batch show BATCH_ID [--json]
                       go on with a stopped or killed batch (finished runs are kept) |
-                      show its grid
-  runs list           list the runs in the history
-  runs show RUN|PREFIX|last [--jsonl]
-                      show a run from the history (--jsonl replays its events)
-  runs export RUN [-o FILE] | runs import FILE
-                      move one run between machines as a single .jsonl file
-  runs rename RUN TITLE | runs delete RUN
-                      name a run in the history; delete a run and its files
-  runs diff A B [C ...] [--json]
-                      compare runs step by step (run ids or exported .jsonl files);
-                      exit 0 when equivalent, 1 when they differ
-  runs fork RUN --at STEP [--message TEXT] [--agent-model PROFILE] [--max-steps N] [--without-files] [--jsonl]
+                      show its grid`,
+  'runs list': `  runs list [--limit N] [--agent NAME] [--status VERDICT]... [--batch BATCH_ID] [--json]
+                      the runs in the history, newest first: the newest N, only one
+                      agent's, only these verdicts (finished, finished_with_errors,
+                      agent_failed, max_steps, cancelled, error, interrupted, running;
+                      --status a,b or repeated), only one batch's`,
+  'runs show': `  runs show RUN [--jsonl]
+                      show a run from the history (--jsonl replays its events)`,
+  'runs export': `  runs export RUN [-o FILE]
+                      one run as a single .jsonl file (to move it to another machine)`,
+  'runs import': `  runs import FILE    add an exported run to the history`,
+  'runs rename': `  runs rename RUN TITLE
+                      name a run in the history`,
+  'runs delete': `  runs delete RUN...  delete runs with their sandbox snapshots`,
+  'runs diff': `  runs diff A B [C ...] [--json]
+                      compare runs step by step (each a RUN, or an exported .jsonl file);
+                      exit 0 when equivalent, 1 when they differ, 2 for bad usage`,
+  'runs fork': `  runs fork RUN --at STEP [--message TEXT] [--agent-model PROFILE] [--max-steps N]
+      [--without-files] [-c|--config FILE] [--jsonl]
                       a new run from step STEP of RUN: its context and its sandbox files
-                      restored in a fresh container, TEXT added as a user message
-  runs resume RUN [--jsonl]
-                      continue a run the app was killed in, from its last step
-  runs delete RUN...  delete runs with their sandbox snapshots
-  config show [--agent NAME] [--json]
-                      the effective settings of each agent and where each comes from
-  config import-openmanus FILE [--dry-run]
-                      take over an OpenManus config.toml (says what it left out)
-  config test [--agent NAME]
-                      test the model connection of an agent's profile
-  serve [--host 127.0.0.1] [--port N]
-                      serve the workbench UI in a browser (prints the URL to open)
+                      restored in a fresh container, TEXT added as a user message`,
+  'runs resume': `  runs resume RUN [-c|--config FILE] [--jsonl]
+                      continue a run the app was killed in, from its last step`,
+  'config show': `  config show [--agent NAME] [-c|--config FILE] [--json]
+                      the effective settings of each agent and where each comes from`,
+  'config import-openmanus': `  config import-openmanus FILE [--dry-run]
+                      take over an OpenManus config.toml (says what it left out)`,
+  'config test': `  config test [--agent NAME]
+                      test the model connection of an agent's profile`,
+  serve: `  serve [--host 127.0.0.1] [--port N]
+                      serve the workbench UI in a browser (prints the URL to open)`,
+};
 
-Options:
-  -h, --help          show this help
+const RUN_REF = 'RUN is a run id, a unique prefix of one, or last (the newest run).';
+const OPTIONS = `Options:
+  -h, --help          show this help`;
+const EXIT_CODES = `Exit codes: 0 finished (also with failed tool calls), 1 error or the agent reported
+failure, 2 bad usage or config (pre-flight errors too), 3 max steps reached, 130 stopped.`;
+const ENVIRONMENT = `Environment: WORKBENCH_HOME (default ~/.agent-workbench) holds config.toml and runs/.`;
 
-Agents: manus (default), swe, browser, mcp, toolcall.
-Exit codes: 0 finished (also with failed tool calls), 1 error or the agent reported
-failure, 2 bad usage or config (pre-flight errors too), 3 max steps reached, 130 stopped.
-Environment: WORKBENCH_HOME (default ~/.agent-workbench) holds config.toml and runs/.
+export const USAGE = `Usage: workbench <command> [options]
+
+Commands:
+${HELP_TOPICS.map((topic) => ENTRIES[topic]).join('\n')}
+
+${OPTIONS}   (also after any command: workbench runs diff --help)
+
+Agents: manus (default), swe, browser, mcp, toolcall. ${RUN_REF}
+${EXIT_CODES}
+${ENVIRONMENT}
 `;
+
+/** The help of one command, subcommand or group. */
+export function helpText(topic: HelpTopic): string {
+  const topics = HELP_TOPICS.filter((t) => t === topic || t.startsWith(`${topic} `));
+  const entries = topics.map((t) => ENTRIES[t]).join('\n');
+  // the exit codes of a run: for the commands that start and follow one
+  const isRunLike = topics.some((t) => t === 'run' || t === 'runs fork' || t === 'runs resume');
+  const takesRun = /\bRUN\b/.test(entries);
+  const synopsis =
+    topic === 'runs' || topic === 'config' ? `${topic} <subcommand>` : `${topic} [options]`;
+  return [
+    `Usage: workbench ${synopsis}`,
+    '',
+    entries,
+    '',
+    OPTIONS,
+    '',
+    ...(takesRun ? [RUN_REF] : []),
+    ...(topic === 'run' ? ['Agents: manus (default), swe, browser, mcp, toolcall.'] : []),
+    ...(isRunLike ? [EXIT_CODES] : []),
+    ENVIRONMENT,
+    '',
+  ].join('\n');
+}
+
+/** `runs help diff` → `runs diff`; `runs help` (or an unknown word) → `runs`. */
+export function helpTopicAfter(group: 'runs' | 'config', words: readonly string[]): HelpTopic {
+  const name = [group, ...words].join(' ');
+  return isHelpTopic(name) ? name : group;
+}
+
+const KNOWN_TOPICS: readonly string[] = [...HELP_TOPICS, 'runs', 'config'];
+
+export function isHelpTopic(name: string): name is HelpTopic {
+  return KNOWN_TOPICS.includes(name);
+}
+
+/** `-h` or `--help` among the arguments (before a `--`, after which all are operands). */
+export function asksForHelp(args: readonly string[]): boolean {
+  for (const arg of args) {
+    if (arg === '--') return false;
+    if (arg === '-h' || arg === '--help') return true;
+  }
+  return false;
+}

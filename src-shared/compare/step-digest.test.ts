@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEventStamper, type RunEvent, type RunEventPayload } from '../events';
+import { diffRuns } from './diff-runs';
 import { digestSteps } from './step-digest';
 import { history, plainStep } from './testing/history';
 
@@ -159,5 +160,19 @@ describe('digestSteps', () => {
     const steps = digestSteps(events).filter((s) => s.kind === 'step');
     expect(steps.map((s) => s.latencyMs)).toEqual([800, 0, 700]);
     expect(steps[0]!.retries).toBe(1);
+  });
+
+  it('judges a non-zero exit an error, whether the history says ok (before issue 25) or not', () => {
+    const withExit = (isOk: boolean) =>
+      history('r', [plainStep(1)]).map((e) =>
+        e.type === 'tool.finished' ? { ...e, ok: isOk, exitCode: 1 } : e,
+      );
+    const [before, after] = [digestSteps(withExit(true)), digestSteps(withExit(false))];
+    expect(before[1]!.calls[0]).toMatchObject({ status: 'error', exitCode: 1 });
+    expect(after[1]!.calls[0]).toMatchObject({ status: 'error', exitCode: 1 });
+    // an old golden run and a new run of the same calls are still equivalent
+    expect(diffRuns({ events: withExit(true) }, { events: withExit(false) }).isEquivalent).toBe(
+      true,
+    );
   });
 });

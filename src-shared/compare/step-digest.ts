@@ -8,6 +8,7 @@
  */
 import type { RunEvent } from '../events';
 import type { StepCall, StepDigest, StepKind } from './types';
+import { isToolFailure } from '../run-outcome';
 
 function emptyDigest(kind: StepKind, step: number, agent: string, seq: number): StepDigest {
   return {
@@ -126,7 +127,9 @@ export function digestSteps(events: readonly RunEvent[]): StepDigest[] {
           digestFor(event.agent, event.seq).calls.push(call);
         }
         calls.delete(event.toolCallId);
-        call.status = event.ok ? 'ok' : 'error';
+        // Histories written before issue 25 have `ok` true for a non-zero exit: judged
+        // alike, an old golden run and a new run of the same calls stay equivalent.
+        call.status = event.ok && !isToolFailure(event) ? 'ok' : 'error';
         call.output = event.output;
         call.durationMs = event.durationMs;
         if (event.error !== undefined) call.error = event.error;

@@ -20,14 +20,14 @@ import { formatGrid, progressLine } from '../batch-report';
 const MAX_TASK_FILE = 16 * 1024 * 1024;
 
 export async function batchCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
+  const { values, positionals } = parseCommandArgs('batch', args, {
     agent: { type: 'string' },
     profile: { type: 'string', multiple: true },
     repeat: { type: 'string' },
     concurrency: { type: 'string' },
     check: { type: 'string' },
     'max-steps': { type: 'string' },
-    config: { type: 'string' },
+    config: { type: 'string', short: 'c' },
     resume: { type: 'string' },
     json: { type: 'boolean', default: false },
   });

@@ -20,7 +20,8 @@ import { ConfigError } from '../../runtime/config/load';
 import { FileSecretStore } from '../../runtime/config/secrets';
 import { defaultHome } from '../../runtime/config/home';
 import { parseCommandArgs } from '../parse-args';
-import { EXIT, UsageError } from '../usage-error';
+import { EXIT, HelpRequested, UsageError } from '../usage-error';
+import { helpTopicAfter } from '../usage';
 
 function openConfig(file?: string): ConfigService {
   const home = defaultHome();
@@ -34,6 +35,8 @@ function openConfig(file?: string): ConfigService {
 
 export async function configCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub === '-h' || sub === '--help') throw new HelpRequested('config');
+  if (sub === 'help') throw new HelpRequested(helpTopicAfter('config', rest));
   switch (sub) {
     case 'show':
       return show(rest);
@@ -106,10 +109,10 @@ function printUnusedProfiles(view: ReturnType<ConfigService['view']>): void {
 }
 
 function show(args: string[]): number {
-  const { values, positionals } = parseCommandArgs(args, {
+  const { values, positionals } = parseCommandArgs('config show', args, {
     agent: { type: 'string' },
     json: { type: 'boolean', default: false },
-    config: { type: 'string' },
+    config: { type: 'string', short: 'c' },
   });
   if (positionals.length > 0) throw new UsageError('config show takes no arguments');
   const chosen = target(values.agent);
@@ -133,7 +136,7 @@ function show(args: string[]): number {
 }
 
 function importOpenManus(args: string[]): number {
-  const { values, positionals } = parseCommandArgs(args, {
+  const { values, positionals } = parseCommandArgs('config import-openmanus', args, {
     'dry-run': { type: 'boolean', default: false },
   });
   const file = positionals[0];
@@ -167,7 +170,9 @@ function importOpenManus(args: string[]): number {
 }
 
 async function test(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, { agent: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs('config test', args, {
+    agent: { type: 'string' },
+  });
   if (positionals.length > 0) throw new UsageError('usage: workbench config test [--agent NAME]');
   let profile;
   try {

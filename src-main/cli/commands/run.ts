@@ -18,13 +18,14 @@ import { mcpServerOverlay } from '../mcp-server-options';
 import { resolveTaskText } from '../task-file';
 
 export async function runCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
+  const { values, positionals } = parseCommandArgs('run', args, {
     agent: { type: 'string' },
     flow: { type: 'string' },
-    config: { type: 'string' },
+    // -c FILE and -p TEXT: the short forms OpenManus users reach for (issue 25 item 8)
+    config: { type: 'string', short: 'c' },
     'max-steps': { type: 'string' },
     jsonl: { type: 'boolean', default: false },
-    prompt: { type: 'string' },
+    prompt: { type: 'string', short: 'p' },
     workspace: { type: 'string' },
     isolated: { type: 'boolean', default: false },
     break: { type: 'string', multiple: true },

@@ -6,9 +6,11 @@
 import type { RunStore } from '../../runtime/runs/run-store';
 import { terminalSafe } from '../terminal-text';
 import { resolveRunRef } from '../run-ref';
-import { EXIT, UsageError } from '../usage-error';
+import { EXIT, HelpRequested, UsageError } from '../usage-error';
+import { asksForHelp } from '../usage';
 
 export function renameCommand(args: string[], openStore: () => RunStore): number {
+  if (asksForHelp(args)) throw new HelpRequested('runs rename');
   const [ref, ...words] = args;
   if (!ref || words.length === 0) throw new UsageError('usage: workbench runs rename RUN TITLE');
   const store = openStore();

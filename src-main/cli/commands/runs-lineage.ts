@@ -18,13 +18,13 @@ import { EXIT, UsageError } from '../usage-error';
 import { followRun } from '../follow-run';
 
 export async function forkCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
+  const { values, positionals } = parseCommandArgs('runs fork', args, {
     at: { type: 'string' },
     'agent-model': { type: 'string' },
     message: { type: 'string' },
     'max-steps': { type: 'string' },
     'without-files': { type: 'boolean', default: false },
-    config: { type: 'string' },
+    config: { type: 'string', short: 'c' },
     jsonl: { type: 'boolean', default: false },
   });
   const usage =
@@ -51,8 +51,8 @@ export async function forkCommand(args: string[]): Promise<number> {
 }
 
 export async function resumeCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    config: { type: 'string' },
+  const { values, positionals } = parseCommandArgs('runs resume', args, {
+    config: { type: 'string', short: 'c' },
     jsonl: { type: 'boolean', default: false },
   });
   const [ref, ...extra] = positionals;
@@ -61,7 +61,7 @@ export async function resumeCommand(args: string[]): Promise<number> {
 }
 
 export async function deleteCommand(args: string[]): Promise<number> {
-  const { positionals } = parseCommandArgs(args, {});
+  const { positionals } = parseCommandArgs('runs delete', args, {});
   if (positionals.length === 0) throw new UsageError('usage: workbench runs delete RUN...');
   const runtime = createRuntime({ sweepAtStart: false });
   try {

@@ -18,7 +18,9 @@ import { renameCommand } from './runs-edit';
 import { parseCommandArgs } from '../parse-args';
 import { RunPrinter } from '../run-printer';
 import { resolveRunRef } from '../run-ref';
-import { EXIT, UsageError } from '../usage-error';
+import { describeFilter, filterRuns, parseRunsFilter } from '../runs-filter';
+import { EXIT, HelpRequested, UsageError } from '../usage-error';
+import { helpTopicAfter } from '../usage';
 
 function openStore(): RunStore {
   return new RunStore(join(defaultHome(), 'runs'), {
@@ -28,6 +30,8 @@ function openStore(): RunStore {
 
 export async function runsCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub === '-h' || sub === '--help') throw new HelpRequested('runs');
+  if (sub === 'help') throw new HelpRequested(helpTopicAfter('runs', rest));
   switch (sub) {
     case 'list':
       return list(rest);
@@ -63,19 +67,30 @@ export function statusOf(summary: RunSummary): string {
 }
 
 function list(args: string[]): number {
-  const { values, positionals } = parseCommandArgs(args, {
+  const { values, positionals } = parseCommandArgs('runs list', args, {
     json: { type: 'boolean', default: false },
+    limit: { type: 'string' },
+    agent: { type: 'string' },
+    status: { type: 'string', multiple: true },
+    batch: { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError('runs list takes no arguments');
+  const filter = parseRunsFilter(values);
   const store = openStore();
-  const runs = store.list();
+  const all = store.list();
   store.close();
+  const runs = filterRuns(all, filter);
   if (values.json) {
     process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
     return EXIT.finished;
   }
   if (runs.length === 0) {
-    process.stderr.write('No runs yet. Start one with: workbench run "TASK"\n');
+    const asked = describeFilter(filter);
+    process.stderr.write(
+      all.length === 0 || asked === ''
+        ? 'No runs yet. Start one with: workbench run "TASK"\n'
+        : `No runs match ${terminalSafe(asked)} (of ${all.length} in the history)\n`,
+    );
     return EXIT.finished;
   }
   // Summaries come from logs, and imported logs from anywhere: no raw escapes.
@@ -103,7 +118,7 @@ function list(args: string[]): number {
 }
 
 function show(args: string[]): number {
-  const { values, positionals } = parseCommandArgs(args, {
+  const { values, positionals } = parseCommandArgs('runs show', args, {
     jsonl: { type: 'boolean', default: false },
   });
   const ref = onlyRunId(positionals, 'runs show RUN_ID|PREFIX|last [--jsonl]');
@@ -140,11 +155,12 @@ function show(args: string[]): number {
     (id, ref) => store.imagePath(id, ref),
   );
   for (const event of log.events) printer.onEvent(event);
+  printer.end();
   return EXIT.finished;
 }
 
 function exportCommand(args: string[]): number {
-  const { values, positionals } = parseCommandArgs(args, {
+  const { values, positionals } = parseCommandArgs('runs export', args, {
     output: { type: 'string', short: 'o' },
   });
   const ref = onlyRunId(positionals, 'runs export RUN_ID|PREFIX|last [-o FILE]');
@@ -168,7 +184,7 @@ function exportCommand(args: string[]): number {
 }
 
 function importCommand(args: string[]): number {
-  const { positionals } = parseCommandArgs(args, {});
+  const { positionals } = parseCommandArgs('runs import', args, {});
   const file = positionals[0];
   if (!file || positionals.length > 1) throw new UsageError('usage: workbench runs import FILE');
   let content: string;

@@ -18,7 +18,7 @@ function rendererDir(): string {
 }
 
 export async function serveCommand(args: string[]): Promise<number> {
-  const { values } = parseCommandArgs(args, {
+  const { values } = parseCommandArgs('serve', args, {
     host: { type: 'string', default: '127.0.0.1' },
     port: { type: 'string', default: '0' },
   });

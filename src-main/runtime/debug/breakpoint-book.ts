@@ -122,9 +122,11 @@ export class BreakpointBook {
       case 'tool.finished': {
         const failed = !event.ok || (event.exitCode !== undefined && event.exitCode !== 0);
         if (!failed || this.skipped.has(event.toolCallId)) return;
-        const what = event.ok
-          ? `exited with ${event.exitCode}`
-          : `failed: ${oneLine(event.error ?? 'error')}`;
+        // A command that exited non-zero has `ok` false but no error of its own: say the code.
+        const what =
+          event.error === undefined && event.exitCode !== undefined && event.exitCode !== 0
+            ? `exited with ${event.exitCode}`
+            : `failed: ${oneLine(event.error ?? 'error')}`;
         return this.hit('tool_error', event.agent, `${event.name} (${event.toolCallId}) ${what}`);
       }
       case 'stuck.detected':

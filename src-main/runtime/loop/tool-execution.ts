@@ -24,6 +24,7 @@ export interface ToolExecutionContext {
 }
 
 export interface ToolCallOutcome {
+  /** false when the tool returned an error or its command exited non-zero */
   ok: boolean;
   /** what the model sees in the tool message */
   observation: string;
@@ -171,11 +172,15 @@ function started(
     invalid: ToolCallOutcome['invalid'] = null,
     validArgs?: unknown,
   ): ToolCallOutcome => {
-    const ok = result.error === undefined;
+    const returnedError = result.error !== undefined;
+    // A command that exited non-zero failed (docs/run-outcome.md): `ok` is false in the
+    // event and the outcome, while the model still reads its output as a normal
+    // observation with the exit code (OpenManus's wording), not as an "Error:".
+    const ok = !returnedError && (result.exitCode === undefined || result.exitCode === 0);
     const output = typeof result.output === 'string' ? result.output : String(result.output);
-    const raw = ok
-      ? `${observationPrefix(name)}${output || '(no output)'}`
-      : `Error: ${result.error}`;
+    const raw = returnedError
+      ? `Error: ${result.error}`
+      : `${observationPrefix(name)}${output || '(no output)'}`;
     ctx.emit({
       type: 'tool.finished',
       agent: ctx.agent,

@@ -120,7 +120,9 @@ describe.skipIf(!engine.available || !existsSync(join(root, 'out/main/cli.js')))
       const ready = all.find((e) => e.type === 'sandbox.changed' && e.status === 'ready');
       expect(ready).toMatchObject({ image: LOCAL_SANDBOX_IMAGE });
       const bash = all.find((e) => e.type === 'tool.finished' && e.name === 'bash');
-      expect(bash).toMatchObject({ ok: true, exitCode: 3 });
+      // a non-zero exit is a failed call in the stream too (docs/run-outcome.md, issue 25)
+      expect(bash).toMatchObject({ ok: false, exitCode: 3 });
+      expect(bash).not.toHaveProperty('error');
       expect(bash && 'output' in bash ? bash.output : '').toBe(
         '42\n[stderr]\noops\n\n(exit code 3)',
       );
