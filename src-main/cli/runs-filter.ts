@@ -12,6 +12,7 @@ import { UsageError } from './usage-error';
 /** Every verdict, once: the compiler checks the list is complete. */
 const KINDS: Record<VerdictKind, true> = {
   running: true,
+  paused: true,
   finished: true,
   finished_with_errors: true,
   agent_failed: true,
