@@ -59,7 +59,7 @@ describe('runs list filters', () => {
     expect(() => parseRunsFilter({ limit: '0' })).toThrow(UsageError);
     expect(() => parseRunsFilter({ limit: 'ten' })).toThrow(/--limit must be a positive integer/);
     expect(() => parseRunsFilter({ status: ['failed'] })).toThrow(
-      /unknown --status "failed" \(running, finished, finished_with_errors, .*interrupted\)/,
+      /unknown --status "failed" \(running, paused, finished, finished_with_errors, .*interrupted\)/,
     );
   });
 
