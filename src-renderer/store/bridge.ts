@@ -132,13 +132,10 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
           ...(cursor > 0 ? { afterSeq: cursor } : {}),
         });
         if (cursor === afterSeq) performance.mark('wb:load:response');
+        // The history's summary is shown until the events folded here count as far
+        // (store/shown-summary.ts); it is never folded into.
         state().setSummaries([snapshot.summary]);
         await applyInSlices(snapshot.events, cursor === afterSeq);
-        // Folding run.started starts the summary afresh; "interrupted" and "imported" are
-        // learnt from the history only, so they are given again (else an interrupted run
-        // reads as running, an imported one as made here).
-        if (snapshot.summary.isInterrupted || snapshot.summary.isImported)
-          state().setSummaries([snapshot.summary]);
         warnings.push(...snapshot.warnings);
         const last = snapshot.events.at(-1);
         if (!snapshot.hasMore || !last) break;

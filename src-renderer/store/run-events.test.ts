@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '@shared/ipc';
+import { summarize } from '@shared/run-summary';
+import { tallyHealth } from '../testing/health-tally';
 import { RunScript } from '../testing/run-script';
+import { stuckRun } from '../testing/stuck-run';
 import {
   applyEventBatch,
   emptyRunsData,
@@ -129,5 +132,32 @@ describe('a finished run loading in slices', () => {
     expect(data.runs['a']?.summary).toMatchObject({ outcome: 'finished', state: 'FINISHED' });
     data = applyEventBatch(data, events.slice(3));
     expect(data.runs['a']?.summary).toEqual(final);
+  });
+
+  it('counts each event once: later slices are not folded into the final summary (issue 25)', () => {
+    const events = stuckRun('a', 40);
+    const final: RunSummary = { ...summarize(events)!, lastSeq: events.at(-1)!.seq };
+    let data = mergeSummaries(emptyRunsData, [final]);
+    for (let at = 0; at < events.length; at += 100) {
+      data = applyEventBatch(data, events.slice(at, at + 100));
+      expect(data.runs['a']?.summary?.health).toEqual(tallyHealth(events));
+    }
+    expect(data.runs['a']?.summary).toEqual(final);
+    expect(data.runs['a']?.folded?.health).toEqual(tallyHealth(events));
+  });
+
+  it('keeps what only the history knows through the fold: interrupted, imported, the title', () => {
+    const events = stuckRun('a', 40, { isUnfinished: true });
+    const known: RunSummary = {
+      ...summarize(events)!,
+      lastSeq: events.at(-1)!.seq,
+      title: 'Looping',
+      isInterrupted: true,
+      isImported: true,
+    };
+    let data = mergeSummaries(emptyRunsData, [known]);
+    data = applyEventBatch(data, events.slice(0, 100));
+    data = applyEventBatch(data, events.slice(100));
+    expect(data.runs['a']?.summary).toEqual(known);
   });
 });

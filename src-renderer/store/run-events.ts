@@ -7,6 +7,7 @@
 import type { RunEvent } from '@shared/events';
 import type { RunSummary } from '@shared/ipc';
 import { applyToSummary } from '@shared/run-summary';
+import { shownSummary } from './shown-summary';
 import { applyTimelineEvents } from './timeline/apply-events';
 import { createTimeline } from './timeline/model';
 import type { TimelineModel } from './timeline/types';
@@ -14,7 +15,13 @@ import type { TimelineModel } from './timeline/types';
 export type RunLoadStatus = 'none' | 'loading' | 'loaded' | 'error';
 
 export interface RunData {
+  /** what the header and the history row show: the history's, or `folded` (shown-summary.ts) */
   summary: RunSummary | undefined;
+  /**
+   * the summary folded from the events applied here, from their `run.started`; kept apart
+   * from the history's, which counts every event already
+   */
+  folded: RunSummary | undefined;
   /** the first event folded in (a fork's `run.started` names its parent) */
   firstEvent: RunEvent | undefined;
   /**
@@ -40,6 +47,7 @@ export const emptyRunsData: RunsData = { runs: {}, order: [] };
 function emptyRun(summary?: RunSummary): RunData {
   return {
     summary,
+    folded: undefined,
     firstEvent: undefined,
     eventCount: 0,
     lastSeq: 0,
@@ -66,21 +74,16 @@ export function applyEventBatch(data: RunsData, batch: readonly RunEvent[]): Run
       (e, i) => e.seq > run.lastSeq && (i === 0 || e.seq > events[i - 1]!.seq),
     );
     if (fresh.length === 0) continue;
-    let summary = run.summary;
-    for (const event of fresh) summary = applyToSummary(summary, event) ?? summary;
-    // the title is the history's, not the events': `run.started` must not drop it
-    const title = run.summary?.title;
-    if (title !== undefined && summary && summary.title === undefined)
-      summary = { ...summary, title };
-    // A finished run loading from the history: its summary (outcome, health) is final
-    // already; the events folded so far would say "running" until the last slice.
-    if (run.summary?.outcome !== undefined && summary?.outcome === undefined) summary = run.summary;
+    let folded = run.folded;
+    for (const event of fresh) folded = applyToSummary(folded, event) ?? folded;
+    const lastSeq = fresh[fresh.length - 1]!.seq;
     runs[runId] = {
       ...run,
-      summary,
+      summary: shownSummary(run.summary, folded, lastSeq),
+      folded,
       firstEvent: run.firstEvent ?? fresh[0],
       eventCount: run.eventCount + fresh.length,
-      lastSeq: fresh[fresh.length - 1]!.seq,
+      lastSeq,
       timeline: applyTimelineEvents(run.timeline, fresh),
     };
   }

@@ -13,6 +13,11 @@ import {
   type RunEventPayload,
 } from '@shared/events';
 
+/** how a reply repeats an earlier one (the run stamps it on the reply's `memory.appended`) */
+export type DuplicateKind = NonNullable<
+  Extract<RunEventPayload, { type: 'memory.appended' }>['duplicate']
+>;
+
 export interface ScriptedToolCall {
   name: string;
   args?: Record<string, unknown>;
@@ -42,6 +47,8 @@ export interface ScriptedStep {
   queuedMs?: number;
   /** a 429 retry before the answer per entry, with this backoff (`llm.retried.delayMs`) */
   retryDelays?: number[];
+  /** the reply repeats an earlier one */
+  duplicate?: DuplicateKind;
 }
 
 export class RunScript {
@@ -90,17 +97,26 @@ export class RunScript {
     return this;
   }
 
-  message(message: {
-    role: 'user' | 'assistant' | 'tool' | 'system';
-    content: string | null;
-    tool_calls?: ToolCall[];
-    tool_call_id?: string;
-    name?: string;
-    imageMimeType?: string;
-    image?: EventImage;
-  }): number {
+  message(
+    message: {
+      role: 'user' | 'assistant' | 'tool' | 'system';
+      content: string | null;
+      tool_calls?: ToolCall[];
+      tool_call_id?: string;
+      name?: string;
+      imageMimeType?: string;
+      image?: EventImage;
+    },
+    duplicate?: DuplicateKind,
+  ): number {
     const index = this.memoryIndex++;
-    this.emit({ type: 'memory.appended', agent: this.agent, index, message });
+    this.emit({
+      type: 'memory.appended',
+      agent: this.agent,
+      index,
+      message,
+      ...(duplicate ? { duplicate } : {}),
+    });
     return index;
   }
 
@@ -160,11 +176,14 @@ export class RunScript {
       finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
       ...(spec.queuedMs !== undefined ? { queuedMs: spec.queuedMs } : {}),
     });
-    const assistantIndex = this.message({
-      role: 'assistant',
-      content,
-      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-    });
+    const assistantIndex = this.message(
+      {
+        role: 'assistant',
+        content,
+        ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+      },
+      spec.duplicate,
+    );
     (spec.calls ?? []).forEach((call, i) => {
       const id = toolCalls[i]!.id;
       this.emit({
