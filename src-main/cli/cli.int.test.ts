@@ -35,7 +35,15 @@ describe('workbench CLI', () => {
   });
 
   it('run --jsonl prints only RunEvents on stdout, seq gapless from 1, and exits 0', async () => {
-    const { code, stdout } = await workbench(['run', '--jsonl', 'say hello']);
+    // toolcall: the demo of an agent without sandbox tools (Manus's demo needs an image
+    // this machine may not have, and now ends as error without one: run-outcome.md)
+    const { code, stdout } = await workbench([
+      'run',
+      '--jsonl',
+      '--agent',
+      'toolcall',
+      'say hello',
+    ]);
     expect(code).toBe(0);
     const events = stdout
       .trim()

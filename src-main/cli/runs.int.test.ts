@@ -148,7 +148,7 @@ describe('workbench runs', () => {
     expect(none.stderr).toBe('No runs match --agent swe (of 2 in the history)\n');
     const bad = await workbench(['runs', 'list', '--status', 'failed'], home);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/unknown --status "failed" \(running, finished, /);
+    expect(bad.stderr).toMatch(/unknown --status "failed" \(running, paused, finished, /);
   });
 
   it('says what to do for an unknown run id', async () => {
