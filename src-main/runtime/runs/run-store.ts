@@ -20,7 +20,8 @@ import { writeFileAtomic } from '../config/atomic-write';
 import type { RunHistory } from './run-history';
 import { RunIndexFile, type IndexEntry } from './run-index-file';
 import { RunLogWriter, type LogIo } from './run-log-writer';
-import { importedRunOf, markImported, readTitle, removeRunFiles, writeTitle } from './run-titles';
+import { removeRunFiles } from './run-titles';
+import { RunMarks } from './run-marks';
 import { RunImages, type StoredImage } from './run-images';
 import type { MessageImage } from '@shared/domain/message';
 import { lostData, lostDataProblem, withHistoryProblem } from './history-problems';
@@ -75,10 +76,10 @@ export class RunStore implements RunHistory {
     log: SplitLog;
     cursor: { afterSeq: number; line: number } | null;
   } | null = null;
-  /** titles given in the history (`<runId>.title`), re-read with the folder */
-  private readonly titles = new Map<string, string>();
-  /** runs that came from an exported file (`<runId>.imported`), re-read with the folder */
-  private readonly imported = new Set<string>();
+  /** titles and import marks beside the logs, re-read with the folder */
+  private readonly marks: RunMarks;
+  /** run ids this process claimed before their first event (reserve): claimed once */
+  private readonly reserved = new Set<string>();
   /** runs whose log could not be opened: said once, not once per event */
   private readonly unwritable = new Set<string>();
   /** images beside the logs, `<runId>.images/<ref>` */
@@ -91,6 +92,7 @@ export class RunStore implements RunHistory {
   ) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.images = new RunImages(dir);
+    this.marks = new RunMarks(dir);
     this.indexFile = new RunIndexFile(dir, {
       delayMs: options.indexDelayMs ?? 200,
       warn: (message) => this.warn(message),
@@ -157,23 +159,21 @@ export class RunStore implements RunHistory {
       if (writer.summary) summaries.set(runId, writer.summary);
     }
     return [...summaries.values()]
-      .map((s) => this.withMarks(s))
+      .map((s) => this.marks.apply(s))
       .sort((a, b) => b.startedAt - a.startedAt);
   }
 
   summary(runId: string): RunSummary | undefined {
     const live = this.writers.get(runId)?.summary;
-    if (live) return this.withMarks(live);
+    if (live) return this.marks.apply(live);
     if (!this.index.has(runId) && isRunId(runId)) this.refresh([]);
     const summary = this.index.get(runId)?.summary;
-    return summary && this.withMarks(summary);
+    return summary && this.marks.apply(summary);
   }
 
   rename(runId: string, title: string): RunSummary | undefined {
     if (!this.summary(runId)) return undefined;
-    const clean = writeTitle(this.dir, runId, title);
-    if (clean === undefined) this.titles.delete(runId);
-    else this.titles.set(runId, clean);
+    this.marks.rename(runId, title);
     return this.summary(runId);
   }
 
@@ -181,25 +181,10 @@ export class RunStore implements RunHistory {
     if (!isRunId(runId) || this.writers.has(runId)) return false;
     const existed = this.index.has(runId) || this.has(runId);
     removeRunFiles(this.dir, runId);
-    this.titles.delete(runId);
-    this.imported.delete(runId);
+    this.marks.forget(runId);
     if (this.pageCache?.runId === runId) this.pageCache = null;
     if (this.index.delete(runId)) this.indexFile.schedule();
     return existed;
-  }
-
-  /**
-   * The summary with the run's title and import mark, read from their own files (the
-   * index is only a cache).
-   */
-  private withMarks(summary: RunSummary): RunSummary {
-    const { title: _cached, isImported: _imported, ...rest } = summary;
-    const title = this.titles.get(summary.runId);
-    return {
-      ...rest,
-      ...(title === undefined ? {} : { title }),
-      ...(this.imported.has(summary.runId) ? { isImported: true } : {}),
-    };
   }
 
   read(runId: string): ParsedLog | undefined {
@@ -265,6 +250,7 @@ export class RunStore implements RunHistory {
   reserve(runId: string): void {
     try {
       claimRun(this.dir, runId);
+      this.reserved.add(runId);
     } catch (error) {
       // The run still starts; its first event says again when the disk refuses it.
       this.warn(`Run ${runId}: its owner mark cannot be written (${(error as Error).message})`);
@@ -277,8 +263,7 @@ export class RunStore implements RunHistory {
     if (existsSync(path)) throw new Error(`Run ${runId} is already in the history`);
     // The mark first: a crash between the two leaves a mark without a log (harmless),
     // never an imported log that passes for a run of this machine.
-    markImported(this.dir, runId, 'runs import');
-    this.imported.add(runId);
+    this.marks.markImported(runId, 'runs import');
     writeFileAtomic(path, text, 0o600);
     this.index.set(runId, { summary, size: Buffer.byteLength(text, 'utf8') });
     this.indexFile.schedule();
@@ -305,7 +290,8 @@ export class RunStore implements RunHistory {
     }
     let isClaimed = true;
     try {
-      claimRun(this.dir, runId);
+      // reserved at the run's start already: the mark is there, with its room
+      if (!this.reserved.delete(runId)) claimRun(this.dir, runId);
     } catch (error) {
       isClaimed = false;
       releaseRun(this.dir, runId);
@@ -359,20 +345,9 @@ export class RunStore implements RunHistory {
       return interrupted;
     }
     const onDisk = new Set<string>();
-    this.titles.clear();
-    this.imported.clear();
+    this.marks.clear();
     for (const name of names) {
-      const importedRun = importedRunOf(name);
-      if (importedRun !== undefined) {
-        if (isRunId(importedRun)) this.imported.add(importedRun);
-        continue;
-      }
-      if (name.endsWith('.title')) {
-        const runId = name.slice(0, -'.title'.length);
-        const title = isRunId(runId) ? readTitle(this.dir, runId) : undefined;
-        if (title !== undefined) this.titles.set(runId, title);
-        continue;
-      }
+      if (this.marks.take(name)) continue;
       if (!name.endsWith('.jsonl')) continue;
       const runId = name.slice(0, -'.jsonl'.length);
       if (!isRunId(runId)) continue;
