@@ -20,16 +20,7 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import {
-  closeQuietly,
-  isDirFdSupported,
-  listDir,
-  lstatAt,
-  openDirAt,
-  openFileAt,
-  openRoot,
-  readlinkAt,
-} from '../util/dir-fd';
+import { closeQuietly, isDirFdSupported, openRoot, walkTree } from '../util/dir-fd';
 
 export function copyFolder(source: string, dest: string): void {
   if (!isDirFdSupported(source)) {
@@ -47,44 +38,22 @@ export function copyFolder(source: string, dest: string): void {
   const rootFd = openRoot(source);
   try {
     mkdirSync(dest, { recursive: true });
-    copyEntries(rootFd, dest);
+    walkTree(rootFd, {
+      folder: (path, _fd, stat) => {
+        const target = join(dest, path);
+        mkdirSync(target);
+        // after its entries: a read-only folder is copied read-only, and filled first
+        return () => chmodSync(target, stat.mode & 0o7777);
+      },
+      file: (path, fd, stat) => {
+        // /proc/self/fd/N opens the very file held open, not the name again
+        copyFileSync(`/proc/self/fd/${fd}`, join(dest, path));
+        chmodSync(join(dest, path), stat.mode & 0o7777);
+      },
+      link: (path, target) => symlinkSync(target, join(dest, path)),
+    });
     chmodSync(dest, fstatSync(rootFd).mode & 0o7777);
   } finally {
     closeQuietly(rootFd);
-  }
-}
-
-function copyEntries(dirFd: number, dest: string): void {
-  for (const name of listDir(dirFd)) {
-    const stat = lstatAt(dirFd, name);
-    if (!stat) continue; // gone meanwhile
-    const target = join(dest, name);
-    if (stat.isDirectory()) {
-      const fd = openDirAt(dirFd, name);
-      if (fd === undefined) continue; // not a folder any more (swapped for a link)
-      try {
-        mkdirSync(target);
-        copyEntries(fd, target);
-        // after its entries: a read-only folder is copied read-only, and filled first
-        chmodSync(target, fstatSync(fd).mode & 0o7777);
-      } finally {
-        closeQuietly(fd);
-      }
-    } else if (stat.isFile()) {
-      const fd = openFileAt(dirFd, name);
-      if (fd === undefined) continue; // a link now, or gone
-      try {
-        const opened = fstatSync(fd);
-        if (!opened.isFile()) continue;
-        // /proc/self/fd/N opens the very file held open, not the name again
-        copyFileSync(`/proc/self/fd/${fd}`, target);
-        chmodSync(target, opened.mode & 0o7777);
-      } finally {
-        closeQuietly(fd);
-      }
-    } else if (stat.isSymbolicLink()) {
-      const link = readlinkAt(dirFd, name);
-      if (link !== undefined) symlinkSync(link, target);
-    }
   }
 }

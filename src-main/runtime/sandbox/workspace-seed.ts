@@ -8,30 +8,14 @@
  * copied). What the agent changes stays on the engine's side, as with any remote engine.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  existsSync,
-  fstatSync,
-  lstatSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SandboxUser } from './container-policy';
 import type { ContainerEngine } from './engine';
 import { SandboxError } from './errors';
 import { runOneShot } from './one-shot-exec';
 import { createTar, type TarFileInput } from './tar-archive';
-import {
-  closeQuietly,
-  isDirFdSupported,
-  listDir,
-  lstatAt,
-  openDirAt,
-  openFileAt,
-  openRoot,
-} from '../util/dir-fd';
+import { closeQuietly, isDirFdSupported, openRoot, walkTree } from '../util/dir-fd';
 
 /** More than this is refused: it travels in memory, and a remote workspace is for tasks. */
 export const SEED_LIMIT_BYTES = 256 * 1024 * 1024;
@@ -130,37 +114,22 @@ function folderEntries(root: string): TarFileInput[] {
     walk('');
     return entries;
   }
-  const walkFd = (dirFd: number, relative: string) => {
-    for (const name of listDir(dirFd).sort()) {
-      const path = relative ? `${relative}/${name}` : name;
-      const stat = lstatAt(dirFd, name);
-      if (stat?.isDirectory()) {
-        const fd = openDirAt(dirFd, name);
-        if (fd === undefined) continue; // a link now
-        try {
-          entries.push({ path, type: 'directory', mode: fstatSync(fd).mode & 0o7777 });
-          walkFd(fd, path);
-        } finally {
-          closeQuietly(fd);
-        }
-      } else if (stat?.isFile()) {
-        const fd = openFileAt(dirFd, name);
-        if (fd === undefined) continue;
-        try {
-          const opened = fstatSync(fd);
-          if (!opened.isFile()) continue;
-          count(opened.size);
-          const data = readFileSync(fd);
-          entries.push({ path, data, mode: opened.mode & 0o7777, mtime: opened.mtime });
-        } finally {
-          closeQuietly(fd);
-        }
-      }
-    }
-  };
   const rootFd = openRoot(root);
   try {
-    walkFd(rootFd, '');
+    walkTree(
+      rootFd,
+      {
+        folder: (path, _fd, stat) => {
+          entries.push({ path, type: 'directory', mode: stat.mode & 0o7777 });
+        },
+        file: (path, fd, stat) => {
+          count(stat.size);
+          const data = readFileSync(fd);
+          entries.push({ path, data, mode: stat.mode & 0o7777, mtime: stat.mtime });
+        },
+      },
+      { sorted: true },
+    );
   } finally {
     closeQuietly(rootFd);
   }

@@ -144,3 +144,60 @@ export function isDirFdSupported(root: string): boolean {
     if (fd !== undefined) closeQuietly(fd);
   }
 }
+
+/** What `walkTree` hands over: paths are relative to the root, with `/`. */
+export interface TreeVisitor {
+  /**
+   * a folder (not the root), held open while its entries are visited; a function it
+   * returns runs after them
+   */
+  folder(path: string, fd: number, stat: Stats): (() => void) | void;
+  /** a regular file, open for reading (type and size from its own descriptor) */
+  file(path: string, fd: number, stat: Stats): void;
+  /** a symbolic link, by its text (never followed) */
+  link?(path: string, target: string): void;
+}
+
+/**
+ * Every folder, regular file and link below the open folder `rootFd`, each looked up in
+ * the folder already held open (a name swapped for a link meanwhile is never followed);
+ * other kinds (FIFOs, sockets, devices) are left out. Names in `sorted` order if asked.
+ */
+export function walkTree(
+  rootFd: number,
+  visit: TreeVisitor,
+  options: { sorted?: boolean } = {},
+): void {
+  const walk = (dirFd: number, prefix: string) => {
+    const names = listDir(dirFd);
+    if (options.sorted) names.sort();
+    for (const name of names) {
+      const path = prefix ? `${prefix}/${name}` : name;
+      const stat = lstatAt(dirFd, name);
+      if (stat?.isDirectory()) {
+        const fd = openDirAt(dirFd, name);
+        if (fd === undefined) continue; // not a folder any more (swapped for a link)
+        try {
+          const after = visit.folder(path, fd, fstatSync(fd));
+          walk(fd, path);
+          after?.();
+        } finally {
+          closeQuietly(fd);
+        }
+      } else if (stat?.isFile()) {
+        const fd = openFileAt(dirFd, name);
+        if (fd === undefined) continue; // a link now, or gone
+        try {
+          const opened = fstatSync(fd);
+          if (opened.isFile()) visit.file(path, fd, opened);
+        } finally {
+          closeQuietly(fd);
+        }
+      } else if (stat?.isSymbolicLink() && visit.link) {
+        const target = readlinkAt(dirFd, name);
+        if (target !== undefined) visit.link(path, target);
+      }
+    }
+  };
+  walk(rootFd, '');
+}
