@@ -5,13 +5,9 @@
  */
 import type { RequestParams } from '@shared/events';
 import type { LlmProfile } from '../config/schema';
+import { isReasoningProfile } from '../config/reasoning-model';
 
-/** models that take max_completion_tokens and no temperature */
-const REASONING_MODEL = /^(o\d|gpt-5)/i;
-
-export function isReasoningProfile(profile: Pick<LlmProfile, 'apiType' | 'model'>): boolean {
-  return profile.apiType !== 'ollama' && REASONING_MODEL.test(profile.model);
-}
+export { isReasoningProfile };
 
 export function requestParamsOf(
   profile: Pick<LlmProfile, 'apiType' | 'model' | 'maxTokens' | 'temperature'>,
