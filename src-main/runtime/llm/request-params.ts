@@ -7,8 +7,6 @@ import type { RequestParams } from '@shared/events';
 import type { LlmProfile } from '../config/schema';
 import { isReasoningProfile } from '../config/reasoning-model';
 
-export { isReasoningProfile };
-
 export function requestParamsOf(
   profile: Pick<LlmProfile, 'apiType' | 'model' | 'maxTokens' | 'temperature'>,
 ): RequestParams {
