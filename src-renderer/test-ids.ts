@@ -152,8 +152,10 @@
  *                              running | stopped | complete), batch-stop, batch-resume,
  *                              batch-grid, batch-cell (`data-task`, `data-profile`), batch-run
  *                              (`data-run-id`, `data-status` queued | running | done,
- *                              `data-outcome`, `data-check` = pass | fail; opens the run),
- *                              batch-compare (`data-task`: that task across profiles),
+ *                              `data-outcome`, `data-verdict` = the history's verdict kind,
+ *                              `data-check` = pass | fail; opens the run), batch-figures
+ *                              (`data-runs` ended, `data-mean-steps`, `data-mean-tokens`,
+ *                              `data-total-steps`, `data-total-tokens`), batch-compare (`data-task`: that task across profiles),
  *                              batch-list-item (`data-batch-id`)
  */
 export const TEST_IDS = {
@@ -386,6 +388,7 @@ export const TEST_IDS = {
   batchGrid: 'batch-grid',
   batchCell: 'batch-cell',
   batchRun: 'batch-run',
+  batchFigures: 'batch-figures',
   batchCompare: 'batch-compare',
   batchListItem: 'batch-list-item',
 } as const;
