@@ -27,9 +27,11 @@ export interface BatchEntry {
 export type HistoryEntry = ({ kind: 'run' } & HistoryRow) | BatchEntry;
 
 export interface GroupOptions {
-  /** batches the user opened */
-  open: ReadonlySet<string>;
-  /** a run that must be in view (the one shown): its batch opens */
+  /** batches the user opened (true) or closed (false); the others follow `autoOpen` */
+  toggled: ReadonlyMap<string, boolean>;
+  /** a batch filtered for: open unless the user closed it */
+  filteredBatch?: string | undefined;
+  /** a run that must be in view (the one shown): its batch opens unless the user closed it */
   shownRunId?: string | undefined;
 }
 
@@ -64,9 +66,10 @@ export function groupBatches(rows: readonly HistoryRow[], options: GroupOptions)
     const batchTrees = members.get(tree.batchId) ?? [];
     const own: RunSummary[] = batchTrees.map((t) => t[0]!.summary);
     const isOpen =
-      options.open.has(tree.batchId) ||
-      (options.shownRunId !== undefined &&
-        batchTrees.some((t) => t.some((row) => row.summary.runId === options.shownRunId)));
+      options.toggled.get(tree.batchId) ??
+      (options.filteredBatch === tree.batchId ||
+        (options.shownRunId !== undefined &&
+          batchTrees.some((t) => t.some((row) => row.summary.runId === options.shownRunId))));
     entries.push({
       kind: 'batch',
       batchId: tree.batchId,

@@ -135,7 +135,7 @@ describe("a batch's runs in the history (issue 25 item 6)", () => {
     );
 
   it('puts a batch under one closed entry where its newest run was, with its counts and verdicts', () => {
-    const entries = groupBatches(rowsOf(), { open: new Set() });
+    const entries = groupBatches(rowsOf(), { toggled: new Map() });
     expect(shape(entries)).toEqual([
       'solo-new@0',
       '[b-one 3]',
@@ -157,7 +157,7 @@ describe("a batch's runs in the history (issue 25 item 6)", () => {
   });
 
   it('lists its runs, with their forks, one level deeper when it is open or shows the selected run', () => {
-    const open = groupBatches(rowsOf(), { open: new Set(['b-one']) });
+    const open = groupBatches(rowsOf(), { toggled: new Map([['b-one', true]]) });
     expect(shape(open)).toEqual([
       'solo-new@0',
       '[b-one 3]',
@@ -170,10 +170,19 @@ describe("a batch's runs in the history (issue 25 item 6)", () => {
       'solo-old@0',
     ]);
     // a run opened from the batch grid (or a fork of one) is in view: its batch opens
-    const shown = groupBatches(rowsOf(), { open: new Set(), shownRunId: 'b1-fork' });
+    const shown = groupBatches(rowsOf(), { toggled: new Map(), shownRunId: 'b1-fork' });
     expect(shape(shown)).toContain('b1-fork@2');
     expect(shape(shown)).toContain('[b-two 1]');
     expect(shape(shown)).not.toContain('b2-r0@1');
+    // filtered for, it opens; closed by the user, it stays closed with its run shown
+    expect(shape(groupBatches(rowsOf(), { toggled: new Map(), filteredBatch: 'b-two' }))).toContain(
+      'b2-r0@1',
+    );
+    const closed = groupBatches(rowsOf(), {
+      toggled: new Map([['b-one', false]]),
+      shownRunId: 'b1-fork',
+    });
+    expect(shape(closed)).not.toContain('b1-fork@2');
   });
 
   it('filters by batch, or to the runs of no batch, and offers the batches present', () => {
@@ -204,7 +213,7 @@ describe("a batch's runs in the history (issue 25 item 6)", () => {
     const started = performance.now();
     const entries = groupBatches(
       nestForks(filterHistory(many.runs, many.order, ALL_HISTORY, NOW)),
-      { open: new Set() },
+      { toggled: new Map() },
     );
     const ms = performance.now() - started;
     expect(entries.filter((e) => e.kind === 'batch')).toHaveLength(30);

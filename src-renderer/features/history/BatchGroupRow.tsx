@@ -13,7 +13,7 @@ import { formatDate } from '../../lib/format';
 export const BatchGroupRow = memo(function BatchGroupRow(props: {
   entry: BatchEntry;
   now: number;
-  onToggle: (batchId: string) => void;
+  onToggle: (batchId: string, wasOpen: boolean) => void;
 }) {
   const store = useWorkbenchStore();
   const { entry, now, onToggle } = props;
@@ -31,12 +31,15 @@ export const BatchGroupRow = memo(function BatchGroupRow(props: {
         className="history-item history-batch-toggle"
         aria-expanded={entry.isOpen}
         data-testid={TEST_IDS.historyBatchToggle}
-        onClick={() => onToggle(entry.batchId)}
+        onClick={() => onToggle(entry.batchId, entry.isOpen)}
         title={entry.isOpen ? 'Hide the runs of this batch' : 'Show the runs of this batch'}
       >
         <span className="history-task">
           <span aria-hidden="true">{entry.isOpen ? '▾' : '▸'} </span>
-          Batch <span className="mono">{entry.batchId}</span>
+          Batch{' '}
+          <span className="mono" title={entry.batchId}>
+            {entry.batchId}
+          </span>
         </span>
         <span className="history-meta">
           <span>

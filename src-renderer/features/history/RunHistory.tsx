@@ -39,24 +39,19 @@ export function RunHistory() {
     [runs, order, filters, now],
   );
   // A batch's runs sit under one entry, closed until the user opens it (or shows one of
-  // its runs, or filters by it).
-  const [openBatches, setOpenBatches] = useState<ReadonlySet<string>>(() => new Set());
-  const list = useMemo(() => {
-    const open =
-      filters.batch === 'all' || filters.batch === 'none'
-        ? openBatches
-        : new Set([...openBatches, filters.batch]);
-    return groupBatches(rows, {
-      open,
-      shownRunId: view === 'run' && selectedRunId ? selectedRunId : undefined,
-    });
-  }, [rows, openBatches, filters.batch, view, selectedRunId]);
-  const toggleBatch = useCallback((batchId: string) => {
-    setOpenBatches((open) => {
-      const next = new Set(open);
-      if (!next.delete(batchId)) next.add(batchId);
-      return next;
-    });
+  // its runs, or filters by it); what the user opened or closed stays so.
+  const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(() => new Map());
+  const list = useMemo(
+    () =>
+      groupBatches(rows, {
+        toggled,
+        filteredBatch: filters.batch,
+        shownRunId: view === 'run' && selectedRunId ? selectedRunId : undefined,
+      }),
+    [rows, toggled, filters.batch, view, selectedRunId],
+  );
+  const toggleBatch = useCallback((batchId: string, wasOpen: boolean) => {
+    setToggled((before) => new Map(before).set(batchId, !wasOpen));
   }, []);
   const facets = useMemo(() => historyFacets(runs, order), [runs, order]);
   const fileRef = useRef<HTMLInputElement>(null);
