@@ -24,6 +24,7 @@ import { withRecordedSettings } from './recorded-settings';
 import { agentSettingsRecord, sessionSettingsRecord } from './run-settings';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { PreparedRun, RunFactory } from '../runs/run-manager';
+import { RunSetupError } from '../runs/run-setup-error';
 
 export function createRunFactory(services: RuntimeServices): RunFactory {
   return async (input, context) => {
@@ -83,6 +84,8 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
             ...(atStepBoundary ? { atStepBoundary } : {}),
             ...(context.keepImage ? { keepImage: context.keepImage } : {}),
           },
+        }).catch((error: unknown) => {
+          throw new RunSetupError(error, { model: llm.model, maxSteps: settings.maxSteps });
         });
         prepared = {
           agentName: input.agent,

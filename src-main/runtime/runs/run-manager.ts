@@ -30,6 +30,7 @@ import type {
   RunHandle,
   RunManagerOptions,
 } from './run-types';
+import { RunSetupError } from './run-setup-error';
 
 const REDACTED = '[redacted]';
 /** Shorter values would redact ordinary words; real keys are far longer. */
@@ -320,8 +321,8 @@ export class RunManager {
           type: 'run.started',
           agent: input.agent,
           task: input.task,
-          maxSteps: input.maxSteps ?? 0,
-          model: 'unknown',
+          maxSteps: error instanceof RunSetupError ? error.known.maxSteps : (input.maxSteps ?? 0),
+          model: error instanceof RunSetupError ? error.known.model : 'unknown',
           ...(input.flow ? { flow: input.flow } : {}),
           sessionId: context.sessionId,
           // a re-run that could not start still lands beside the run it repeats

@@ -26,6 +26,9 @@
  *   error          {status, body?, headers?}: an HTTP error; body defaults to an OpenAI error body
  *   hang           true: never answer (until the client disconnects or the server closes)
  *   cutAfterChunks N: stream N chunks then destroy the socket (non-streaming: cut mid-body)
+ *   endAfterChunks N: stream N chunks then end the response cleanly (no finish, no [DONE])
+ *   omitDone       the stream ends after its finish chunk, without `data: [DONE]`
+ *   omitFinishReason the finish chunk says `finish_reason: null` ([DONE] still sent)
  *   sseError       {message, afterChunks?}: stream chunks then an SSE `event: error`
  *   malformedSse   {afterChunks?}: stream chunks then `data: {not json`
  *   html           200 with an HTML body instead of JSON (a proxy or a wrong base_url)
