@@ -213,6 +213,7 @@ export const requestSchemas = {
       breakpoints: z.array(breakpointSpec).max(100).optional(),
       approveTools: z.array(toolName).max(100).optional(),
       rerunOf: runId.optional(),
+      rerunSettings: z.enum(['recorded', 'current']).optional(),
     })
     .strict(),
   'run:stop': z.object({ runId }).strict(),

@@ -38,6 +38,7 @@ export function applyToSummary(
       ...(event.forkOf ? { forkOf: event.forkOf } : {}),
       ...(event.resumeOf ? { resumeOf: event.resumeOf } : {}),
       ...(event.rerunOf ? { rerunOf: event.rerunOf } : {}),
+      ...(event.rerunSettings ? { rerunSettings: event.rerunSettings } : {}),
       sessionId: event.sessionId,
       startedAt: event.ts,
       state: 'IDLE',

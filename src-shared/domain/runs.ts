@@ -1,6 +1,6 @@
 /** What the contract says about runs: starting them, their summaries, history pages, transfer. */
 import type { AgentName, AgentState, FlowName, RunOutcome, TokenUsage } from './agent';
-import type { RunBatchTag, RunEvent } from '../events';
+import type { RerunSettings, RunBatchTag, RunEvent } from '../events';
 
 export interface RunStartInput {
   task: string;
@@ -20,6 +20,11 @@ export interface RunStartInput {
   approveTools?: string[];
   /** "Run again": the run this one repeats from step 0 (recorded as its sibling) */
   rerunOf?: string;
+  /**
+   * with `rerunOf`: the settings that run recorded (its model profile and agent settings;
+   * the default) or today's config.toml (`current`); docs/time-travel.md
+   */
+  rerunSettings?: RerunSettings;
 }
 
 /** Fork a run at a step (`runs:fork`, `workbench runs fork`): docs/time-travel.md. */
@@ -89,6 +94,8 @@ export interface RunSummary {
   resumeOf?: { runId: string; step: number };
   /** "Run again": the run this one repeats (the history lists it beside that run) */
   rerunOf?: string;
+  /** which settings the re-run used: the ones `rerunOf` recorded, or today's */
+  rerunSettings?: RerunSettings;
   flow?: FlowName;
   sessionId?: string;
   startedAt: number;

@@ -20,6 +20,7 @@ import {
 } from './lineage-launch';
 import { runCheck } from './run-check';
 import { withRunProfile } from './run-profile';
+import { withRecordedSettings } from './recorded-settings';
 import { agentSettingsRecord, sessionSettingsRecord } from './run-settings';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { PreparedRun, RunFactory } from '../runs/run-manager';
@@ -27,7 +28,12 @@ import { RunSetupError } from '../runs/run-setup-error';
 
 export function createRunFactory(services: RuntimeServices): RunFactory {
   return async (input, context) => {
-    const config = withRunProfile(services.loadConfig(), input.agent, input.profile);
+    const today = withRunProfile(services.loadConfig(), input.agent, input.profile);
+    // "Run again" with the settings the run recorded: its profile and agent settings, the
+    // key from today's config (checked before the run was started; recorded-settings.ts)
+    const config = input.recorded
+      ? withRecordedSettings(today, input.recorded, (raw) => services.config.resolveApiKey(raw))
+      : today;
     const lineage = input.lineage;
     const opened =
       lineage?.kind === 'fork'

@@ -99,6 +99,8 @@ export class RunManager {
       ...(options.ignoreSavedBreakpoints ? { ignoreSavedBreakpoints: true } : {}),
       ...(options.lineage ? { lineage: options.lineage } : {}),
       ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
+      ...(input.rerunOf ? { rerunSettings: options.recorded ? 'recorded' : 'current' } : {}),
+      ...(options.recorded ? { recorded: options.recorded } : {}),
       ...(options.profile !== undefined ? { profile: options.profile } : {}),
       ...(options.check !== undefined ? { check: options.check } : {}),
       ...(options.batch ? { batch: options.batch } : {}),
@@ -301,6 +303,7 @@ export class RunManager {
         ...(input.lineage?.kind === 'fork' ? { forkOf: input.lineage.from } : {}),
         ...(input.lineage?.kind === 'resume' ? { resumeOf: input.lineage.from } : {}),
         ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
+        ...(input.rerunSettings ? { rerunSettings: input.rerunSettings } : {}),
         ...(input.batch ? { batch: input.batch } : {}),
       });
       // The run's own breakpoints after the factory's: a cost budget needs the run's prices.
@@ -322,6 +325,9 @@ export class RunManager {
           model: error instanceof RunSetupError ? error.known.model : 'unknown',
           ...(input.flow ? { flow: input.flow } : {}),
           sessionId: context.sessionId,
+          // a re-run that could not start still lands beside the run it repeats
+          ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
+          ...(input.rerunSettings ? { rerunSettings: input.rerunSettings } : {}),
           ...(input.batch ? { batch: input.batch } : {}),
         });
       }

@@ -34,3 +34,35 @@ export function ForkOrigin({ runId }: { runId: string }) {
     </div>
   );
 }
+
+/**
+ * Where a re-run ("Run again") comes from: the run it repeats (a link) and which settings
+ * it took, the ones that run recorded or the ones config.toml had when it started.
+ */
+export function RerunOrigin({ runId }: { runId: string }) {
+  const store = useWorkbenchStore();
+  const summary = useWorkbench((s) => s.runs[runId]?.summary);
+  const of = summary?.rerunOf;
+  const original = useWorkbench((s) => (of ? s.runs[of]?.summary : undefined));
+  if (!summary || !of) return null;
+  return (
+    <div
+      className="info-note"
+      role="note"
+      data-testid={TEST_IDS.rerunOrigin}
+      data-rerun-of={of}
+      data-settings={summary.rerunSettings ?? ''}
+    >
+      Re-run of run{' '}
+      <button type="button" className="link mono" onClick={() => store.getState().selectRun(of)}>
+        {of}
+      </button>
+      {original ? ` (${original.title ?? original.task})` : ''}
+      {summary.rerunSettings === 'recorded'
+        ? ', with the settings that run recorded (its model profile and agent settings).'
+        : summary.rerunSettings === 'current'
+          ? ', with the settings config.toml had when this run started (not the ones that run recorded).'
+          : ', from step 0.'}
+    </div>
+  );
+}

@@ -8,7 +8,7 @@ import { TimelineToolbar } from '../timeline/TimelineToolbar';
 import { RunWaterfall } from '../timeline/RunWaterfall';
 import { RunHeader } from './RunHeader';
 import { SandboxBanner } from './SandboxBanner';
-import { ForkOrigin } from './ForkOrigin';
+import { ForkOrigin, RerunOrigin } from './ForkOrigin';
 import { DebuggerBar } from '../debugger/DebuggerBar';
 
 /** The selected run: header, open question, plan, filters and the timeline. */
@@ -47,6 +47,7 @@ export function RunView() {
       )}
       <SandboxBanner runId={runId} />
       <ForkOrigin runId={runId} />
+      <RerunOrigin runId={runId} />
       <CompareWithParent runId={runId} />
       <HumanAnswerBox runId={runId} />
       <PlanView runId={runId} />
