@@ -144,7 +144,8 @@ export function RunHeader({ runId }: { runId: string }) {
             Resume
           </button>
         )}
-        {!isLive && (
+        {/* a continuation's task is a follow-up that means nothing without its parent */}
+        {!isLive && !summary.continueOf && (
           <button
             type="button"
             className="secondary"
