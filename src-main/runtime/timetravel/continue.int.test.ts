@@ -125,6 +125,8 @@ describe.skipIf(!docker.available)('continue a finished run', () => {
     expect(read?.type === 'tool.finished' && read.output).toContain('written by the run');
     expect(readFileSync(join(folder, 'note.txt'), 'utf8')).toBe('written by the run and 1');
     expect(await containersWith({ [LABELS.session]: sessionId })).toEqual(containers);
+    // ending with terminate as the run did repeats nothing
+    expect(runtime.runs.get(next.runId)?.health?.duplicates).toBe(0);
 
     // Its first request: the run's whole conversation (its last request, then the
     // terminate call and its result), then the message (swe sends no per-step prompt).
