@@ -91,6 +91,7 @@ describe.skipIf(!dockerProbe.available)('workbench runs continue', () => {
     ]);
     expect(limited.code, limited.stderr).toBe(3);
     expect(limited.stderr).toMatch(/max 5 steps/);
+    expect(limited.stderr).toContain(`continues run ${nextId} after its step 4`);
     expect(limited.stderr).toMatch(/left by the run/);
     const runs = historyIds(home);
 
