@@ -6,9 +6,10 @@
  * model request is the run's whole conversation plus the message (the server's recorded
  * requests), it counts on from the next step with a fresh budget, on the profile the run
  * used (not today's), and it is recorded as `continueOf`. A continuation is continued
- * again (a chain). The same in a mounted folder and in an isolated copy (the original
- * untouched). Refused up front, with nothing recorded: a run whose workspace is gone (a
- * session folder, a copy), an imported run, a run still going.
+ * again (a chain), and so is a fork (in its own folder). The same in a mounted folder and
+ * in an isolated copy (the original untouched). Refused up front, with nothing recorded:
+ * a run whose workspace is gone (a session folder, a copy), an imported run, a run still
+ * going.
  */
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -164,6 +165,21 @@ describe.skipIf(!docker.available)('continue a finished run', () => {
     );
     // The history nests the chain through continueOf, summaries included.
     expect(runtime.runs.get(third.runId)?.continueOf).toEqual({ runId: next.runId, step: 4 });
+
+    // A fork's continuation goes on in the fork's own folder (its session was closed at
+    // its end: opened again, the files as the fork left them).
+    const fork = await runtime.runs.startFrom({ kind: 'fork', runId: parent.runId, step: 1 });
+    expect((await fork.done).outcome).toBe('finished');
+    const ofFork = await runtime.runs.startFrom({
+      kind: 'continue',
+      runId: fork.runId,
+      message: 'FOLLOW 3: in the fork',
+    });
+    expect((await ofFork.done).outcome).toBe('finished');
+    expect(of(ofFork.runId)[0]).toMatchObject({ sessionId: `fork-${fork.runId}` });
+    expect(readFileSync(join(home, 'workspaces', `fork-${fork.runId}`, 'note.txt'), 'utf8')).toBe(
+      'written by the run and 3',
+    );
 
     // Exported and imported with its lineage; an imported run is never continued.
     const other = new MemoryRunHistory();
