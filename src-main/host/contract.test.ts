@@ -2,7 +2,7 @@
  * Every contract entry, round-tripped over the real WebSocket transport with the UI's
  * own adapter (src-renderer/api/ws-api.ts), and malformed input for every entry.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@shared/events';
@@ -216,44 +216,6 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark('runs:fork', 'runs:checkpoints', 'runs:resume', 'runs:delete');
   });
 
-  it('runs:continue: a finished run goes on in its session; refusals are typed', async () => {
-    const { api, home, runtime } = await serve();
-    const events = collect(api);
-    const { runId } = await api.startRun({ task: 'steps: 2', agent: 'toolcall' });
-    await until(() => finishedOf(events, runId));
-    // This fixture's factory never opens its session's folder: nothing to go on in.
-    await expect(api.continueRun({ runId, message: 'And then?' })).rejects.toMatchObject({
-      code: 'conflict',
-      message: expect.stringMatching(/cannot be continued: the workspace it worked in .* is gone/),
-    });
-    mkdirSync(join(home, 'workspaces', runtime.sessionId), { recursive: true });
-    const next = await api.continueRun({ runId, message: '  And then?  ' });
-    await until(() => finishedOf(events, next.runId));
-    expect(events.find((e) => e.runId === next.runId)).toMatchObject({
-      type: 'run.started',
-      continueOf: { runId, step: 2 },
-      task: 'And then?',
-      sessionId: runtime.sessionId,
-    });
-    expect((await api.listRuns({})).find((s) => s.runId === next.runId)?.continueOf).toEqual({
-      runId,
-      step: 2,
-    });
-    // A run still going cannot be continued.
-    const slow = await api.startRun({ task: 'steps: 40 delay: 100', agent: 'toolcall' });
-    await until(() => events.some((e) => e.runId === slow.runId && e.type === 'step.started'));
-    await expect(api.continueRun({ runId: slow.runId, message: 'x' })).rejects.toMatchObject({
-      code: 'conflict',
-      message: expect.stringMatching(/still running/),
-    });
-    await api.stopRun({ runId: slow.runId });
-    await until(() => finishedOf(events, slow.runId));
-    await expect(api.continueRun({ runId: 'nope', message: 'x' })).rejects.toMatchObject({
-      code: 'not_found',
-    });
-    mark('runs:continue');
-  });
-
   it('human:answer reaches the waiting run; run:stop cancels another one that waits', async () => {
     const { api } = await serve();
     const events = collect(api);
@@ -405,6 +367,10 @@ describe('contract over WebSocket: one round trip per entry', () => {
     ] as const;
     for (const channel of channels) expect(other).toContain(`'${channel}',`);
     mark(...channels);
+  });
+
+  it('runs:continue, round-tripped in continue-contract.test.ts', () => {
+    mark('runs:continue');
   });
 
   it('batch:* (batch runs), round-tripped in batch-contract.test.ts', () => {
