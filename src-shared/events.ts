@@ -72,6 +72,11 @@ export interface RunStartedEvent {
   forkOf?: { runId: string; step: number };
   /** a resumed run: the interrupted run it continues, from its last step */
   resumeOf?: { runId: string; step: number };
+  /**
+   * a continuation: the finished run (and its last step) it goes on from, with the user's
+   * follow-up message, in the same session and workspace (docs/time-travel.md)
+   */
+  continueOf?: { runId: string; step: number };
   /** "Run again": the run this one repeats from step 0 */
   rerunOf?: string;
   /**

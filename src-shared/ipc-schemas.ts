@@ -252,6 +252,16 @@ export const requestSchemas = {
     })
     .strict(),
   'runs:resume': z.object({ runId }).strict(),
+  'runs:continue': z
+    .object({
+      runId,
+      message: z
+        .string()
+        .max(100_000)
+        .refine((text) => text.trim() !== '', 'Write a message to continue the run with'),
+      maxSteps: z.number().int().min(1).max(100_000).optional(),
+    })
+    .strict(),
   'runs:checkpoints': z.object({ runId }).strict(),
   'runs:rename': z.object({ runId, title: z.string().max(10_000) }).strict(),
   'runs:delete': z.object({ runId }).strict(),

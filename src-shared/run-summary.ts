@@ -37,6 +37,7 @@ export function applyToSummary(
       ...(event.flow ? { flow: event.flow } : {}),
       ...(event.forkOf ? { forkOf: event.forkOf } : {}),
       ...(event.resumeOf ? { resumeOf: event.resumeOf } : {}),
+      ...(event.continueOf ? { continueOf: event.continueOf } : {}),
       ...(event.rerunOf ? { rerunOf: event.rerunOf } : {}),
       ...(event.rerunSettings ? { rerunSettings: event.rerunSettings } : {}),
       sessionId: event.sessionId,

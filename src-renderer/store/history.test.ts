@@ -79,6 +79,8 @@ describe('the run tree', () => {
       s('other', {}),
       s('fork1', { forkOf: { runId: 'root', step: 2 } }),
       s('resumed', { resumeOf: { runId: 'root', step: 3 } }),
+      s('continued2', { continueOf: { runId: 'continued', step: 6 } }),
+      s('continued', { continueOf: { runId: 'root', step: 4 } }),
       s('root', {}),
       s('orphan', { forkOf: { runId: 'deleted', step: 1 } }),
     ];
@@ -88,6 +90,8 @@ describe('the run tree', () => {
       ['fork1', 1],
       ['fork2', 2],
       ['resumed', 1],
+      ['continued', 1],
+      ['continued2', 2],
       ['orphan', 0],
     ]);
   });

@@ -125,17 +125,18 @@ export function historyFacets(runs: Record<string, RunData>, order: readonly str
 
 export interface HistoryRow {
   summary: RunSummary;
-  /** 0 for a run of its own; forks and resumed runs sit one deeper than their parent */
+  /** 0 for a run of its own; forks, resumed runs and continuations sit one deeper than their parent */
   depth: number;
 }
 
 /**
- * The run tree: each fork (and resumed run) right under the run it came from, in the
- * list's order; a run whose parent is not in the list (filtered out, deleted) stays a root.
+ * The run tree: each fork (and resumed run, and continuation) right under the run it came
+ * from, in the list's order; a run whose parent is not in the list (filtered out,
+ * deleted) stays a root. A chain of continuations nests one level deeper each time.
  */
 export function nestForks(list: readonly RunSummary[]): HistoryRow[] {
   const ids = new Set(list.map((s) => s.runId));
-  const parentOf = (s: RunSummary) => s.forkOf?.runId ?? s.resumeOf?.runId;
+  const parentOf = (s: RunSummary) => s.forkOf?.runId ?? s.resumeOf?.runId ?? s.continueOf?.runId;
   const children = new Map<string, RunSummary[]>();
   for (const summary of list) {
     const parent = parentOf(summary);

@@ -45,6 +45,19 @@ export interface RunForkInput {
   withoutFiles?: boolean;
 }
 
+/**
+ * Continue a finished run with a follow-up message (`runs:continue`, `workbench runs
+ * continue`): a new run with the run's whole memory plus `message`, in the same session
+ * and workspace (docs/time-travel.md).
+ */
+export interface RunContinueInput {
+  runId: string;
+  /** the user's follow-up: a new user message after the run's memory (and the new run's task) */
+  message: string;
+  /** how many more steps the continuation may take (default: the agent's max_steps) */
+  maxSteps?: number;
+}
+
 /** A step's checkpoint as the UI sees it (`runs:checkpoints`). */
 export interface CheckpointView {
   agent: string;
@@ -92,6 +105,8 @@ export interface RunSummary {
   forkOf?: { runId: string; step: number };
   /** a resumed run: the interrupted run it continues */
   resumeOf?: { runId: string; step: number };
+  /** a continuation: the finished run it goes on from (the history nests it under that run) */
+  continueOf?: { runId: string; step: number };
   /** "Run again": the run this one repeats (the history lists it beside that run) */
   rerunOf?: string;
   /** which settings the re-run used: the ones `rerunOf` recorded, or today's */

@@ -13,6 +13,7 @@ import { RunModels } from './run-models';
 import { openRunSession } from './run-session';
 import { checkpointHook } from './checkpoint-hook';
 import {
+  continuationMaxSteps,
   lineageMaxSteps,
   flowResumePoint,
   lineageResumePoint,
@@ -54,7 +55,13 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
       } else {
         const settings = resolveAgentSettings(config, input.agent);
         const resume = lineage ? lineageResumePoint(input, lineage, context) : undefined;
-        if (resume && lineage) {
+        if (resume && lineage?.kind === 'continue') {
+          settings.maxSteps = continuationMaxSteps(
+            resume.step,
+            input.maxSteps ?? settings.maxSteps,
+          );
+          if (lineage.agentModel) models.preset(input.agent, lineage.agentModel);
+        } else if (resume && lineage) {
           const isFork = lineage.kind === 'fork';
           settings.maxSteps = lineageMaxSteps(
             isFork ? settings.maxSteps : (input.maxSteps ?? settings.maxSteps),
@@ -92,7 +99,13 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
           model: llm.model,
           maxSteps: settings.maxSteps,
           settings: {
-            ...agentSettingsRecord(services.config.resolveProfile(input.agent, config), settings),
+            // the profile the agent starts on: a fork's or continuation's, else its own
+            ...agentSettingsRecord(
+              lineage?.agentModel !== undefined
+                ? services.config.resolveNamedProfile(lineage.agentModel, config)
+                : services.config.resolveProfile(input.agent, config),
+              settings,
+            ),
             ...sessionSettingsRecord(config),
           },
           execute: async (task, signal) => {

@@ -157,7 +157,8 @@ export class RunManager {
 
   /**
    * A new run from a step of another (a fork: its context, its sandbox files, an added
-   * message, another model) or from where an interrupted run stopped (a resume). Rejects
+   * message, another model), from where an interrupted run stopped (a resume), or after
+   * a finished run's last step with a follow-up message (a continuation). Rejects
    * with a LineageError, before anything is recorded, when the run or the step cannot be
    * started from as asked (run-lineage.ts, launch/lineage-admission.ts).
    */
@@ -302,6 +303,7 @@ export class RunManager {
         ...(prepared.settings ? { settings: prepared.settings } : {}),
         ...(input.lineage?.kind === 'fork' ? { forkOf: input.lineage.from } : {}),
         ...(input.lineage?.kind === 'resume' ? { resumeOf: input.lineage.from } : {}),
+        ...(input.lineage?.kind === 'continue' ? { continueOf: input.lineage.from } : {}),
         ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
         ...(input.rerunSettings ? { rerunSettings: input.rerunSettings } : {}),
         ...(input.batch ? { batch: input.batch } : {}),

@@ -243,7 +243,7 @@ const HistoryItem = memo(function HistoryItem(props: {
   const store = useWorkbenchStore();
   const { summary, isSelected, now, depth } = props;
   const status = runStatus(summary);
-  const origin = summary.forkOf ?? summary.resumeOf;
+  const origin = summary.forkOf ?? summary.resumeOf ?? summary.continueOf;
   return (
     <li
       className={`history-row${depth > 0 ? ' is-branch' : ''}`}
@@ -257,6 +257,7 @@ const HistoryItem = memo(function HistoryItem(props: {
         data-testid={TEST_IDS.runHistoryItem}
         data-run-id={summary.runId}
         data-fork-of={summary.forkOf?.runId}
+        data-continue-of={summary.continueOf?.runId}
         data-status={status}
         data-verdict={runVerdict(summary).kind}
         aria-current={isSelected ? 'true' : undefined}
@@ -271,7 +272,9 @@ const HistoryItem = memo(function HistoryItem(props: {
             <span className="muted" title={`From run ${origin.runId}`}>
               {summary.forkOf
                 ? `↳ fork at step ${origin.step}: `
-                : `↳ resumed at step ${origin.step}: `}
+                : summary.resumeOf
+                  ? `↳ resumed at step ${origin.step}: `
+                  : `↳ continued after step ${origin.step}: `}
             </span>
           )}
           {summary.rerunOf && !origin && (

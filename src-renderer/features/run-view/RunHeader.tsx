@@ -148,7 +148,8 @@ export function RunHeader({ runId }: { runId: string }) {
             Resume
           </button>
         )}
-        {!isLive && (
+        {/* a continuation's task is a follow-up that means nothing without its parent */}
+        {!isLive && !summary.continueOf && (
           <button
             type="button"
             className="secondary"
@@ -159,7 +160,7 @@ export function RunHeader({ runId }: { runId: string }) {
             Run again
           </button>
         )}
-        {!isLive && (
+        {!isLive && !summary.continueOf && (
           <button
             type="button"
             className="secondary"

@@ -9,6 +9,7 @@ import { RunWaterfall } from '../timeline/RunWaterfall';
 import { RunHeader } from './RunHeader';
 import { SandboxBanner } from './SandboxBanner';
 import { ForkOrigin, RerunOrigin } from './ForkOrigin';
+import { ContinueRun } from './ContinueRun';
 import { DebuggerBar } from '../debugger/DebuggerBar';
 
 /** The selected run: header, open question, plan, filters and the timeline. */
@@ -62,6 +63,7 @@ export function RunView() {
             : 'Waiting for the first events…'}
         </div>
       )}
+      <ContinueRun key={runId} runId={runId} />
     </section>
   );
 }
