@@ -114,7 +114,11 @@
  * Compare                      history-compare-toggle (selection mode on/off), history-compare-check
  *                              (`data-run-id`, a row's checkbox), history-compare-open (compare the
  *                              checked runs), compare-with-parent (a fork's run view),
- *                              compare-view (`data-state` loading | ready | error), compare-summary,
+ *                              compare-view (`data-state` loading | ready | error), compare-run
+ *                              (`data-side` A | B, `data-run-id`: its title, or task), compare-run-task
+ *                              (the task under a renamed run's title), compare-summary (`data-fork-step`
+ *                              when the runs are a fork and its parent; rows `data-figure`),
+ *                              compare-fork-note,
  *                              compare-settings, compare-status (`data-equivalent`), compare-prev,
  *                              compare-next, compare-swap, compare-list (`data-count` = rows),
  *                              compare-row (`data-row`, `data-status` same | changed | only-a |
@@ -346,6 +350,9 @@ export const TEST_IDS = {
   historyCompareOpen: 'history-compare-open',
   compareWithParent: 'compare-with-parent',
   compareView: 'compare-view',
+  compareRun: 'compare-run',
+  compareRunTask: 'compare-run-task',
+  compareForkNote: 'compare-fork-note',
   compareSummary: 'compare-summary',
   compareSettings: 'compare-settings',
   compareStatus: 'compare-status',
