@@ -46,6 +46,8 @@
  *                              or a non-zero exit), `data-repeat-of` (item id of the first
  *                              call with the same error); repeat-link jumps to an occurrence
  *   tool-progress              the progress a running tool reported, on its card
+ *   tool-sandbox               the sandbox made while the call waited for it, on its card above
+ *                              the result (`data-sandbox-status` queued | creating | ready | failed)
  *   tool-args                  an expanded card's arguments (`data-view` = code | diff | json):
  *                              tool-args-code (`data-language`, `data-highlighted`),
  *                              tool-args-diff (a str_replace_editor edit); output-wrap and
@@ -217,6 +219,7 @@ export const TEST_IDS = {
   imageLightbox: 'image-lightbox',
   toolCall: 'tool-call',
   toolProgress: 'tool-progress',
+  toolSandbox: 'tool-sandbox',
   stuckMarker: 'stuck-marker',
   nudgeLink: 'nudge-link',
   timelineMarker: 'timeline-marker',
