@@ -7,7 +7,7 @@
 import { rowLabel } from '@shared/compare/diff-runs';
 import { stepFieldDiffs, type FieldDiff } from '@shared/compare/step-diff';
 import { diffText } from '@shared/compare/text-diff';
-import type { RunFigures } from '@shared/compare/fork-figures';
+import { sharedStepsLabel, type RunFigures } from '@shared/compare/fork-figures';
 import type { AlignedRow, RunDiff, RunFacts, RunsComparison } from '@shared/compare/types';
 import { formatUsd } from '@shared/pricing';
 
@@ -84,7 +84,7 @@ export function summaryLines(diff: RunDiff): string[] {
     ...(fork
       ? [
           [
-            `steps 1–${fork.step} (shared)`,
+            `${sharedStepsLabel(fork.step)} (shared)`,
             fork.parent === 'a' ? shared : 'inherited',
             fork.parent === 'b' ? shared : 'inherited',
             'not compared',
@@ -161,7 +161,7 @@ export function formatRunDiff(diff: RunDiff, style: ReportStyle): string {
     const [fork, parent] = diff.fork.parent === 'a' ? ['B', 'A'] : ['A', 'B'];
     const n = diff.fork.step;
     out.push(
-      `${fork} is a fork of ${parent} at step ${n}: the figures compare what each run did after step ${n}; steps 1–${n} are shared (the parent ran them, the fork started from them).`,
+      `${fork} is a fork of ${parent} at step ${n}: the figures compare what each run did after step ${n}; ${sharedStepsLabel(n)} ${n === 1 ? 'is' : 'are'} shared (the parent ran ${n === 1 ? 'it' : 'them'}, the fork started from ${n === 1 ? 'it' : 'them'}).`,
       '',
     );
   }

@@ -99,3 +99,8 @@ export function forkFigures(
 export function swapForkFigures(fork: ForkFigures): ForkFigures {
   return { ...fork, parent: fork.parent === 'a' ? 'b' : 'a', a: fork.b, b: fork.a };
 }
+
+/** "step 1" or "steps 1–3": the steps a fork shares with its parent. */
+export function sharedStepsLabel(step: number): string {
+  return step === 1 ? 'step 1' : `steps 1–${step}`;
+}

@@ -5,7 +5,7 @@
  * its parent are measured after the fork step, with the steps they share on a row of
  * their own (src-shared/compare/fork-figures.ts): the fork never ran those steps.
  */
-import type { RunFigures } from '@shared/compare/fork-figures';
+import { sharedStepsLabel, type RunFigures } from '@shared/compare/fork-figures';
 import type { RunDiff } from '@shared/compare/types';
 import { formatUsd } from '@shared/pricing';
 import { formatCount, formatDuration, totalTokens } from '../../lib/format';
@@ -52,7 +52,7 @@ function SharedRow({ fork }: { fork: NonNullable<RunDiff['fork']> }) {
   const text = `${parts.join(' · ')}, run by the parent`;
   return (
     <tr data-figure="shared" className="cmp-shared">
-      <th scope="row">{`steps 1–${fork.step} (shared)`}</th>
+      <th scope="row">{`${sharedStepsLabel(fork.step)} (shared)`}</th>
       <td>{fork.parent === 'a' ? text : 'inherited'}</td>
       <td>{fork.parent === 'b' ? text : 'inherited'}</td>
       <td className="muted">not compared</td>
@@ -74,8 +74,10 @@ export function CompareSummary({ diff }: { diff: RunDiff }) {
       {fork && (
         <p className="cmp-fork-note muted" data-testid={TEST_IDS.compareForkNote}>
           {fork.parent === 'a' ? 'B' : 'A'} is a fork of {fork.parent === 'a' ? 'A' : 'B'} at step{' '}
-          {fork.step}: the figures compare what each run did after step {fork.step}. Steps 1–
-          {fork.step} are shared: the parent ran them, the fork started from them.
+          {fork.step}: the figures compare what each run did after step {fork.step}.{' '}
+          {fork.step === 1 ? 'Step 1 is' : `Steps 1–${fork.step} are`} shared: the parent ran{' '}
+          {fork.step === 1 ? 'it' : 'them'}, the fork started from {fork.step === 1 ? 'it' : 'them'}
+          .
         </p>
       )}
       <table
