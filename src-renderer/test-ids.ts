@@ -46,6 +46,8 @@
  *                              or a non-zero exit), `data-repeat-of` (item id of the first
  *                              call with the same error); repeat-link jumps to an occurrence
  *   tool-progress              the progress a running tool reported, on its card
+ *   tool-sandbox               the sandbox made while the call waited for it, on its card above
+ *                              the result (`data-sandbox-status` queued | creating | ready | failed)
  *   tool-args                  an expanded card's arguments (`data-view` = code | diff | json):
  *                              tool-args-code (`data-language`, `data-highlighted`),
  *                              tool-args-diff (a str_replace_editor edit); output-wrap and
@@ -119,7 +121,11 @@
  * Compare                      history-compare-toggle (selection mode on/off), history-compare-check
  *                              (`data-run-id`, a row's checkbox), history-compare-open (compare the
  *                              checked runs), compare-with-parent (a fork's run view),
- *                              compare-view (`data-state` loading | ready | error), compare-summary,
+ *                              compare-view (`data-state` loading | ready | error), compare-run
+ *                              (`data-side` A | B, `data-run-id`: its title, or task), compare-run-task
+ *                              (the task under a renamed run's title), compare-summary (`data-fork-step`
+ *                              when the runs are a fork and its parent; rows `data-figure`),
+ *                              compare-fork-note,
  *                              compare-settings, compare-status (`data-equivalent`), compare-prev,
  *                              compare-next, compare-swap, compare-list (`data-count` = rows),
  *                              compare-row (`data-row`, `data-status` same | changed | only-a |
@@ -220,6 +226,7 @@ export const TEST_IDS = {
   imageLightbox: 'image-lightbox',
   toolCall: 'tool-call',
   toolProgress: 'tool-progress',
+  toolSandbox: 'tool-sandbox',
   stuckMarker: 'stuck-marker',
   nudgeLink: 'nudge-link',
   timelineMarker: 'timeline-marker',
@@ -359,6 +366,9 @@ export const TEST_IDS = {
   historyCompareOpen: 'history-compare-open',
   compareWithParent: 'compare-with-parent',
   compareView: 'compare-view',
+  compareRun: 'compare-run',
+  compareRunTask: 'compare-run-task',
+  compareForkNote: 'compare-fork-note',
   compareSummary: 'compare-summary',
   compareSettings: 'compare-settings',
   compareStatus: 'compare-status',

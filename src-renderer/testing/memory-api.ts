@@ -53,6 +53,10 @@ export function createMemoryApi(
   let nextRun = 1;
 
   const titles = new Map<string, string>();
+  const runInput = (runId: string) => {
+    const title = titles.get(runId);
+    return { events: eventsOf(runId), ...(title ? { title } : {}) };
+  };
   const summaries = (): RunSummary[] =>
     [...history.values()]
       .map((events) => summarize(events))
@@ -119,10 +123,10 @@ export function createMemoryApi(
       titles.delete(input.runId);
       return { deleted: true, wasStopped: false };
     },
+    // as the host's RunComparer: each run with the title it has now
     diffRuns: async (input: { a: string; b: string }) =>
-      diffRuns({ events: eventsOf(input.a) }, { events: eventsOf(input.b) }),
-    compareRuns: async (input: { runIds: string[] }) =>
-      compareRuns(input.runIds.map((id) => ({ events: eventsOf(id) }))),
+      diffRuns(runInput(input.a), runInput(input.b)),
+    compareRuns: async (input: { runIds: string[] }) => compareRuns(input.runIds.map(runInput)),
     getConfig: async () => {
       if (!options.config)
         throw new AppApiError({ code: 'unavailable', message: 'no config in this test' });

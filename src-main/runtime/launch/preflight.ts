@@ -17,7 +17,7 @@ import { SANDBOX_NEED } from '../agents/sandbox-need';
 import { ConfigError } from '../config/load';
 import type { ConfigAgentName } from '../config/resolve';
 import type { LlmProfile, WorkbenchConfig } from '../config/schema';
-import { DEMO_MODEL_NAME } from '../demo/scripted-provider';
+import { DEMO_MCP_SERVER_NAME, DEMO_MODEL_NAME } from '../demo/scripted-provider';
 import { isLocalOnlyImage } from '../sandbox/image';
 import { locateChromium } from '../tools/browser/chromium-location';
 import { isCancellation } from '../util/abort';
@@ -61,7 +61,7 @@ export async function preflight(
     modelChecks(services, config, targets, options),
   ]);
   checks.push(...sandbox, ...models);
-  if (agents.includes('mcp')) checks.push(mcpCheck(config));
+  if (agents.includes('mcp')) checks.push(mcpCheck(config, runsOnDemo(services, config, 'mcp')));
   if (agents.includes('browser')) checks.push(browserCheck(config));
   if (input.workspace) {
     checks.push(
@@ -240,7 +240,30 @@ async function modelChecks(
   return Promise.all(checks);
 }
 
-function mcpCheck(config: WorkbenchConfig): PreflightCheck {
+/** Whether the built-in demo model answers for this agent (its profile has no key). */
+function runsOnDemo(
+  services: RuntimeServices,
+  config: WorkbenchConfig,
+  target: ConfigAgentName,
+): boolean {
+  try {
+    return modelKind(services.config.resolveProfile(target, config)) === 'demo';
+  } catch {
+    return false; // the model check says what is wrong with the profile
+  }
+}
+
+function mcpCheck(config: WorkbenchConfig, isDemo: boolean): PreflightCheck {
+  if (isDemo) {
+    // the demo's scripted replies know only the built-in server's tools
+    const yours = Object.keys(config.mcp.servers);
+    return {
+      id: 'mcp',
+      status: 'info',
+      message: `the demo uses its built-in MCP server "${DEMO_MCP_SERVER_NAME}" (tools add and word_count)${yours.length > 0 ? `; yours (${yours.join(', ')}) are used with a real model` : ''}`,
+      fix: 'Add your own server in Settings → MCP servers (or [mcp.servers.NAME] in config.toml), and set a model and API key.',
+    };
+  }
   try {
     const server = chooseMcpServer(config);
     const settings = config.mcp.servers[server]!;

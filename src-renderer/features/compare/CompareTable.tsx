@@ -70,8 +70,9 @@ function Table({ comparison, runIds }: { comparison: RunsComparison; runIds: str
                 data-run-id={f.runId}
                 data-equivalent={run.versusBaseline?.isEquivalent}
               >
-                <td title={f.task}>
-                  <span className="cmp-side">{String.fromCharCode(65 + i)}</span> {f.task}
+                <td title={f.title !== undefined ? `${f.title}\ntask: ${f.task}` : f.task}>
+                  <span className="cmp-side">{String.fromCharCode(65 + i)}</span>{' '}
+                  {f.title ?? f.task}
                 </td>
                 <td className="mono">{f.model}</td>
                 <td>{formatCount(f.steps)}</td>

@@ -8,6 +8,7 @@
  *   GET  /v1/models                                (also /openai/models)
  *   GET  /_scripted/requests                       the recorded requests as JSON (auth headers redacted)
  *   POST /_scripted/reset                          forgets recorded requests and attempt counters
+ *   GET  /_scripted/pages/NAME                     an HTML page given in the options (`pages`)
  *   anything else                                  404 "404 page not found"
  *
  * Script: a list of replies consumed in order (one per chat request, retries included), or
@@ -71,6 +72,8 @@ export interface ScriptedServerOptions {
   apiKey?: string;
   /** ids returned by GET /v1/models */
   models?: string[];
+  /** HTML pages served at GET /_scripted/pages/NAME (a scenario file's `pages`) */
+  pages?: Record<string, string>;
   /** set false to skip OpenAI's message-list checks */
   validate?: boolean;
   /** models treated as reasoning models besides o1/o3/o4/gpt-5 (model-rules.ts) */
@@ -81,6 +84,7 @@ export interface ScriptedServerOptions {
 
 const CHAT_PATH = /^(?:\/v1|\/openai\/deployments\/[^/]+)\/chat\/completions$/;
 const MODELS_PATH = /^\/(?:v1|openai)\/models$/;
+const PAGE_PATH = /^\/_scripted\/pages\/([a-z0-9-]+)$/;
 
 export class ScriptedOpenAiServer {
   readonly requests: RecordedRequest[] = [];
@@ -163,6 +167,12 @@ export class ScriptedOpenAiServer {
       if (path === '/_scripted/reset' && req.method === 'POST') {
         this.reset();
         return sendJson(res, 200, { ok: true });
+      }
+      const page = PAGE_PATH.exec(path)?.[1];
+      if (page !== undefined && req.method === 'GET' && this.options.pages?.[page] !== undefined) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(this.options.pages[page]);
+        return;
       }
       if (!this.authorized(req)) return sendWireError(res, invalidKey(req));
       if (MODELS_PATH.test(path) && req.method === 'GET') {
