@@ -20,6 +20,11 @@ export interface RunStartInput {
   approveTools?: string[];
   /** "Run again": the run this one repeats from step 0 (recorded as its sibling) */
   rerunOf?: string;
+  /**
+   * the model profile for this run only (`default`: `[llm]`), as a batch column or
+   * `workbench run --profile` uses it; absent: the agent's own
+   */
+  profile?: string;
 }
 
 /** Fork a run at a step (`runs:fork`, `workbench runs fork`): docs/time-travel.md. */

@@ -12,7 +12,7 @@ import {
   LLM_SETTING_KEYS,
   type AgentConfigView,
   type ApiKeyStatus,
-  type ConfigTarget,
+  type ConfigAgentName,
 } from '@shared/ipc';
 import { runModelOf } from '@shared/run-model';
 import { ConfigService } from '../../runtime/config/config-service';
@@ -53,10 +53,10 @@ export async function configCommand(args: string[]): Promise<number> {
   }
 }
 
-function target(value: string | undefined): ConfigTarget {
+function target(value: string | undefined): 'default' | ConfigAgentName {
   if (value === undefined) return 'default';
   if (value === 'default' || (CONFIG_AGENT_NAMES as readonly string[]).includes(value)) {
-    return value as ConfigTarget;
+    return value as 'default' | ConfigAgentName;
   }
   throw new UsageError(`unknown agent "${value}" (${CONFIG_AGENT_NAMES.join(', ')}, default)`);
 }

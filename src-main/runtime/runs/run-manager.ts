@@ -98,7 +98,10 @@ export class RunManager {
       ...(options.ignoreSavedBreakpoints ? { ignoreSavedBreakpoints: true } : {}),
       ...(options.lineage ? { lineage: options.lineage } : {}),
       ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
-      ...(options.profile !== undefined ? { profile: options.profile } : {}),
+      // a batch column's profile, else the one the user chose for this run
+      ...((options.profile ?? input.profile) !== undefined
+        ? { profile: options.profile ?? input.profile }
+        : {}),
       ...(options.check !== undefined ? { check: options.check } : {}),
       ...(options.batch ? { batch: options.batch } : {}),
     };
