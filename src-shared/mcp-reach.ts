@@ -17,7 +17,7 @@ export function mcpReach(
 ): string {
   const tools =
     toolCount === undefined
-      ? 'all its tools (Test lists them)'
+      ? 'all its tools'
       : `its ${toolCount} tool${toolCount === 1 ? '' : 's'}`;
   const manus = `Manus (and PlanningFlow's Manus steps) will get ${tools} in every run, named mcp_${name}_TOOL`;
   const rest = others.filter((o) => o !== name);

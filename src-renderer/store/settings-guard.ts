@@ -10,10 +10,12 @@ import type { WorkbenchState, WorkbenchStore } from './store';
 import { isDraftEmpty } from './config/config-draft';
 import type { ConfigTarget } from '@shared/ipc';
 
-/** Any unsaved edit on any Settings page. */
+/** Any unsaved edit on any Settings page (a page whose Save is on its way is not one). */
 export function hasUnsavedSettings(s: WorkbenchState): boolean {
+  const isUnsaved = (target: ConfigTarget) =>
+    !isDraftEmpty(s.drafts[target]) && s.saveOps[target]?.status !== 'running';
   return (
-    Object.keys(s.drafts).some((t) => !isDraftEmpty(s.drafts[t as ConfigTarget])) ||
+    Object.keys(s.drafts).some((t) => isUnsaved(t as ConfigTarget)) ||
     Object.values(s.dirtyPages).some(Boolean)
   );
 }

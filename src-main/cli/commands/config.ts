@@ -14,6 +14,7 @@ import {
   type ApiKeyStatus,
   type ConfigAgentName,
 } from '@shared/ipc';
+import { mcpReach } from '@shared/mcp-reach';
 import { runModelOf } from '@shared/run-model';
 import { ConfigService } from '../../runtime/config/config-service';
 import { ConfigError } from '../../runtime/config/load';
@@ -155,6 +156,15 @@ function importOpenManus(args: string[]): number {
     for (const path of result.imported) process.stdout.write(`imported  ${path}\n`);
     for (const { path, reason } of result.ignored)
       process.stdout.write(`ignored   ${path}: ${reason}\n`);
+    // Servers added: which agents get their tools (issue 25 item 11), never silently.
+    const added = result.imported.flatMap(
+      (line) => /\[mcp\.servers\.([\w-]+)\]/.exec(line)?.[1] ?? [],
+    );
+    const mcp = result.config.sections.mcp;
+    const names = [...new Set([...mcp.servers.map((server) => server.name), ...added])];
+    for (const name of added) {
+      process.stderr.write(`[mcp.servers.${name}]: ${mcpReach(name, names, mcp.agentServer)}\n`);
+    }
     process.stderr.write(
       !result.isSaved
         ? 'Dry run: nothing was saved\n'

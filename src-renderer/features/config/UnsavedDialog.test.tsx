@@ -41,6 +41,14 @@ describe('unsaved Settings edits', () => {
     expect(store.getState().view).toBe('batch');
     expect(store.getState().drafts.swe).toBeUndefined();
     expect(reloadIsHeld()).toBe(false);
+
+    // leaving while Save is on its way is no loss: no question
+    await act(async () => fireEvent.click(screen.getByTestId('nav-config')));
+    fireEvent.click(screen.getByTestId('config-tab-swe'));
+    fireEvent.change(screen.getByTestId('config-field-swe-max_steps'), { target: { value: '9' } });
+    store.getState().setSaveOp('swe', { status: 'running' });
+    await act(async () => fireEvent.click(screen.getByTestId('nav-batch')));
+    expect(store.getState().view).toBe('batch');
   });
 
   it('asks before leaving a Sandbox page with edits, and says where a new MCP server reaches', async () => {
@@ -50,7 +58,7 @@ describe('unsaved Settings edits', () => {
     fireEvent.change(screen.getByTestId('mcp-field-name'), { target: { value: 'calc' } });
     fireEvent.change(screen.getByTestId('mcp-field-command'), { target: { value: 'calc-server' } });
     expect(screen.getByTestId('mcp-reach').textContent).toBe(
-      "Once added: Manus (and PlanningFlow's Manus steps) will get all its tools (Test lists them) in every run, named mcp_calc_TOOL; the mcp agent will use all its tools (Test lists them).",
+      "Once added: Manus (and PlanningFlow's Manus steps) will get all its tools in every run, named mcp_calc_TOOL; the mcp agent will use all its tools. Test lists its tools.",
     );
     await act(async () => fireEvent.click(screen.getByTestId('settings-tab-sandbox')));
     expect(store.getState().settingsSection).toBe('mcp');

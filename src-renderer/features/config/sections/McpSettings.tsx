@@ -311,6 +311,7 @@ export function McpSettings({ mcp }: { mcp: SectionsView['mcp'] }) {
         {'server' in parsed && !isEditing && (
           <p className="muted" data-testid={TEST_IDS.mcpReach}>
             Once added: {reach(draft.name)}
+            {test?.name !== draft.name && ' Test lists its tools.'}
           </p>
         )}
         <div className="config-actions">
