@@ -30,7 +30,7 @@ describe('contract over WebSocket: model profiles', () => {
     mark('config:profile');
     let view = await api.editProfile({ action: 'create', name: 'fast' });
     expect(view.profileViews.map((p) => p.name)).toEqual(['default', 'fast']);
-    view = await api.saveConfig({
+    await api.saveConfig({
       target: 'profile:fast',
       llm: { model: 'fast-model' },
       apiKey: { action: 'set', value: key },
