@@ -35,7 +35,8 @@ import { planProfileEdit, ProfileEditError } from './profile-edits';
 import { resolveLlmProfile, resolveNamedProfile, resolveSecret } from './resolve';
 import { configSchema, type LlmProfile, type WorkbenchConfig } from './schema';
 import { SECRET_REF_PREFIX, type SecretStore } from './secrets';
-import { editToml, getPath, setPath, type TomlEdit, type TomlValue } from './toml-document';
+import { applyEdits } from './apply-edits';
+import { getPath, type TomlEdit, type TomlValue } from './toml-document';
 
 export interface ConfigServiceOptions {
   file: string;
@@ -358,35 +359,6 @@ export class ConfigService {
   }
 }
 
-/**
- * Applies edits keeping the file's comments and layout, then checks the result parses to
- * exactly the intended data; should the patcher ever produce something else, the data is
- * written out in full instead (comments lost, values right).
- */
-function applyEdits(
-  text: string,
-  raw: RawTable,
-  edits: readonly Edit[],
-  file: string,
-): { text: string; raw: RawTable } {
-  let edited: { text: string; data: RawTable } | null;
-  try {
-    edited = editToml(text, raw, edits);
-  } catch {
-    edited = null;
-  }
-  let parsed: RawTable | null = null;
-  try {
-    if (edited) parsed = parseTomlText(edited.text, file);
-  } catch {
-    parsed = null;
-  }
-  if (edited && parsed && deepEqual(parsed, edited.data)) return { text: edited.text, raw: parsed };
-  const expected = structuredClone(raw);
-  for (const edit of edits) setPath(expected, [...edit.table, edit.key], edit.value);
-  return { text: stringifyToml(expected), raw: expected };
-}
-
 /** The agent a page's target is, or null for `[llm]` and profile pages. */
 function agentOfTarget(target: ConfigTarget): ConfigAgentName | null {
   return target === 'default' || profileOfTarget(target) !== null
@@ -408,17 +380,4 @@ function mcpTable(server: McpServerInput): Record<string, TomlValue> {
   if (server.timeout !== undefined) table['timeout'] = server.timeout;
   if (server.env && Object.keys(server.env).length > 0) table['env'] = server.env;
   return table;
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a instanceof Date || b instanceof Date) {
-    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  }
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as RawTable)[k], (b as RawTable)[k]));
 }
