@@ -90,7 +90,12 @@
  *                              history-model, history-date, history-errors, history-stuck
  *                              (checkboxes), run-history-item (`data-run-id`, `data-status`
  *                              = the outcome, `data-verdict`), history-health, history-empty,
- *                              history-title (the run's title, else its task); for the run
+ *                              history-title (the run's title, else its task),
+ *                              history-rerun-of (`data-rerun-of`: a re-run's marker),
+ *                              history-batch-filter (all | none | a batch id), history-batch
+ *                              (one batch's runs: `data-batch-id`, `data-runs`, `data-open`),
+ *                              history-batch-toggle, history-batch-tally (verdict parts,
+ *                              `data-verdict`, `data-count`), history-batch-grid; for the run
  *                              shown: history-rename, history-rename-input,
  *                              history-rename-save, history-delete, history-delete-confirm
  * New run (pre-flight)         new-run-model (`data-demo`), preflight (`data-state` = checking | ok | warn | error),
@@ -152,8 +157,10 @@
  *                              running | stopped | complete), batch-stop, batch-resume,
  *                              batch-grid, batch-cell (`data-task`, `data-profile`), batch-run
  *                              (`data-run-id`, `data-status` queued | running | done,
- *                              `data-outcome`, `data-check` = pass | fail; opens the run),
- *                              batch-compare (`data-task`: that task across profiles),
+ *                              `data-outcome`, `data-verdict` = the history's verdict kind,
+ *                              `data-check` = pass | fail; opens the run), batch-figures
+ *                              (`data-runs` ended, `data-mean-steps`, `data-mean-tokens`,
+ *                              `data-total-steps`, `data-total-tokens`), batch-compare (`data-task`: that task across profiles),
  *                              batch-list-item (`data-batch-id`)
  */
 export const TEST_IDS = {
@@ -274,6 +281,12 @@ export const TEST_IDS = {
   historyDate: 'history-date',
   runHistoryItem: 'run-history-item',
   historyEmpty: 'history-empty',
+  historyBatchFilter: 'history-batch-filter',
+  historyBatch: 'history-batch',
+  historyBatchToggle: 'history-batch-toggle',
+  historyBatchTally: 'history-batch-tally',
+  historyBatchGrid: 'history-batch-grid',
+  historyRerunOf: 'history-rerun-of',
   historyTitle: 'history-title',
   runTitle: 'run-title',
   splitterSidebar: 'splitter-sidebar',
@@ -371,8 +384,16 @@ export const TEST_IDS = {
   forkProcesses: 'fork-processes',
   forkWithoutFiles: 'fork-without-files',
   forkOrigin: 'fork-origin',
+  originLink: 'origin-link',
+  continuePanel: 'continue-panel',
+  continueMessage: 'continue-message',
+  continueSubmit: 'continue-submit',
+  continueError: 'continue-error',
   branchStart: 'branch-start',
   runAgain: 'run-again',
+  runAgainToday: 'run-again-today',
+  runAgainError: 'run-again-error',
+  rerunOrigin: 'rerun-origin',
   runResume: 'run-resume',
   navBatch: 'nav-batch',
   batchView: 'batch-view',
@@ -389,6 +410,7 @@ export const TEST_IDS = {
   batchGrid: 'batch-grid',
   batchCell: 'batch-cell',
   batchRun: 'batch-run',
+  batchFigures: 'batch-figures',
   batchCompare: 'batch-compare',
   batchListItem: 'batch-list-item',
   batchProfile: 'batch-profile',

@@ -237,6 +237,7 @@ export const requestSchemas = {
       breakpoints: z.array(breakpointSpec).max(100).optional(),
       approveTools: z.array(toolName).max(100).optional(),
       rerunOf: runId.optional(),
+      rerunSettings: z.enum(['recorded', 'current']).optional(),
       profile: profileName.optional(),
     })
     .strict(),
@@ -276,6 +277,16 @@ export const requestSchemas = {
     })
     .strict(),
   'runs:resume': z.object({ runId }).strict(),
+  'runs:continue': z
+    .object({
+      runId,
+      message: z
+        .string()
+        .max(100_000)
+        .refine((text) => text.trim() !== '', 'Write a message to continue the run with'),
+      maxSteps: z.number().int().min(1).max(100_000).optional(),
+    })
+    .strict(),
   'runs:checkpoints': z.object({ runId }).strict(),
   'runs:rename': z.object({ runId, title: z.string().max(10_000) }).strict(),
   'runs:delete': z.object({ runId }).strict(),

@@ -9,6 +9,7 @@ import type { RunEvent } from './events';
 import type {
   CheckpointView,
   RunForkInput,
+  RunContinueInput,
   RunStartInput,
   RunSummary,
   RunGetInput,
@@ -78,6 +79,8 @@ export interface RequestMap {
   'runs:fork': { input: RunForkInput; output: { runId: string } };
   /** continues an interrupted run from where it stopped */
   'runs:resume': { input: { runId: string }; output: { runId: string } };
+  /** goes on with a finished run: its memory plus a follow-up message, in its workspace */
+  'runs:continue': { input: RunContinueInput; output: { runId: string } };
   /** the run's checkpoints: which steps can be forked with their files, what was running */
   'runs:checkpoints': { input: { runId: string }; output: CheckpointView[] };
   /** names a run in the history; a blank title shows the task again */
@@ -156,6 +159,7 @@ export const REQUEST_CHANNELS = [
   'runs:compare',
   'runs:fork',
   'runs:resume',
+  'runs:continue',
   'runs:checkpoints',
   'runs:rename',
   'runs:delete',
@@ -206,6 +210,7 @@ export const API_METHODS = {
   compareRuns: 'runs:compare',
   forkRun: 'runs:fork',
   resumeInterruptedRun: 'runs:resume',
+  continueRun: 'runs:continue',
   listCheckpoints: 'runs:checkpoints',
   renameRun: 'runs:rename',
   deleteRun: 'runs:delete',

@@ -53,6 +53,12 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runId: 'r', step: 2, agentModel: '' }, path: 'agentModel' },
     ],
     'runs:resume': [{ input: { runId: '..' }, path: 'runId' }],
+    'runs:continue': [
+      { input: { runId: 'r' }, path: 'message' },
+      { input: { runId: 'r', message: '  \n ' }, path: 'message' },
+      { input: { runId: '../r', message: 'go on' }, path: 'runId' },
+      { input: { runId: 'r', message: 'go on', maxSteps: 0 }, path: 'maxSteps' },
+    ],
     'runs:checkpoints': [{ input: {}, path: 'runId' }],
     'runs:rename': [
       { input: { runId: 'r' }, path: 'title' },

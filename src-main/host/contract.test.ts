@@ -375,6 +375,10 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark(...channels);
   });
 
+  it('runs:continue, round-tripped in continue-contract.test.ts', () => {
+    mark('runs:continue');
+  });
+
   it('batch:* (batch runs), round-tripped in batch-contract.test.ts', () => {
     mark('batch:start', 'batch:stop', 'batch:resume', 'batch:get', 'batch:list');
   });

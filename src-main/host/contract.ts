@@ -28,6 +28,7 @@ import { createDebugHandlers } from './debug-handlers';
 import { createTimeTravelHandlers } from './timetravel-handlers';
 import { createBatchHandlers } from './batch-handlers';
 import { deleteRun } from './delete-run';
+import { admitRerun } from './rerun-admission';
 
 export type Handlers = {
   [C in RequestChannel]: (input: RequestInput<C>) => Promise<RequestOutput<C>>;
@@ -98,7 +99,9 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
           `The run cannot start: ${errors.map((e) => `${e.message}${e.fix ? `. ${e.fix}` : ''}`).join(' ')}`,
         );
       }
-      return { runId: runs.start(input).runId };
+      // "Run again": the settings that run recorded, unless today's were asked for.
+      const rerun = admitRerun(runtime, input);
+      return { runId: runs.start(input, rerun).runId };
     },
     'run:stop': async ({ runId }) => {
       if (!runs.get(runId) && !runs.isRunning(runId)) {

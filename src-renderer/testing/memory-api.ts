@@ -181,6 +181,7 @@ export function createMemoryApi(
     },
     forkRun: async () => ({ runId: `run-${nextRun++}` }),
     resumeInterruptedRun: async () => ({ runId: `run-${nextRun++}` }),
+    continueRun: async () => ({ runId: `run-${nextRun++}` }),
     listCheckpoints: async () => [],
     getRunImage: async (input: { runId: string; ref: string }) => {
       const image = images.get(`${input.runId}/${input.ref}`);

@@ -138,6 +138,11 @@ export class ConfigService {
     return resolveLlmProfile(config, target as ConfigAgentName, this.env, this.secrets);
   }
 
+  /** A key as config.toml writes it (`env:NAME`, `secret:NAME`, the key), resolved; '' if none. */
+  resolveApiKey(raw: string): string {
+    return resolveSecret(raw, this.env, this.secrets);
+  }
+
   /** The profile `[llm.NAME]` (`default`: `[llm]`), as the debugger's model change uses it. */
   resolveNamedProfile(name: string, config = this.load()): LlmProfile {
     if (name !== 'default' && !config.llm.profiles[name]) {

@@ -130,7 +130,7 @@ async function sandboxChecks(
         id: 'docker',
         status: severity,
         message: `${probe.error ?? 'Docker does not answer'} (${consequence})`,
-        fix: 'Start Docker (Docker Desktop, or `sudo systemctl start docker`); `sudo ./scripts/setup-system.sh` installs and starts it on Debian/Ubuntu.',
+        fix: engineFix(config.sandbox.engines.map((e) => e.url)),
       },
     ];
   }
@@ -293,4 +293,24 @@ function browserCheck(config: WorkbenchConfig): PreflightCheck {
     message: `No Chromium or Chrome found (tried ${found.tried.join(', ')}): the browser agent cannot open pages`,
     fix: 'Install Chromium, or set its path in Settings → Browser (executable_path).',
   };
+}
+
+/**
+ * What to do when no engine answers. Starting the local Docker fixes a local socket only:
+ * for ssh:// and tcp:// engines the message above names the engine and its own fix (a
+ * refused ssh login, a host that does not answer), so this points there (issue 26 item 11).
+ */
+export function engineFix(
+  engines: readonly string[],
+  dockerHost: string | undefined = process.env['DOCKER_HOST'],
+): string {
+  const named = engines.length > 0 ? engines : ['DOCKER_HOST'];
+  const addresses = named.map((a) => (a === 'DOCKER_HOST' ? (dockerHost ?? '') : a));
+  const remote = addresses.filter((a) => /^(ssh|tcp|https?):\/\//.test(a));
+  if (remote.length === 0) {
+    return 'Start Docker (Docker Desktop, or `sudo systemctl start docker`); `sudo ./scripts/setup-system.sh` installs and starts it on Debian/Ubuntu.';
+  }
+  const where =
+    engines.length > 0 ? '[sandbox] engines in config.toml (Settings → Sandbox)' : 'DOCKER_HOST';
+  return `Fix what the message says for ${remote.join(', ')} (the engine's machine, its login or its certificates), or change ${where} to an engine that answers.`;
 }

@@ -27,7 +27,8 @@
  *
  * A turn is any reply of ScriptedServerReply (see scripted-openai-server.ts): content,
  * toolCalls (arguments as an object, or a raw string for malformed JSON), finishReason,
- * usage, delayMs, chunkDelayMs, error, hang, cutAfterChunks, sseError, malformedSse, html,
+ * usage, delayMs, chunkDelayMs, error, hang, cutAfterChunks, endAfterChunks, omitDone,
+ * omitFinishReason, sseError, malformedSse, html,
  * emptyChoices, noContentType, dropStreamedToolCalls, inBandError. "{{model}}" in content or tool arguments becomes the model the request
  * asked for (the UI e2e checks that a changed model is really called); "{{turn}}" the turn.
  *
@@ -74,6 +75,9 @@ const replySchema = z
       .optional(),
     hang: z.boolean().optional(),
     cutAfterChunks: z.number().int().nonnegative().optional(),
+    endAfterChunks: z.number().int().nonnegative().optional(),
+    omitDone: z.boolean().optional(),
+    omitFinishReason: z.boolean().optional(),
     sseError: z
       .object({
         message: z.string(),

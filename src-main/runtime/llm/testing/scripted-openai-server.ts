@@ -26,6 +26,9 @@
  *   error          {status, body?, headers?}: an HTTP error; body defaults to an OpenAI error body
  *   hang           true: never answer (until the client disconnects or the server closes)
  *   cutAfterChunks N: stream N chunks then destroy the socket (non-streaming: cut mid-body)
+ *   endAfterChunks N: stream N chunks then end the response cleanly (no finish, no [DONE])
+ *   omitDone       the stream ends after its finish chunk, without `data: [DONE]`
+ *   omitFinishReason the finish chunk says `finish_reason: null` ([DONE] still sent)
  *   sseError       {message, afterChunks?}: stream chunks then an SSE `event: error`
  *   malformedSse   {afterChunks?}: stream chunks then `data: {not json`
  *   html           200 with an HTML body instead of JSON (a proxy or a wrong base_url)
@@ -37,6 +40,9 @@
  *                  after N chunks, or as the whole JSON body), as LiteLLM, OpenRouter and
  *                  mock servers send errors
  *
+ * Model rules (model-rules.ts): o1/o3/o4/gpt-5 (and `reasoningModels`) refuse `max_tokens` and
+ * a temperature other than 1 with OpenAI's 400s; `modelsWithoutTools` refuse `tools`.
+ *
  * Every chat request is validated like the real API (openai-wire.ts): a tool message that
  * answers no preceding `tool_calls`, or an assistant `tool_calls` id without a following tool
  * message, is rejected with OpenAI's own 400 text and never reaches the script.
@@ -44,6 +50,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { validateChatRequest, wireError, type WireMessage } from './openai-wire';
+import { modelRuleError } from './model-rules';
 import { invalidKey } from './reply-parts';
 import { sendJson, sendWireError, writeReply } from './reply-writer';
 import type { RecordedRequest, ScriptedServerReply, ServerScript } from './scripted-types';
@@ -66,6 +73,10 @@ export interface ScriptedServerOptions {
   models?: string[];
   /** set false to skip OpenAI's message-list checks */
   validate?: boolean;
+  /** models treated as reasoning models besides o1/o3/o4/gpt-5 (model-rules.ts) */
+  reasoningModels?: string[];
+  /** models that refuse `tools`, as Ollama's models without tool support do */
+  modelsWithoutTools?: string[];
 }
 
 const CHAT_PATH = /^(?:\/v1|\/openai\/deployments\/[^/]+)\/chat\/completions$/;
@@ -215,7 +226,10 @@ export class ScriptedOpenAiServer {
       record.closedAt = Date.now();
       record.clientAborted = !res.writableFinished;
     });
-    const invalid = this.options.validate === false ? null : validateChatRequest(body);
+    const invalid =
+      this.options.validate === false
+        ? null
+        : (validateChatRequest(body) ?? modelRuleError(b, this.options));
     if (invalid) {
       record.rejected = invalid.body.error.message;
       return sendWireError(res, invalid);
