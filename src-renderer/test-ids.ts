@@ -175,6 +175,7 @@ export const TEST_IDS = {
   agentSelect: 'agent-select',
   flowSelect: 'flow-select',
   runStart: 'run-start',
+  runProfile: 'run-profile',
   runStartError: 'run-start-error',
   agentState: 'agent-state',
   stepCounter: 'step-counter',
@@ -361,6 +362,9 @@ export const TEST_IDS = {
   runBreakpointsInput: 'run-breakpoints-input',
   runApproveInput: 'run-approve-input',
   configWarnings: 'config-warnings',
+  settingsUnsaved: 'settings-unsaved',
+  mcpReach: 'mcp-reach',
+  settingsDiscardLeave: 'settings-discard-leave',
   historyCompareToggle: 'history-compare-toggle',
   historyCompareCheck: 'history-compare-check',
   historyCompareOpen: 'history-compare-open',
@@ -405,7 +409,6 @@ export const TEST_IDS = {
   batchView: 'batch-view',
   batchTasks: 'batch-tasks',
   batchAgent: 'batch-agent',
-  batchProfiles: 'batch-profiles',
   batchRepeat: 'batch-repeat',
   batchConcurrency: 'batch-concurrency',
   batchCheck: 'batch-check',
@@ -420,6 +423,7 @@ export const TEST_IDS = {
   batchFigures: 'batch-figures',
   batchCompare: 'batch-compare',
   batchListItem: 'batch-list-item',
+  batchProfile: 'batch-profile',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;
@@ -428,5 +432,10 @@ export const configFieldId = (target: string, key: string) => `config-field-${ta
 export const configResetId = (target: string, key: string) => `config-reset-${target}-${key}`;
 export const configErrorId = (target: string, key: string) => `config-error-${target}-${key}`;
 export const settingsTabId = (section: string) => `settings-tab-${section}`;
+/** Settings → Profiles: profile-PART[-NAME] (card, edit, test, test-status, rename, duplicate,
+ * delete, delete-confirm, reassign, name-input, name-save, name-error, create, assign-AGENT,
+ * price); the New run form's run-profile; the Batch form's batch-profile-NAME checkboxes */
+export const profileTestId = (part: string, name?: string) =>
+  name === undefined ? `profile-${part}` : `profile-${part}-${name}`;
 export const settingsFieldId = (section: string, key: string) => `settings-field-${section}-${key}`;
 export const settingsResetId = (section: string, key: string) => `settings-reset-${section}-${key}`;

@@ -29,6 +29,7 @@ import type {
   ConnectionTestInput,
   ConnectionTestResult,
 } from './domain/config-view';
+import type { ProfileEdit } from './domain/profiles';
 import type { SandboxStatusView, HumanAnswerInput, AppInfo } from './domain/host-views';
 import type { PreflightInput, PreflightReport } from './domain/preflight';
 import type {
@@ -52,6 +53,7 @@ import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from '
 // stays the one import for everything that crosses the bridge.
 export * from './domain/runs';
 export * from './domain/config-view';
+export * from './domain/profiles';
 export * from './domain/host-views';
 export * from './domain/preflight';
 export * from './domain/settings-sections';
@@ -91,6 +93,8 @@ export interface RequestMap {
   'config:save': { input: ConfigSaveInput; output: ConfigView };
   'config:import-openmanus': { input: ConfigImportInput; output: ConfigImportResult };
   'config:test-connection': { input: ConnectionTestInput; output: ConnectionTestResult };
+  /** creates, duplicates, renames or deletes a profile, or assigns one to an agent */
+  'config:profile': { input: ProfileEdit; output: ConfigView };
   'human:answer': { input: HumanAnswerInput; output: { accepted: true } };
   'sandbox:status': { input: { sessionId?: string }; output: SandboxStatusView };
   /** what a run of this agent would meet: Docker, image, model, MCP server, workspace */
@@ -164,6 +168,7 @@ export const REQUEST_CHANNELS = [
   'config:save',
   'config:import-openmanus',
   'config:test-connection',
+  'config:profile',
   'human:answer',
   'sandbox:status',
   'run:preflight',
@@ -214,6 +219,7 @@ export const API_METHODS = {
   saveConfig: 'config:save',
   importOpenManusConfig: 'config:import-openmanus',
   testConnection: 'config:test-connection',
+  editProfile: 'config:profile',
   answerHuman: 'human:answer',
   getSandboxStatus: 'sandbox:status',
   preflightRun: 'run:preflight',

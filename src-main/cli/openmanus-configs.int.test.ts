@@ -226,6 +226,10 @@ describe('OpenManus example configs: import, then config test against a local se
       const imported = await workbench(home, ['config', 'import-openmanus', file]);
       expect(imported.code, imported.stderr).toBe(0);
       expect(imported.stdout).toContain('mcpServers.server1 (as [mcp.servers.server1], sse)');
+      // and says which agents get its tools (issue 25 item 11)
+      expect(imported.stderr).toContain(
+        "[mcp.servers.server1]: Manus (and PlanningFlow's Manus steps) will get all its tools in every run, named mcp_server1_TOOL; the mcp agent will use all its tools",
+      );
       // the scripted profile stays: an mcp.json import only adds servers
       expect(readFileSync(join(home, 'config.toml'), 'utf8')).toContain('api_type = "scripted"');
 

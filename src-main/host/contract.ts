@@ -13,6 +13,7 @@ import {
 } from '@shared/ipc';
 import { parseRequest } from '@shared/ipc-schemas';
 import { testConnection } from '../runtime/config/connection-test';
+import { ProfileEditError } from '../runtime/config/profile-edits';
 import { ConfigError } from '../runtime/config/load';
 import { exportRun, importRun, RunTransferError } from '../runtime/runs/run-transfer';
 import { RunComparer, RunCompareError } from '../runtime/runs/run-compare';
@@ -51,6 +52,7 @@ function configFailure(error: unknown): never {
   if (error instanceof ConfigError) {
     throw new HandlerError('invalid_input', error.message, error.issues);
   }
+  if (error instanceof ProfileEditError) throw new HandlerError(error.code, error.message);
   throw error;
 }
 
@@ -166,6 +168,13 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
         return configFailure(error);
       }
       return testConnection(profile);
+    },
+    'config:profile': async (edit) => {
+      try {
+        return services.config.editProfile(edit);
+      } catch (error) {
+        return configFailure(error);
+      }
     },
     'human:answer': async ({ runId, toolCallId, answer }) => {
       if (services.human.answer(runId, toolCallId, answer) === 'not_found') {

@@ -137,6 +137,11 @@ export function createMemoryApi(
         throw new AppApiError({ code: 'unavailable', message: 'no config in this test' });
       return options.config;
     },
+    editProfile: async () => {
+      if (!options.config)
+        throw new AppApiError({ code: 'unavailable', message: 'no config in this test' });
+      return options.config;
+    },
     importOpenManusConfig: async () => {
       throw new AppApiError({ code: 'invalid_input', message: 'not supported in memory' });
     },

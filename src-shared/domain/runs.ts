@@ -25,6 +25,11 @@ export interface RunStartInput {
    * the default) or today's config.toml (`current`); docs/time-travel.md
    */
   rerunSettings?: RerunSettings;
+  /**
+   * the model profile for this run only (`default`: `[llm]`), as a batch column
+   * (`workbench batch --profile`) uses it; absent: the agent's own
+   */
+  profile?: string;
 }
 
 /** Fork a run at a step (`runs:fork`, `workbench runs fork`): docs/time-travel.md. */

@@ -23,6 +23,7 @@ import { locateChromium } from '../tools/browser/chromium-location';
 import { isCancellation } from '../util/abort';
 import { modelKind } from './model-client';
 import { probeModelEndpoint } from './model-probe';
+import { withRunProfile } from './run-profile';
 import { checkWorkspace } from './workspace';
 
 export interface PreflightOptions {
@@ -51,6 +52,19 @@ export async function preflight(
     ]);
   }
   const agent = input.agent ?? 'manus';
+  try {
+    // The profile chosen for this run, as the run will use it (run-profile.ts).
+    config = withRunProfile(config, agent, input.profile);
+  } catch (error) {
+    return report([
+      {
+        id: 'config',
+        status: 'error',
+        message: (error as Error).message,
+        fix: 'Choose one of the profiles Settings → Profiles lists.',
+      },
+    ]);
+  }
   const agents: AgentName[] =
     input.flow === 'planning' ? [...new Set([...config.flow.planning.executors])] : [agent];
   const targets: ConfigAgentName[] = input.flow === 'planning' ? ['planning', ...agents] : agents;

@@ -101,7 +101,10 @@ export class RunManager {
       ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
       ...(input.rerunOf ? { rerunSettings: options.recorded ? 'recorded' : 'current' } : {}),
       ...(options.recorded ? { recorded: options.recorded } : {}),
-      ...(options.profile !== undefined ? { profile: options.profile } : {}),
+      // a batch column's profile, else the one the user chose for this run
+      ...((options.profile ?? input.profile) !== undefined
+        ? { profile: options.profile ?? input.profile }
+        : {}),
       ...(options.check !== undefined ? { check: options.check } : {}),
       ...(options.batch ? { batch: options.batch } : {}),
     };

@@ -4,6 +4,7 @@ import type { BatchGrid, BatchProgress } from '@shared/ipc';
 import { batchGrid } from '@shared/batch-grid';
 import type { BatchPlan } from '@shared/domain/batch';
 import type { RunSummary } from '@shared/domain/runs';
+import { configView, llmFields, profileView } from '../../testing/config-fixture';
 import { createMemoryApi } from '../../testing/memory-api';
 import { flush, renderApp } from '../../testing/render-app';
 import { batchInputOf, EMPTY_BATCH_FORM, progressText } from './batch-form';
@@ -62,11 +63,11 @@ function grid(done: number): BatchGrid {
 }
 
 describe('batch form', () => {
-  it('reads one task a line (JSON lines too), profiles comma-separated, and refuses bad numbers', () => {
+  it('reads one task a line (JSON lines too), the profiles checked, and refuses bad numbers', () => {
     const ok = batchInputOf({
       ...EMPTY_BATCH_FORM,
       tasks: 'fix the bug\n\n{"task":"add tests","check":"make test"}\n',
-      profiles: 'fast, slow',
+      profiles: ['fast', 'slow'],
       repeat: '2',
       concurrency: '3',
       check: 'true',
@@ -97,13 +98,23 @@ describe('batch form', () => {
 
 describe('the Batch view', () => {
   it('starts a batch, fills the grid as progress arrives, opens a run, compares, and stops', async () => {
-    const api = createMemoryApi();
+    const config = configView();
+    config.profiles = ['fast', 'slow'];
+    config.profileViews = [
+      ...config.profileViews,
+      profileView('fast', llmFields({ model: 'm-fast' })),
+      profileView('slow', llmFields({ model: 'm-slow' })),
+    ];
+    const api = createMemoryApi({ config });
     let done = 0;
     api.override('getBatch', async () => grid(done));
     await renderApp(api);
     fireEvent.click(screen.getByTestId('nav-batch'));
     fireEvent.change(screen.getByTestId('batch-tasks'), { target: { value: 'fix the bug' } });
-    fireEvent.change(screen.getByTestId('batch-profiles'), { target: { value: 'fast,slow' } });
+    // the profiles are picked from the list, each with the model it runs
+    expect(screen.getByTestId('batch-profile-fast').parentElement?.textContent).toContain('m-fast');
+    fireEvent.click(screen.getByTestId('batch-profile-slow'));
+    fireEvent.click(screen.getByTestId('batch-profile-fast'));
     await act(async () => fireEvent.click(screen.getByTestId('batch-start')));
     await flush();
     expect(api.calls.find((c) => c.method === 'startBatch')?.input).toMatchObject({

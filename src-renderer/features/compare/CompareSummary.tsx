@@ -8,6 +8,7 @@
 import { sharedStepsLabel, type RunFigures } from '@shared/compare/fork-figures';
 import type { RunDiff } from '@shared/compare/types';
 import { formatUsd } from '@shared/pricing';
+import { CostText } from '../../components/CostText';
 import { formatCount, formatDuration, totalTokens } from '../../lib/format';
 import { TEST_IDS } from '../../test-ids';
 
@@ -62,6 +63,12 @@ function SharedRow({ fork }: { fork: NonNullable<RunDiff['fork']> }) {
 
 const show = (v: string | number | boolean | undefined) => (v === undefined ? '(none)' : String(v));
 
+/** A missing cost is an unknown price (said so, with how to set one), not a dash. */
+function shown(figure: Figure, value: number | null) {
+  if (value !== null) return figure.format(value);
+  return figure.label.startsWith('cost') ? <CostText usd={null} /> : '—';
+}
+
 export function CompareSummary({ diff }: { diff: RunDiff }) {
   const { a, b, fork } = diff;
   const hasNoSettings = a.settings === null || b.settings === null;
@@ -100,8 +107,8 @@ export function CompareSummary({ diff }: { diff: RunDiff }) {
             return (
               <tr key={figure.label} data-figure={figure.label}>
                 <th scope="row">{figure.label}</th>
-                <td>{va === null ? '—' : figure.format(va)}</td>
-                <td>{vb === null ? '—' : figure.format(vb)}</td>
+                <td>{shown(figure, va)}</td>
+                <td>{shown(figure, vb)}</td>
                 <Delta a={va} b={vb} figure={figure} />
               </tr>
             );
