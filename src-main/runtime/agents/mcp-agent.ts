@@ -15,6 +15,8 @@ import type { WorkbenchConfig } from '../config/schema';
 import { VisualToolAgent } from '../loop/visual-tool-agent';
 import { createTerminateTool } from '../tools/terminate';
 import { loadMcpTools } from '../tools/mcp/mcp-toolset';
+import { mcpRunHost } from './mcp-host';
+import { promptTaskFor } from '../tools/mcp/mcp-toolset';
 
 /** Images from MCP tools kept in the agent's memory. */
 export const MCP_KEEP_IMAGES = 3;
@@ -42,8 +44,19 @@ export function chooseMcpServer(config: WorkbenchConfig): string {
   );
 }
 
+function promptServer(config: WorkbenchConfig, server: string): string {
+  if (config.mcp.servers[server]) return server;
+  const names = Object.keys(config.mcp.servers);
+  throw new Error(
+    `The prompt's server "${server}" is not configured (configured: ${names.join(', ') || 'none'}). Add [mcp.servers.${server}] to config.toml or pick a prompt of a configured server.`,
+  );
+}
+
 export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent> {
-  const server = chooseMcpServer(input.config);
+  // a run from a prompt works with the prompt's server
+  const server = input.prompt
+    ? promptServer(input.config, input.prompt.server)
+    : chooseMcpServer(input.config);
   const settings = input.config.mcp.servers[server]!;
   const terminate = createTerminateTool();
   const toolset = await loadMcpTools({
@@ -51,9 +64,22 @@ export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent>
     servers: { [server]: settings },
     reservedNames: [terminate.name],
     workDir: input.config.sandbox.work_dir,
+    host: mcpRunHost(input),
   });
   const failure = toolset.failures[0];
-  if (failure) throw new Error(failure.error);
+  if (failure) {
+    toolset.detach();
+    throw new Error(failure.error);
+  }
+  let task: string | undefined;
+  if (input.prompt) {
+    try {
+      task = await promptTaskFor(input.session, server, settings, input.prompt, input.task ?? '');
+    } catch (error) {
+      toolset.detach();
+      throw error;
+    }
+  }
   for (const note of toolset.notes) console.warn(`[workbench] ${note}`);
   const prompt = (names: readonly string[]) =>
     mcpSystemPrompt(
@@ -81,8 +107,10 @@ export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent>
   // The connection belongs to the session and outlives the run.
   return {
     agent,
+    ...(task !== undefined ? { task } : {}),
     dispose: async () => {
       stop();
+      toolset.detach();
       await agent.tools.dispose();
     },
   };

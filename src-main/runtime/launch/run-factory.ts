@@ -19,6 +19,7 @@ import {
   openForkSession,
 } from './lineage-launch';
 import { runCheck } from './run-check';
+import { modelClientForProfile } from './model-client';
 import { withRunProfile } from './run-profile';
 import { agentSettingsRecord, sessionSettingsRecord } from './run-settings';
 import type { RuntimeServices } from '../agents/runtime-services';
@@ -27,6 +28,11 @@ import { RunSetupError } from '../runs/run-setup-error';
 
 export function createRunFactory(services: RuntimeServices): RunFactory {
   return async (input, context) => {
+    if (input.prompt && (input.agent !== 'mcp' || input.flow)) {
+      throw new Error(
+        `An MCP prompt (${input.prompt.server}/${input.prompt.name}) gives the task of an mcp agent run: start it with the mcp agent and no flow.`,
+      );
+    }
     const config = withRunProfile(services.loadConfig(), input.agent, input.profile);
     const lineage = input.lineage;
     const opened =
@@ -71,6 +77,14 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
           config,
           session: opened.session,
           services,
+          task: input.task,
+          ...(input.prompt ? { prompt: input.prompt } : {}),
+          modelFor: (profile) =>
+            modelClientForProfile(
+              services,
+              services.config.resolveNamedProfile(profile, config),
+              input.agent,
+            ),
           env: {
             emit: context.emit,
             runId: context.runId,
@@ -85,6 +99,7 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
           agentName: input.agent,
           model: llm.model,
           maxSteps: settings.maxSteps,
+          ...(built.task !== undefined ? { task: built.task } : {}),
           settings: {
             ...agentSettingsRecord(services.config.resolveProfile(input.agent, config), settings),
             ...sessionSettingsRecord(config),

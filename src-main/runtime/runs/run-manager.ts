@@ -99,6 +99,7 @@ export class RunManager {
       ...(options.ignoreSavedBreakpoints ? { ignoreSavedBreakpoints: true } : {}),
       ...(options.lineage ? { lineage: options.lineage } : {}),
       ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
+      ...(input.prompt ? { prompt: input.prompt } : {}),
       ...(options.profile !== undefined ? { profile: options.profile } : {}),
       ...(options.check !== undefined ? { check: options.check } : {}),
       ...(options.batch ? { batch: options.batch } : {}),
@@ -288,10 +289,11 @@ export class RunManager {
     let result: RunResult;
     try {
       prepared = await this.factory(input, context);
+      const task = prepared.task ?? input.task;
       context.emit({
         type: 'run.started',
         agent: prepared.agentName,
-        task: input.task,
+        task,
         maxSteps: prepared.maxSteps,
         model: prepared.model,
         ...(input.flow ? { flow: input.flow } : {}),
@@ -302,13 +304,14 @@ export class RunManager {
         ...(input.lineage?.kind === 'resume' ? { resumeOf: input.lineage.from } : {}),
         ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
         ...(input.batch ? { batch: input.batch } : {}),
+        ...(input.prompt ? { prompt: input.prompt } : {}),
       });
       // The run's own breakpoints after the factory's: a cost budget needs the run's prices.
       const actor = input.debugActor ?? 'ui';
       context.debug?.addBreakpoints(input.breakpoints ?? [], actor);
       context.debug?.addApprovals(input.approveTools ?? [], actor);
       context.debug?.announce();
-      result = await prepared.execute(input.task, signal);
+      result = await prepared.execute(task, signal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (!prepared) {
@@ -323,6 +326,7 @@ export class RunManager {
           ...(input.flow ? { flow: input.flow } : {}),
           sessionId: context.sessionId,
           ...(input.batch ? { batch: input.batch } : {}),
+          ...(input.prompt ? { prompt: input.prompt } : {}),
         });
       }
       result = {
