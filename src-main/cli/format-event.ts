@@ -14,8 +14,12 @@ export function formatEvent(event: RunEvent): string | null {
 
 function describeEvent(event: RunEvent): string | null {
   switch (event.type) {
-    case 'run.started':
-      return `▶ run ${event.runId}: ${event.agent} on ${event.model} (max ${event.maxSteps} steps)\n  task: ${oneLine(event.task)}`;
+    case 'run.started': {
+      const from = event.prompt
+        ? `\n  from MCP prompt ${event.prompt.server}/${event.prompt.name}`
+        : '';
+      return `▶ run ${event.runId}: ${event.agent} on ${event.model} (max ${event.maxSteps} steps)${from}\n  task: ${oneLine(event.task)}`;
+    }
     case 'state.changed':
       return `  state ${event.from} → ${event.to}`;
     case 'step.started':
@@ -52,6 +56,9 @@ function describeEvent(event: RunEvent): string | null {
       return event.reason === 'rate_limited'
         ? `  … ${event.model} rests ${((event.delayMs ?? 0) / 1000).toFixed(1)} s after a 429 (this profile only)`
         : `  … ${event.model}: ${event.capacity ?? '?'} calls of this profile in flight, ${event.ahead ?? 0} ahead (max_concurrency)`;
+    case 'mcp.log':
+      // a server's log message, compact: [mcp SERVER] level logger: text
+      return `  [mcp ${event.server}] ${event.level}${event.logger ? ` ${event.logger}` : ''}: ${oneLine(event.data)}${event.omitted ? ` (${event.omitted} earlier message(s) left out)` : ''}`;
     case 'check.finished':
       return event.ok
         ? `  ✓ check passed: ${oneLine(event.command)}`
