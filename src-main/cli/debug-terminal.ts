@@ -168,8 +168,6 @@ export function attachDebugTerminal(options: {
             break;
           }
           case 'l':
-            // the planner's and a sampling call's pauses hold the call only: nothing to edit
-            const isPauseOnly = paused.point === 'planner' || paused.point === 'sampling';
             if (atTools) listCalls();
             else for (const row of context.list(paused.agent)) print(`  ${row}`);
             break;
