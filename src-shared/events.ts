@@ -14,6 +14,8 @@ import type {
   PauseReason,
   ResumeMode,
 } from './domain/debugger';
+import type { McpPromptChoice } from './domain/mcp';
+import type { HumanForm } from './elicitation';
 
 export const RUN_EVENT_VERSION = 1 as const;
 
@@ -87,7 +89,14 @@ export interface RunStartedEvent {
   rerunSettings?: RerunSettings;
   /** the batch this run belongs to (`workbench batch`, the Batch view): absent otherwise */
   batch?: RunBatchTag;
+  /**
+   * the MCP prompt the task was made from (`--prompt SERVER/NAME`, the New run form):
+   * `task` holds its messages as the agent got them (docs/mcp.md, "Prompts")
+   */
+  prompt?: RunPromptTag;
 }
+/** Which MCP prompt, with which arguments, gave a run its task. */
+export type RunPromptTag = McpPromptChoice;
 /** Which cell of which batch a run fills: task (by index), profile and repeat. */
 export interface RunBatchTag {
   batchId: string;
@@ -180,6 +189,11 @@ export interface LlmRequestedEvent {
    * memory messages as `memory.appended`/`memory.truncated` left them, and `nudge`.
    */
   messages?: EventMessage[];
+  /**
+   * the MCP server whose `sampling/createMessage` this call answers (docs/mcp.md,
+   * "Sampling"); absent for the agent's own calls
+   */
+  sampledBy?: string;
 }
 /** The sampling parameters of a model request, named as on the wire. */
 export interface RequestParams {
@@ -255,6 +269,11 @@ export interface ToolFinishedEvent {
    * user's observation (`ok` is false for the model's sake); not a tool error
    */
   skipped?: boolean;
+  /**
+   * an MCP tool's `structuredContent`, checked against its `outputSchema` (docs/mcp.md,
+   * "Structured output"); absent when the tool returned none or it was over 64 KiB
+   */
+  structured?: unknown;
 }
 /**
  * A running tool reported progress (an MCP server's `notifications/progress`, or the
@@ -359,11 +378,43 @@ export interface HumanRequestedEvent {
   type: 'human.requested';
   toolCallId: string;
   question: string;
+  /**
+   * an MCP server's elicitation: the form to fill (src-shared/elicitation.ts); the answer
+   * is then the JSON of an ElicitAnswer. Absent for `ask_human`.
+   */
+  form?: HumanForm;
 }
 export interface HumanAnsweredEvent {
   type: 'human.answered';
   toolCallId: string;
   answer: string;
+}
+
+/** The levels of MCP's `notifications/message` (RFC 5424), least severe first. */
+export const MCP_LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
+
+/**
+ * A log message an MCP server sent (`notifications/message`), at or above the server's
+ * `log_level`. `data` is its text (JSON for other values), capped at 2,000 characters;
+ * at most 20 a second per server are recorded, `omitted` counts the ones left out before.
+ */
+export interface McpLogEvent {
+  type: 'mcp.log';
+  server: string;
+  level: McpLogLevel;
+  logger?: string;
+  data: string;
+  omitted?: number;
 }
 export interface RunFinishedEvent {
   type: 'run.finished';
@@ -506,7 +557,8 @@ export type RunEventPayload =
   | BreakpointsChangedEvent
   | CheckFinishedEvent
   | LlmQueuedEvent
-  | CheckpointLimitedEvent;
+  | CheckpointLimitedEvent
+  | McpLogEvent;
 
 export type RunEventType = RunEventPayload['type'];
 
@@ -551,6 +603,7 @@ export const RUN_EVENT_TYPES: readonly RunEventType[] = [
   'check.finished',
   'llm.queued',
   'checkpoint.limited',
+  'mcp.log',
 ];
 
 export function isEventOfType<T extends RunEventType>(

@@ -228,7 +228,8 @@ export const requestSchemas = {
   'app:info': empty,
   'run:start': z
     .object({
-      task: z.string().trim().min(1, 'Describe the task for the agent').max(100_000),
+      // may be empty when an MCP prompt gives the task (checked below)
+      task: z.string().trim().max(100_000),
       agent: z.enum(AGENT_NAMES).optional(),
       flow: z.enum(FLOW_NAMES).optional(),
       maxSteps: z.number().int().min(1).max(100_000).optional(),
@@ -239,8 +240,20 @@ export const requestSchemas = {
       rerunOf: runId.optional(),
       rerunSettings: z.enum(['recorded', 'current']).optional(),
       profile: profileName.optional(),
+      prompt: z
+        .object({
+          server: z.string().min(1).max(200),
+          name: z.string().min(1).max(500),
+          arguments: z.record(z.string().max(200), z.string().max(100_000)),
+        })
+        .strict()
+        .optional(),
     })
-    .strict(),
+    .strict()
+    .refine((input) => input.task.length > 0 || input.prompt !== undefined, {
+      path: ['task'],
+      message: 'Describe the task for the agent',
+    }),
   'run:stop': z.object({ runId }).strict(),
   'runs:list': empty,
   'runs:get': z

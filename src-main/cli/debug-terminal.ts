@@ -76,10 +76,12 @@ export function attachDebugTerminal(options: {
       if (!call) throw new DebugError('not_found', `No call ${arg} (calls 1-${calls.length}).`);
       return call;
     };
+    // the planner's and a sampling call's pauses hold the call only: nothing to edit
+    const isPauseOnly = paused.point === 'planner' || paused.point === 'sampling';
     if (atTools) listCalls();
     const edit = (e: Parameters<RunDebugger['edit']>[0]) => debug.edit(e, 'terminal');
     print(
-      `  ${atTools ? 'a/e/s N, + TOOL JSON' : paused.point === 'planner' ? '' : 'l, e N, u TEXT, r, model NAME, temp T'}${paused.point === 'planner' ? '' : ' · '}c continue · n step · m step the model call · q stop · ? help`,
+      `  ${atTools ? 'a/e/s N, + TOOL JSON' : isPauseOnly ? '' : 'l, e N, u TEXT, r, model NAME, temp T'}${isPauseOnly ? '' : ' · '}c continue · n step · m step the model call · q stop · ? help`,
     );
     for (;;) {
       if (isClosed) return;

@@ -15,7 +15,10 @@ export function formatEvent(event: RunEvent): string | null {
 function describeEvent(event: RunEvent): string | null {
   switch (event.type) {
     case 'run.started': {
-      const line = `▶ run ${event.runId}: ${event.agent} on ${event.model} (max ${event.maxSteps} steps)\n  task: ${oneLine(event.task)}`;
+      const prompt = event.prompt
+        ? `\n  from MCP prompt ${event.prompt.server}/${event.prompt.name}`
+        : '';
+      const line = `▶ run ${event.runId}: ${event.agent} on ${event.model} (max ${event.maxSteps} steps)${prompt}\n  task: ${oneLine(event.task)}`;
       // a continuation says what it goes on with (its task is only the follow-up)
       const from = event.continueOf;
       return from ? `${line}\n  continues run ${from.runId} after its step ${from.step}` : line;
@@ -56,6 +59,9 @@ function describeEvent(event: RunEvent): string | null {
       return event.reason === 'rate_limited'
         ? `  … ${event.model} rests ${((event.delayMs ?? 0) / 1000).toFixed(1)} s after a 429 (this profile only)`
         : `  … ${event.model}: ${event.capacity ?? '?'} calls of this profile in flight, ${event.ahead ?? 0} ahead (max_concurrency)`;
+    case 'mcp.log':
+      // a server's log message, compact: [mcp SERVER] level logger: text
+      return `  [mcp ${event.server}] ${event.level}${event.logger ? ` ${event.logger}` : ''}: ${oneLine(event.data)}${event.omitted ? ` (${event.omitted} earlier message(s) left out)` : ''}`;
     case 'check.finished':
       return event.ok
         ? `  ✓ check passed: ${oneLine(event.command)}`

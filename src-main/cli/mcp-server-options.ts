@@ -78,7 +78,14 @@ export function mcpServerOverlay(flags: McpServerFlags): ConfigOverlay | undefin
 function useServer(
   server: Omit<McpServerSettings, 'args' | 'env' | 'timeout'> & Partial<McpServerSettings>,
 ): ConfigOverlay {
-  const settings: McpServerSettings = { args: [], env: {}, timeout: 60, ...server };
+  const settings = {
+    args: [],
+    env: {},
+    timeout: 60,
+    sampling: true,
+    log_level: 'info' as const,
+    ...server,
+  };
   return (config) => ({
     ...config,
     mcp: {

@@ -177,12 +177,15 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       }
     },
     'human:answer': async ({ runId, toolCallId, answer }) => {
-      if (services.human.answer(runId, toolCallId, answer) === 'not_found') {
+      const outcome = services.human.answer(runId, toolCallId, answer);
+      if (outcome === 'not_found') {
         throw new HandlerError(
           'not_found',
           `Run ${runId} is not waiting for an answer to ${toolCallId} (it may have been answered or stopped)`,
         );
       }
+      // an MCP server's form, answered with values its schema refuses: the question stays open
+      if (outcome !== 'accepted') throw new HandlerError('invalid_input', outcome.invalid);
       return { accepted: true };
     },
     'sandbox:status': async ({ sessionId }) =>

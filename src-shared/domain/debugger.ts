@@ -51,7 +51,9 @@ export type PausePoint =
   /** the model call failed; resuming tries it again (or uses a typed reply) */
   | 'model_error'
   /** before a call of PlanningFlow's planner (pause only, no edits) */
-  | 'planner';
+  | 'planner'
+  /** before a model call an MCP server asked for (sampling; pause only, no edits) */
+  | 'sampling';
 
 export type PauseReason =
   | { kind: 'user' }
@@ -91,6 +93,7 @@ export const EDITS_AT: Record<PausePoint, readonly DebugEditKind[]> = {
   model_error: ['edit_message', 'add_message', 'change_model', 'provide_reply'],
   before_tools: ['approve_call', 'edit_call', 'skip_call', 'add_call'],
   planner: [],
+  sampling: [],
 };
 
 export interface ModelChoice {

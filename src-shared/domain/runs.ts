@@ -1,6 +1,7 @@
 /** What the contract says about runs: starting them, their summaries, history pages, transfer. */
 import type { AgentName, AgentState, FlowName, RunOutcome, TokenUsage } from './agent';
 import type { RerunSettings, RunBatchTag, RunEvent } from '../events';
+import type { McpPromptChoice } from './mcp';
 
 export interface RunStartInput {
   task: string;
@@ -30,6 +31,11 @@ export interface RunStartInput {
    * (`workbench batch --profile`) uses it; absent: the agent's own
    */
   profile?: string;
+  /**
+   * the mcp agent starts from this MCP prompt: its messages become the task (`task`, when
+   * not empty, is added after them) and it uses the prompt's server (docs/mcp.md)
+   */
+  prompt?: McpPromptChoice;
 }
 
 /** Fork a run at a step (`runs:fork`, `workbench runs fork`): docs/time-travel.md. */

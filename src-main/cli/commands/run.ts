@@ -16,6 +16,7 @@ import { attachDebugTerminal } from '../debug-terminal';
 import { resolveDebugOptions } from '../debug-options';
 import { mcpServerOverlay } from '../mcp-server-options';
 import { resolveTaskText } from '../task-file';
+import { mcpPromptChoice } from '../mcp-prompt-options';
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('run', args, {
@@ -35,6 +36,9 @@ export async function runCommand(args: string[]): Promise<number> {
     connection: { type: 'string' },
     'server-url': { type: 'string' },
     'server-command': { type: 'string' },
+    // the task from one of the MCP server's prompts (docs/mcp.md, "Prompts")
+    'mcp-prompt': { type: 'string' },
+    arg: { type: 'string', multiple: true },
   });
   const agent = values.agent ?? 'manus';
   if (!isAgentName(agent))
@@ -50,15 +54,21 @@ export async function runCommand(args: string[]): Promise<number> {
     values.workspace !== undefined
       ? { path: resolve(values.workspace), mode: values.isolated ? 'copy' : 'mount' }
       : undefined;
+  const prompt = mcpPromptChoice(agent, values['mcp-prompt'], values.arg);
+  const hasTask = positionals.length > 0 || values.prompt !== undefined;
   // file:PATH (OpenManus users keep long prompts in files) works wherever the task comes from.
-  const task = resolveTaskText(
-    await readTask({
-      positionals,
-      prompt: values.prompt,
-      stdin: process.stdin,
-      hint: (message) => process.stderr.write(`workbench: ${message}\n`),
-    }),
-  );
+  // With --mcp-prompt the prompt's messages are the task; a TASK given too is added after them.
+  const task =
+    prompt && !hasTask
+      ? ''
+      : resolveTaskText(
+          await readTask({
+            positionals,
+            prompt: values.prompt,
+            stdin: process.stdin,
+            hint: (message) => process.stderr.write(`workbench: ${message}\n`),
+          }),
+        );
   const overlay = mcpServerOverlay({
     agent,
     connection: values.connection,
@@ -103,6 +113,7 @@ export async function runCommand(args: string[]): Promise<number> {
     ...(workspace ? { workspace } : {}),
     ...(debugging.breakpoints.length > 0 ? { breakpoints: debugging.breakpoints } : {}),
     ...(debugging.approveTools.length > 0 ? { approveTools: debugging.approveTools } : {}),
+    ...(prompt ? { prompt } : {}),
   };
   // Warnings are said before the run; errors refuse it (exit 2) with the fix.
   await preflightOrExit(runtime, input);

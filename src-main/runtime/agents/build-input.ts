@@ -4,6 +4,7 @@
  * (browser, MCP, Manus) depend on this small module, not on the catalog itself.
  */
 import type { AgentName } from '@shared/domain/agent';
+import type { McpPromptChoice } from '@shared/domain/mcp';
 import type { AgentEnvironment } from '../loop/base-agent';
 import type { ToolCallAgent } from '../loop/toolcall-agent';
 import type { AgentRunSettings, WorkbenchConfig } from '../config/schema';
@@ -22,6 +23,15 @@ export interface AgentBuildInput {
   env: AgentEnvironment;
   /** added by a caller such as PlanningFlow (its planning and finish_plan tools) */
   extras?: AgentExtras;
+  /**
+   * a model client of the named `[llm.NAME]` profile (an MCP server's `sampling_profile`);
+   * throws for an unknown name
+   */
+  modelFor?: (profile: string) => LlmClient;
+  /** the MCP prompt the run starts from (the mcp agent only) */
+  prompt?: McpPromptChoice;
+  /** the task as given (the mcp agent adds it after a prompt's messages) */
+  task?: string;
 }
 
 /** Tools a caller adds to an agent, and which of its tool names end the agent's run. */
@@ -43,6 +53,8 @@ export function specialToolNames(input: AgentBuildInput, own: string[] = ['termi
 /** An agent ready to run, and what to release when its run is over. */
 export interface BuiltAgent {
   agent: ToolCallAgent;
+  /** the task the agent gets instead of the one given (made from an MCP prompt) */
+  task?: string;
   dispose(): Promise<void>;
 }
 

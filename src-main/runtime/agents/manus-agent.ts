@@ -63,6 +63,7 @@ export async function buildManusAgent(input: AgentBuildInput): Promise<BuiltAgen
     agent,
     dispose: async () => {
       stopFollowing();
+      extras.detach();
       try {
         await agent.tools.dispose();
       } finally {

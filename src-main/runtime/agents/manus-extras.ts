@@ -9,6 +9,7 @@
 import type { AgentBuildInput } from './catalog';
 import { createBrowserTool } from '../tools/browser/browser-tool';
 import type { Tool } from '../tools/tool';
+import { mcpRunHost } from './mcp-host';
 import { loadMcpTools, type McpServerFailure, type McpToolset } from '../tools/mcp/mcp-toolset';
 
 export interface ManusExtras {
@@ -16,12 +17,14 @@ export interface ManusExtras {
   failures: McpServerFailure[];
   /** follows the MCP servers' tool list changes into the agent's registry */
   follow: McpToolset['follow'];
+  /** the run stops answering the MCP servers' requests */
+  detach: McpToolset['detach'];
   /** screenshots to keep in memory (`[browser] keep_screenshots`) */
   keepImages: number;
 }
 
 export async function browserAndMcpTools(
-  input: Pick<AgentBuildInput, 'session' | 'config' | 'llm'>,
+  input: Pick<AgentBuildInput, 'session' | 'config' | 'llm'> & Partial<AgentBuildInput>,
   reservedNames: Iterable<string>,
 ): Promise<ManusExtras> {
   const browser = createBrowserTool({
@@ -34,12 +37,16 @@ export async function browserAndMcpTools(
     servers: input.config.mcp.servers,
     reservedNames: [...reservedNames, browser.name],
     workDir: input.config.sandbox.work_dir,
+    ...(input.env && input.services && input.name
+      ? { host: mcpRunHost(input as AgentBuildInput) }
+      : {}),
   });
   for (const note of mcp.notes) console.warn(`[workbench] ${note}`);
   return {
     tools: [browser as Tool, ...mcp.tools],
     failures: mcp.failures,
     follow: mcp.follow,
+    detach: mcp.detach,
     keepImages: input.config.browser.keep_screenshots,
   };
 }

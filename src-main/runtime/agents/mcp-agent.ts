@@ -16,6 +16,8 @@ import { DEMO_MCP_SERVER_NAME, DEMO_MODEL_NAME } from '../demo/scripted-provider
 import { VisualToolAgent } from '../loop/visual-tool-agent';
 import { createTerminateTool } from '../tools/terminate';
 import { loadMcpTools } from '../tools/mcp/mcp-toolset';
+import { mcpRunHost } from './mcp-host';
+import { promptTaskFor } from '../tools/mcp/mcp-toolset';
 
 /** Images from MCP tools kept in the agent's memory. */
 export const MCP_KEEP_IMAGES = 3;
@@ -43,11 +45,24 @@ export function chooseMcpServer(config: WorkbenchConfig): string {
   );
 }
 
+function promptServer(config: WorkbenchConfig, server: string): string {
+  if (config.mcp.servers[server]) return server;
+  const names = Object.keys(config.mcp.servers);
+  throw new Error(
+    `The prompt's server "${server}" is not configured (configured: ${names.join(', ') || 'none'}). Add [mcp.servers.${server}] to config.toml or pick a prompt of a configured server.`,
+  );
+}
+
 /**
- * The server this run uses: the built-in demo server when the demo model drives the agent
- * (its scripted replies know only that server's tools), else the configured one.
+ * The server this run uses: the prompt's server for a run from an MCP prompt; the built-in
+ * demo server when the demo model drives the agent (its scripted replies know only that
+ * server's tools); else the configured one.
  */
 async function serverForRun(input: AgentBuildInput): Promise<[string, McpServerSettings]> {
+  if (input.prompt) {
+    const server = promptServer(input.config, input.prompt.server);
+    return [server, input.config.mcp.servers[server]!];
+  }
   if (input.llm.model === DEMO_MODEL_NAME) {
     return [DEMO_MCP_SERVER_NAME, await input.services.scripted.demoMcpServer()];
   }
@@ -63,9 +78,22 @@ export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent>
     servers: { [server]: settings },
     reservedNames: [terminate.name],
     workDir: input.config.sandbox.work_dir,
+    host: mcpRunHost(input),
   });
   const failure = toolset.failures[0];
-  if (failure) throw new Error(failure.error);
+  if (failure) {
+    toolset.detach();
+    throw new Error(failure.error);
+  }
+  let task: string | undefined;
+  if (input.prompt) {
+    try {
+      task = await promptTaskFor(input.session, server, settings, input.prompt, input.task ?? '');
+    } catch (error) {
+      toolset.detach();
+      throw error;
+    }
+  }
   for (const note of toolset.notes) console.warn(`[workbench] ${note}`);
   const prompt = (names: readonly string[]) =>
     mcpSystemPrompt(
@@ -93,8 +121,10 @@ export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent>
   // The connection belongs to the session and outlives the run.
   return {
     agent,
+    ...(task !== undefined ? { task } : {}),
     dispose: async () => {
       stop();
+      toolset.detach();
       await agent.tools.dispose();
     },
   };

@@ -176,6 +176,17 @@ export const mcpServerSchema = z
     env: z.record(z.string(), z.string()).default({}),
     /** seconds one tool call may take */
     timeout: z.number().positive().max(3600).default(60),
+    /**
+     * whether the server may ask for model completions (MCP sampling); false: the client
+     * does not offer sampling to it (docs/mcp.md)
+     */
+    sampling: z.boolean().default(true),
+    /** the `[llm.NAME]` profile its sampling requests use; absent: the run's own model */
+    sampling_profile: z.string().min(1).optional(),
+    /** the lowest level of `notifications/message` it sends (`logging/setLevel`) */
+    log_level: z
+      .enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'])
+      .default('info'),
   })
   .strict()
   .superRefine((server, ctx) => {
@@ -294,10 +305,13 @@ export const configSchema = z
 export type WorkbenchConfig = z.infer<typeof configSchema>;
 export type SandboxSettings = z.infer<typeof sandboxSchema>;
 export type BrowserSettings = z.infer<typeof browserSchema>;
-export type McpServerSettings = z.infer<typeof mcpServerSchema> & {
-  /** where a server not from config.toml was given (the CLI's flags), for its error messages */
-  givenBy?: string;
-};
+type ParsedMcpServer = z.infer<typeof mcpServerSchema>;
+/** A server's settings; the keys with defaults may be left out by callers outside config.toml. */
+export type McpServerSettings = Omit<ParsedMcpServer, 'sampling' | 'log_level'> &
+  Partial<Pick<ParsedMcpServer, 'sampling' | 'log_level'>> & {
+    /** where a server not from config.toml was given (the CLI's flags), for its error messages */
+    givenBy?: string;
+  };
 
 /** A fully resolved LLM profile: what a model client is built from. */
 export interface LlmProfile {

@@ -46,6 +46,7 @@ const AT: Record<PausePoint, string> = {
   before_tools: 'before its tool calls run',
   model_error: 'after a failed model call',
   planner: "before the planner's model call",
+  sampling: 'before a model call an MCP server asked for (sampling)',
 };
 
 export class RunDebugger implements DebugGate {

@@ -20,6 +20,7 @@ import {
   openForkSession,
 } from './lineage-launch';
 import { runCheck } from './run-check';
+import { modelClientForProfile } from './model-client';
 import { withRunProfile } from './run-profile';
 import { withRecordedSettings } from './recorded-settings';
 import { agentSettingsRecord, sessionSettingsRecord } from './run-settings';
@@ -29,6 +30,11 @@ import { RunSetupError } from '../runs/run-setup-error';
 
 export function createRunFactory(services: RuntimeServices): RunFactory {
   return async (input, context) => {
+    if (input.prompt && (input.agent !== 'mcp' || input.flow)) {
+      throw new Error(
+        `An MCP prompt (${input.prompt.server}/${input.prompt.name}) gives the task of an mcp agent run: start it with the mcp agent and no flow.`,
+      );
+    }
     const today = withRunProfile(services.loadConfig(), input.agent, input.profile);
     // "Run again" with the settings the run recorded: its profile and agent settings, the
     // key from today's config (checked before the run was started; recorded-settings.ts)
@@ -84,6 +90,14 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
           config,
           session: opened.session,
           services,
+          task: input.task,
+          ...(input.prompt ? { prompt: input.prompt } : {}),
+          modelFor: (profile) =>
+            modelClientForProfile(
+              services,
+              services.config.resolveNamedProfile(profile, config),
+              input.agent,
+            ),
           env: {
             emit: context.emit,
             runId: context.runId,
@@ -98,6 +112,7 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
           agentName: input.agent,
           model: llm.model,
           maxSteps: settings.maxSteps,
+          ...(built.task !== undefined ? { task: built.task } : {}),
           settings: {
             // the profile the agent starts on: a fork's or continuation's, else its own
             ...agentSettingsRecord(

@@ -193,6 +193,7 @@ function started(
         ? { error: capObservation(result.error, ctx.maxObserve, result.earlierCuts) }
         : {}),
       ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+      ...structuredField(result.structured),
       durationMs: Math.round(performance.now() - t0),
     });
     const status = ok ? statusOf(validArgs) : undefined;
@@ -206,6 +207,15 @@ function started(
       ...(result.endsRun && !ok ? { endsRun: true } : {}),
     };
   };
+}
+
+/** Structured data larger than this is left out of `tool.finished` (the output has it). */
+export const STRUCTURED_EVENT_CAP = 64 * 1024;
+
+function structuredField(structured: unknown): { structured?: unknown } {
+  if (structured === undefined) return {};
+  const size = JSON.stringify(structured)?.length ?? 0;
+  return size <= STRUCTURED_EVENT_CAP ? { structured } : {};
 }
 
 /** How a successful result is framed for the model (OpenManus's wording). */

@@ -101,6 +101,7 @@ export class RunManager {
       ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
       ...(input.rerunOf ? { rerunSettings: options.recorded ? 'recorded' : 'current' } : {}),
       ...(options.recorded ? { recorded: options.recorded } : {}),
+      ...(input.prompt ? { prompt: input.prompt } : {}),
       // a batch column's profile, else the one the user chose for this run
       ...((options.profile ?? input.profile) !== undefined
         ? { profile: options.profile ?? input.profile }
@@ -294,10 +295,11 @@ export class RunManager {
     let result: RunResult;
     try {
       prepared = await this.factory(input, context);
+      const task = prepared.task ?? input.task;
       context.emit({
         type: 'run.started',
         agent: prepared.agentName,
-        task: input.task,
+        task,
         maxSteps: prepared.maxSteps,
         model: prepared.model,
         ...(input.flow ? { flow: input.flow } : {}),
@@ -310,13 +312,14 @@ export class RunManager {
         ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
         ...(input.rerunSettings ? { rerunSettings: input.rerunSettings } : {}),
         ...(input.batch ? { batch: input.batch } : {}),
+        ...(input.prompt ? { prompt: input.prompt } : {}),
       });
       // The run's own breakpoints after the factory's: a cost budget needs the run's prices.
       const actor = input.debugActor ?? 'ui';
       context.debug?.addBreakpoints(input.breakpoints ?? [], actor);
       context.debug?.addApprovals(input.approveTools ?? [], actor);
       context.debug?.announce();
-      result = await prepared.execute(input.task, signal);
+      result = await prepared.execute(task, signal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (!prepared) {
@@ -334,6 +337,7 @@ export class RunManager {
           ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
           ...(input.rerunSettings ? { rerunSettings: input.rerunSettings } : {}),
           ...(input.batch ? { batch: input.batch } : {}),
+          ...(input.prompt ? { prompt: input.prompt } : {}),
         });
       }
       result = {

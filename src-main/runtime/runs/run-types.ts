@@ -4,6 +4,7 @@
  */
 import type { AgentName, FlowName, RunResult } from '@shared/domain/agent';
 import type { DebugActor } from '@shared/domain/debugger';
+import type { McpPromptChoice } from '@shared/domain/mcp';
 import type { RunStartInput, RunWorkspace, WorkspaceChoice } from '@shared/domain/runs';
 import type { MessageImage } from '@shared/domain/message';
 import type {
@@ -29,6 +30,8 @@ export interface PreparedRun {
   settings?: RunSettings;
   execute(task: string, signal: AbortSignal): Promise<RunResult>;
   dispose?(): Promise<void>;
+  /** the task the agent really gets, when the factory made it (from an MCP prompt) */
+  task?: string;
   /** the session the run really works in, when the factory chose it (a chosen workspace) */
   sessionId?: string;
   workspace?: RunWorkspace;
@@ -81,6 +84,8 @@ export interface ResolvedRunInput {
   check?: string;
   /** the batch cell this run fills, recorded on run.started */
   batch?: RunBatchTag;
+  /** the MCP prompt the task comes from (the mcp agent) */
+  prompt?: McpPromptChoice;
 }
 
 /** What a caller inside the main process may add to a run beyond the IPC's RunStartInput. */

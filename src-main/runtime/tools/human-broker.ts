@@ -6,6 +6,7 @@
  * run never hangs on a question no one will see. Waiting blocks nothing else
  * (openmanus.md 7.2 item 11: the original blocked the event loop on `input()`).
  */
+import type { HumanForm } from '@shared/elicitation';
 import type { RunEventPayload } from '@shared/events';
 import { abortError } from '../util/abort';
 
@@ -14,6 +15,8 @@ export interface HumanQuestion {
   toolCallId: string;
   question: string;
   askedAt: number;
+  /** an MCP server's elicitation: the form to fill; the answer is an ElicitAnswer's JSON */
+  form?: HumanForm;
 }
 
 /** Something a person can answer through. `onQuestion` is for surfaces that must prompt. */
@@ -29,6 +32,9 @@ export interface HumanAskRequest {
   signal: AbortSignal;
   /** the run's emitter: the broker reports `human.requested` and `human.answered` */
   emit: (event: RunEventPayload) => void;
+  form?: HumanForm;
+  /** checks an answer before it is taken: the problem in words, or null */
+  validate?: (answer: string) => string | null;
 }
 
 export class HumanUnavailableError extends Error {
@@ -38,10 +44,11 @@ export class HumanUnavailableError extends Error {
   }
 }
 
-export type AnswerOutcome = 'accepted' | 'not_found';
+export type AnswerOutcome = 'accepted' | 'not_found' | { invalid: string };
 
 interface Waiting {
   question: HumanQuestion;
+  validate?: (answer: string) => string | null;
   resolve(answer: string): void;
 }
 
@@ -82,6 +89,7 @@ export class HumanBroker {
       toolCallId: request.toolCallId,
       question: request.question,
       askedAt: Date.now(),
+      ...(request.form ? { form: request.form } : {}),
     };
     return new Promise<string>((resolve, reject) => {
       const onAbort = () => {
@@ -90,6 +98,7 @@ export class HumanBroker {
       };
       this.waiting.set(key, {
         question,
+        ...(request.validate ? { validate: request.validate } : {}),
         resolve: (answer) => {
           request.signal.removeEventListener('abort', onAbort);
           this.waiting.delete(key);
@@ -102,6 +111,7 @@ export class HumanBroker {
         type: 'human.requested',
         toolCallId: request.toolCallId,
         question: request.question,
+        ...(request.form ? { form: request.form } : {}),
       });
       for (const surface of this.surfaces) {
         try {
@@ -118,6 +128,9 @@ export class HumanBroker {
   answer(runId: string, toolCallId: string, answer: string): AnswerOutcome {
     const waiting = this.waiting.get(keyOf(runId, toolCallId));
     if (!waiting) return 'not_found';
+    // A form's answer that does not fit its schema is refused; the question stays open.
+    const problem = waiting.validate?.(answer) ?? null;
+    if (problem !== null) return { invalid: problem };
     waiting.resolve(answer);
     return 'accepted';
   }

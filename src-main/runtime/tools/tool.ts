@@ -26,6 +26,8 @@ export interface ToolResult {
   timedOut?: boolean;
   /** the failure must end the run (e.g. the workspace outgrew its limit) */
   endsRun?: boolean;
+  /** structured data the tool returned (an MCP tool's `structuredContent`), for the UI */
+  structured?: unknown;
 }
 
 export interface ToolContext {

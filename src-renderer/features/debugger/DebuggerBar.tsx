@@ -14,6 +14,7 @@ const POINT_TEXT = {
   before_tools: 'before the tool calls run',
   model_error: 'after a failed model call (resuming tries again)',
   planner: "before the planner's call",
+  sampling: 'before a model call an MCP server asked for',
 } as const;
 
 /**

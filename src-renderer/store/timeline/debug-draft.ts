@@ -27,6 +27,7 @@ const POINT_TEXT = {
   before_tools: 'before the tool calls',
   model_error: 'after a failed model call',
   planner: "before the planner's call",
+  sampling: 'before a model call an MCP server asked for',
 } as const;
 
 const who = (by: DebugActor | 'config') =>

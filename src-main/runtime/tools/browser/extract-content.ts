@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import type { RunEventPayload } from '@shared/events';
 import type { LlmClient } from '../../llm/llm-client';
-import { eventMessagesOf, RequestRecorder } from '../../llm/request-record';
+import { recordedCall } from '../../llm/recorded-call';
 import { PAGE_SCRIPTS, callScript } from './page-script';
 
 export const EXTRACT_SYSTEM_PROMPT =
@@ -80,49 +80,8 @@ export async function extractContent(
       content: `Goal: ${goal}\n\nPage URL: ${page.url}\nPage title: ${page.title}\n${cutNote}\n${capped}`,
     },
   ];
-  const started = performance.now();
   // The extraction is a model call of its own: the timeline shows it like any other.
-  ctx.emit({
-    type: 'llm.requested',
-    agent: ctx.agent,
-    step: ctx.step,
-    model: ctx.llm.model,
-    messageCount: messages.length,
-    inputTokens: 0,
-    ...new RequestRecorder().fields({ messages }, ctx.llm),
-    // built here, not from a memory: recorded as sent
-    messages: eventMessagesOf(messages),
-  });
-  // A call of the agent's profile like its own: the gate's waits and the retries show.
-  const response = await ctx.llm.complete(
-    { messages },
-    {
-      signal: ctx.signal,
-      onRetry: (notice) =>
-        ctx.emit({ type: 'llm.retried', agent: ctx.agent, step: ctx.step, ...notice }),
-      onQueued: (notice) =>
-        ctx.emit({
-          type: 'llm.queued',
-          agent: ctx.agent,
-          step: ctx.step,
-          model: ctx.llm.model,
-          ...notice,
-        }),
-    },
-  );
-  ctx.emit({
-    type: 'llm.responded',
-    agent: ctx.agent,
-    step: ctx.step,
-    model: response.model,
-    content: response.content,
-    toolCalls: response.toolCalls,
-    usage: response.usage,
-    durationMs: Math.round(performance.now() - started),
-    finishReason: response.finishReason,
-    ...(response.usageSource ? { usageSource: response.usageSource } : {}),
-    ...(response.queuedMs ? { queuedMs: response.queuedMs } : {}),
-  });
+  const response = await recordedCall(messages, ctx);
   const answer = response.content?.trim();
   if (!answer) throw new Error('the model returned no text for the extraction');
   const readOn = end < text.length ? `; extract_content with from_char=${end} reads on` : '';

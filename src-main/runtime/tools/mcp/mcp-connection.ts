@@ -8,20 +8,26 @@
  * a flood of notifications costs O(1) each, tool list changes are coalesced into
  * refreshes (tool-list-refresh.ts), and every request gets a signal of its own
  * (call-signal.ts) so none leaves a listener on the run's signal.
+ *
+ * What the server may ask of the client (sampling, elicitation, roots) and its log
+ * messages are answered for the run using it (mcp-client-features.ts, mcp-run-host.ts);
+ * its prompts are listed and fetched here (mcp-prompts.ts).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerSettings } from '../../config/schema';
 import { abortError, raceAbort } from '../../util/abort';
 import { withCallSignal } from './call-signal';
+import { errorText, lastLines, McpToolError, safeUrl, structuredMismatch } from './mcp-errors';
 import type { McpCallResult } from './mcp-content';
 import { NotificationGate, UNSOLICITED_PER_SECOND } from './notification-gate';
 import { trackSends, type PendingSends } from './pending-sends';
+import { createTransport } from './mcp-transport';
 import { callToolAsTask, type ToolProgress } from './mcp-task-call';
+import { applyLogLevel, clientCapabilities, installClientFeatures } from './mcp-client-features';
+import { HostRouter, type McpCallScope, type McpRunHost } from './mcp-run-host';
 import { ToolListRefresh } from './tool-list-refresh';
 
 export const CONNECT_TIMEOUT_MS = 30_000;
@@ -36,24 +42,18 @@ export interface RemoteTool {
   inputSchema: Record<string, unknown>;
   /** MCP tasks: "required" tools cannot be called with a plain tools/call */
   taskSupport?: 'required' | 'optional' | 'forbidden';
+  /** the JSON schema of its `structuredContent`, when it declares one */
+  outputSchema?: Record<string, unknown>;
 }
 
 export type { ToolProgress } from './mcp-task-call';
+export { McpToolError } from './mcp-errors';
 
 export interface CallOptions {
   /** progress the server reports (notifications/progress, or a task's status) */
   onProgress?: (progress: ToolProgress) => void;
-}
-
-/** Why a call did not produce a result; the message is written for the model and the user. */
-export class McpToolError extends Error {
-  constructor(
-    message: string,
-    readonly kind: 'connect' | 'connection_lost' | 'timeout' | 'protocol',
-  ) {
-    super(message);
-    this.name = 'McpToolError';
-  }
+  /** the run's tool call this is: what the server asks meanwhile goes to that run */
+  scope?: McpCallScope;
 }
 
 export interface CallOutcome {
@@ -83,6 +83,8 @@ export class McpConnection {
   private lost: string | null = null;
   private closed = false;
   private connectCount = 0;
+  /** the runs using this server, and their calls in flight */
+  private readonly router = new HostRouter();
 
   constructor(
     readonly serverName: string,
@@ -108,6 +110,14 @@ export class McpConnection {
   describe(): string {
     const s = this.settings;
     return `MCP server "${this.serverName}" (${s.type}: ${s.type === 'stdio' ? (s.command ?? '') : safeUrl(s.url ?? '')})`;
+  }
+
+  /**
+   * A run uses this server from now on: the server's sampling and elicitation requests
+   * and its log messages go to it (mcp-run-host.ts). Returns the detach function.
+   */
+  attach(host: McpRunHost): () => void {
+    return this.router.attach(host);
   }
 
   async listTools(signal?: AbortSignal): Promise<RemoteTool[]> {
@@ -184,6 +194,7 @@ export class McpConnection {
     const wasLost = this.lost;
     const client = await this.connect(signal);
     this.refresh.callStarted();
+    const leave = options.scope ? this.router.enter(options.scope) : () => undefined;
     try {
       // A progress token is sent with every call, and each report restarts the timeout:
       // a long tool that says it is working is not cut off (issue 16 item 4).
@@ -216,6 +227,7 @@ export class McpConnection {
     } catch (error) {
       throw this.callFailure(error, `running tool "${name}"`, signal);
     } finally {
+      leave();
       this.refresh.callEnded();
       this.reportDropped(`while running tool "${name}"`);
     }
@@ -259,6 +271,9 @@ export class McpConnection {
             description: tool.description ?? tool.title ?? '',
             inputSchema: tool.inputSchema as Record<string, unknown>,
             ...(taskSupport ? { taskSupport } : {}),
+            ...(tool.outputSchema
+              ? { outputSchema: tool.outputSchema as Record<string, unknown> }
+              : {}),
           });
         }
         cursor = page.nextCursor;
@@ -295,7 +310,15 @@ export class McpConnection {
     this.listing = null;
     const transport = this.createTransport();
     const pending = trackSends(transport);
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const client = new Client(CLIENT_INFO, {
+      capabilities: clientCapabilities(this.settings, this.options.cwd),
+    });
+    installClientFeatures(client, {
+      server: this.serverName,
+      settings: this.settings,
+      router: this.router,
+      ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
+    });
     // The server's tools changed: forget the list, and tell the agents using them (soon).
     const gate: NotificationGate = new NotificationGate(transport, {
       toolsChanged: () => {
@@ -336,27 +359,22 @@ export class McpConnection {
     this.pending = pending;
     this.connectCount++;
     this.lost = null;
+    await applyLogLevel(client, {
+      describe: () => this.describe(),
+      level: this.settings.log_level,
+      timeoutMs: this.timeoutMs,
+    });
     return client;
   }
 
   private createTransport(): Transport {
-    const s = this.settings;
-    if (s.type === 'stdio') {
-      const transport = new StdioClientTransport({
-        command: s.command ?? '',
-        args: s.args,
-        env: s.env,
-        stderr: 'pipe',
-        ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
-      });
-      // Keep the end of the server's stderr for error messages instead of flooding ours.
-      transport.stderr?.on('data', (chunk: Buffer) => {
-        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
-      });
-      return transport;
-    }
-    const url = new URL(s.url ?? '');
-    return s.type === 'sse' ? new SSEClientTransport(url) : new StreamableHTTPClientTransport(url);
+    return createTransport(this.settings, {
+      ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
+      onStderr: (text) => {
+        // Keep the end of the server's stderr for error messages instead of flooding ours.
+        this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARS);
+      },
+    });
   }
 
   /** Closes the current client without marking the connection as lost. */
@@ -385,6 +403,13 @@ export class McpConnection {
       return new McpToolError(
         `${this.describe()} did not answer within ${this.settings.timeout} s while ${doing} ([mcp.servers.${this.serverName}] timeout).`,
         'timeout',
+      );
+    }
+    const mismatch = structuredMismatch(error);
+    if (mismatch !== null) {
+      return new McpToolError(
+        `${this.describe()} returned structured content that does not match the output schema of ${doing.replace(/^running /, '')}: ${mismatch}`,
+        'protocol',
       );
     }
     if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
@@ -416,28 +441,5 @@ export class McpConnection {
     return this.settings.type === 'stdio'
       ? ` Check [mcp.servers.${this.serverName}] command and args in config.toml.`
       : ` Check that the server is running and [mcp.servers.${this.serverName}] url is right.`;
-  }
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-    return 'the server closed the connection';
-  }
-  const text = error instanceof Error ? error.message : String(error);
-  const cause =
-    error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  return `${(text.split('\n')[0] ?? text).trim()}${cause}`;
-}
-
-function lastLines(text: string, count: number): string {
-  return text.split('\n').slice(-count).join(' | ');
-}
-
-function safeUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    return `${url.protocol}//${url.host}${url.pathname}`;
-  } catch {
-    return '(invalid url)';
   }
 }

@@ -47,8 +47,12 @@ export function mcpResultToToolResult(
       texts.push(text.text);
     }
   }
-  if (texts.length === 0 && result.structuredContent !== undefined) {
-    texts.push(JSON.stringify(result.structuredContent, null, 2));
+  const structured = result.structuredContent;
+  // The model gets structured content as JSON text (the spec's advice to clients), once:
+  // a server that also sent it as a text part (as the spec asks servers to) is not repeated.
+  if (structured !== undefined && !texts.some((t) => sameJson(t, structured))) {
+    const json = JSON.stringify(structured, null, 2);
+    texts.push(texts.length === 0 ? json : `Structured content (JSON):\n${json}`);
   }
   if (texts.length === 0 && result.toolResult !== undefined) {
     texts.push(
@@ -56,11 +60,22 @@ export function mcpResultToToolResult(
     );
   }
   const output = texts.join('\n');
-  const extra = image ? { image } : {};
+  const extra = {
+    ...(image ? { image } : {}),
+    ...(structured !== undefined && result.isError !== true ? { structured } : {}),
+  };
   if (result.isError === true) {
     return fail(output || 'the MCP tool reported an error without a message', extra);
   }
   return ok(output, extra);
+}
+
+function sameJson(text: string, value: unknown): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(value);
+  } catch {
+    return false;
+  }
 }
 
 function describePart(

@@ -40,6 +40,14 @@ export function createMcpTool(
           context.signal,
           {
             onProgress: progressReporter(context, exposedName),
+            // what the server asks during the call (sampling, a form) goes to this run
+            scope: {
+              runId: context.runId,
+              agent: context.agent,
+              step: context.step,
+              toolCallId: context.toolCallId,
+              signal: context.signal,
+            },
             ...(remote.taskSupport ? { taskSupport: remote.taskSupport } : {}),
           },
         );

@@ -7,12 +7,14 @@
  * tasks), and its resources as `list_resources`/`read_resource` tools when it has any.
  * `follow` keeps an agent's registry in step with `notifications/tools/list_changed`.
  */
+import type { McpPromptChoice, McpServerPrompts } from '@shared/domain/mcp';
 import type { McpServerSettings } from '../../config/schema';
 import type { Session } from '../../session/session';
 import type { Tool } from '../tool';
 import type { ToolRegistry } from '../tool-registry';
 import type { McpConnection } from './mcp-connection';
 import { checkNameCollisions } from './mcp-names';
+import type { McpRunHost } from './mcp-run-host';
 import type { serverTools as serverToolsOfModule } from './mcp-server-tools';
 
 export interface McpServerTools {
@@ -37,6 +39,8 @@ export interface McpToolset {
    * between steps); `onChange` gets the registry's names after each change. Returns stop.
    */
   follow(registry: ToolRegistry, onChange?: (names: string[]) => void): () => void;
+  /** the run no longer answers the servers' requests (call when it ends) */
+  detach(): void;
 }
 
 export interface LoadMcpToolsOptions {
@@ -47,6 +51,8 @@ export interface LoadMcpToolsOptions {
   signal?: AbortSignal;
   /** where the sandbox sees the workspace, to say where saved blobs are */
   workDir?: string;
+  /** the run: answers the servers' sampling and elicitation, receives their logs */
+  host?: McpRunHost;
 }
 
 type ServerToolsLoader = typeof serverToolsOfModule;
@@ -67,14 +73,24 @@ function check(entries: ServerEntry[], reserved: Iterable<string> | undefined): 
 
 export async function loadMcpTools(options: LoadMcpToolsOptions): Promise<McpToolset> {
   if (Object.keys(options.servers).length === 0) {
-    return { servers: [], failures: [], tools: [], notes: [], follow: () => () => undefined };
+    return {
+      servers: [],
+      failures: [],
+      tools: [],
+      notes: [],
+      follow: () => () => undefined,
+      detach: () => undefined,
+    };
   }
   // The MCP SDK loads only when a server is configured (issue 16 item 7).
   const { mcpPool, serverTools } = await import('./mcp-server-tools');
   const pool = await mcpPool(options.session);
+  const detaches: (() => void)[] = [];
   const listed = await Promise.all(
     Object.entries(options.servers).map(async ([server, settings]) => {
       const connection = pool.connection(server, settings);
+      // before the first connect: what the server asks right after it is answered too
+      if (options.host) detaches.push(connection.attach(options.host));
       try {
         return { server, connection, ...(await serverTools(server, connection, options)) };
       } catch (error) {
@@ -96,6 +112,7 @@ export async function loadMcpTools(options: LoadMcpToolsOptions): Promise<McpToo
     tools: entries.flatMap((e) => e.tools),
     notes: entries.flatMap((e) => e.notes),
     follow: (registry, onChange) => follow(entries, registry, options, serverTools, onChange),
+    detach: () => detaches.forEach((detach) => detach()),
   };
 }
 
@@ -124,4 +141,61 @@ function follow(
     ),
   );
   return () => stops.forEach((stop) => stop());
+}
+
+/**
+ * The task of a run started from an MCP prompt: the prompt's messages, then the task the
+ * user typed (if any). The prompt must exist and get its required arguments.
+ */
+export async function promptTaskFor(
+  session: Session,
+  server: string,
+  settings: McpServerSettings,
+  choice: McpPromptChoice,
+  typed: string,
+): Promise<string> {
+  const { mcpPool } = await import('./mcp-server-tools');
+  const { argumentProblems, getPrompt, listPrompts, promptTask } = await import('./mcp-prompts');
+  const connection = (await mcpPool(session)).connection(server, settings);
+  const prompts = await listPrompts(connection);
+  const prompt = prompts.find((p) => p.name === choice.name);
+  if (!prompt) {
+    throw new Error(
+      `MCP server "${server}" has no prompt "${choice.name}" (its prompts: ${prompts.map((p) => p.name).join(', ') || 'none'}).`,
+    );
+  }
+  const problem = argumentProblems(prompt, choice.arguments);
+  if (problem) {
+    throw new Error(
+      `Prompt ${server}/${choice.name}: ${problem}. Give arguments as --arg NAME=VALUE (or in the New run form).`,
+    );
+  }
+  const text = promptTask(await getPrompt(connection, choice.name, choice.arguments));
+  if (!text) throw new Error(`Prompt ${server}/${choice.name} gave no text to use as the task.`);
+  return typed.trim() ? `${text}\n\n${typed.trim()}` : text;
+}
+
+/** The prompts of every configured server (a server that fails says why, the others list). */
+export async function listServerPrompts(
+  session: Session,
+  servers: Record<string, McpServerSettings>,
+  signal?: AbortSignal,
+): Promise<McpServerPrompts[]> {
+  if (Object.keys(servers).length === 0) return [];
+  const { mcpPool } = await import('./mcp-server-tools');
+  const { listPrompts } = await import('./mcp-prompts');
+  const pool = await mcpPool(session);
+  return Promise.all(
+    Object.entries(servers).map(async ([server, settings]) => {
+      try {
+        return { server, prompts: await listPrompts(pool.connection(server, settings), signal) };
+      } catch (error) {
+        return {
+          server,
+          prompts: [],
+          error: error instanceof Error ? error.message : String(error),
+        };
+      }
+    }),
+  );
 }
