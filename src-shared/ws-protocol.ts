@@ -28,6 +28,15 @@ export const WS_PATH = '/ws';
 export const TOKEN_PARAM = 'token';
 
 /**
+ * The close code of a WebSocket whose token the server does not accept (4000-4999 are
+ * the application's by RFC 6455). A browser never sees the HTTP status of a refused
+ * upgrade (only 1006, as for a server that is down), so the server accepts the upgrade
+ * and closes at once with this code: the page can tell "the server was restarted with
+ * another token" from "the server is down" and stop retrying. Nothing else is sent.
+ */
+export const CLOSE_TOKEN_REJECTED = 4401;
+
+/**
  * `workbench serve` serves a run's stored images at `IMAGE_PATH/<runId>/<ref>?token=`
  * (the token as for the WebSocket: an <img> cannot send headers).
  */

@@ -2,13 +2,20 @@
  * Browser mode (`workbench serve`): serves the built renderer over HTTP and the contract
  * over a WebSocket. Listens on 127.0.0.1 by default. Every WebSocket connection must
  * carry the random token printed in the URL, and browsers from a foreign Origin (or a
- * foreign Host header: DNS rebinding) are refused.
+ * foreign Host header: DNS rebinding) are refused. A connection with a wrong token (a tab
+ * left open across a restart) is closed at once with CLOSE_TOKEN_REJECTED, which the page
+ * can read where it could not read an HTTP 401.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { TOKEN_PARAM, WS_PATH, type WsServerFrame } from '@shared/ws-protocol';
+import {
+  CLOSE_TOKEN_REJECTED,
+  TOKEN_PARAM,
+  WS_PATH,
+  type WsServerFrame,
+} from '@shared/ws-protocol';
 import type { Runtime } from '../../runtime/runtime';
 import { dispatchRequest, type Handlers } from '../contract';
 import { createHostContext, type HostContextOptions, type PushSink } from '../host-context';
@@ -97,13 +104,20 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
     // Until ws takes the socket over, a reset from the client must not be an uncaught error.
     const onEarlyError = () => socket.destroy();
     socket.on('error', onEarlyError);
-    const refusal = checkUpgrade(req, token, host, port());
+    const refusal = checkUpgrade(req, host, port());
     if (refusal) {
       socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
+    const hasToken = safeEqual(tokenOf(req), token);
     wss.handleUpgrade(req, socket, head, (ws) => {
       socket.off('error', onEarlyError);
+      if (!hasToken) {
+        // Opened only to say why it is closed: nothing is read from it or sent to it.
+        ws.on('error', () => undefined);
+        ws.close(CLOSE_TOKEN_REJECTED, 'token not accepted');
+        return;
+      }
       clients.add(ws);
       // A connected browser can answer ask_human (the question arrives as an event).
       const detach = options.runtime.services.human.attach({ name: 'browser' });
@@ -174,28 +188,29 @@ function rawText(data: WebSocket.RawData): string {
   return data.toString('utf8');
 }
 
-/** Returns an HTTP status line when the upgrade must be refused. */
-function checkUpgrade(
-  req: IncomingMessage,
-  token: string,
-  host: string,
-  port: number,
-): string | null {
+/**
+ * Returns an HTTP status line when the upgrade must be refused. The token is checked
+ * after this (a wrong one closes the opened socket with CLOSE_TOKEN_REJECTED), so a page
+ * of another origin is refused before it can learn anything about a token it tries.
+ */
+function checkUpgrade(req: IncomingMessage, host: string, port: number): string | null {
   const url = new URL(req.url ?? '/', 'http://placeholder');
   if (url.pathname !== WS_PATH) return '404 Not Found';
   if (!isAllowedHost(req, host, port)) return '421 Misdirected Request';
-  const given = url.searchParams.get(TOKEN_PARAM) ?? '';
-  if (!safeEqual(given, token)) return '401 Unauthorized';
   const origin = req.headers.origin;
   // Non-browser clients send no Origin; a browser page from anywhere else is refused.
   if (origin !== undefined && !isOwnOrigin(origin, host, port)) return '403 Forbidden';
   return null;
 }
 
+function tokenOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://placeholder').searchParams.get(TOKEN_PARAM) ?? '';
+}
+
+/** Constant time, the length included: both sides are hashed to 32 bytes first. */
 function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(a), digest(b));
 }
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
