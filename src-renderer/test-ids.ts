@@ -290,6 +290,8 @@ export const TEST_IDS = {
   sandboxStatus: 'sandbox-status',
   sandboxDetails: 'sandbox-details',
   connectionLost: 'connection-lost',
+  /** browser mode: the page stopped reconnecting (data-end: token-rejected | gave-up) */
+  connectionEnded: 'connection-ended',
   errorBanner: 'error-banner',
   navConfig: 'nav-config',
   configEditor: 'config-editor',

@@ -28,13 +28,13 @@ export const WS_PATH = '/ws';
 export const TOKEN_PARAM = 'token';
 
 /**
- * The close code of a WebSocket whose token the server does not accept (4000-4999 are
- * the application's by RFC 6455). A browser never sees the HTTP status of a refused
- * upgrade (only 1006, as for a server that is down), so the server accepts the upgrade
- * and closes at once with this code: the page can tell "the server was restarted with
- * another token" from "the server is down" and stop retrying. Nothing else is sent.
+ * A page cannot read why its WebSocket upgrade was refused (a browser reports 1006 for a
+ * 401 exactly as for a server that is down), so the server answers a plain
+ * `GET WS_PATH?token=` too: 204 when it accepts the token, 401 when not. A page whose
+ * connection failed asks once, and on 401 knows the server was restarted with another
+ * token (or the link is wrong): retrying cannot help. The answer has no body.
  */
-export const CLOSE_TOKEN_REJECTED = 4401;
+export const TOKEN_REJECTED_STATUS = 401;
 
 /**
  * `workbench serve` serves a run's stored images at `IMAGE_PATH/<runId>/<ref>?token=`

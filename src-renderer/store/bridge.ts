@@ -19,6 +19,7 @@ import {
   type RunForkInput,
   type CheckpointView,
 } from '@shared/ipc';
+import type { ConnectionEnd } from '../api/ws-api';
 import type { RunEvent } from '@shared/events';
 import type { RunDiff, RunsComparison } from '@shared/compare/types';
 import { issuesToFieldErrors, validateDraft } from './config/config-draft';
@@ -30,6 +31,8 @@ import { createImageSource, type ImageSource } from './image-source';
 
 export type BridgeApi = AppApi & {
   onConnectionChange?: (l: (c: boolean) => void) => () => void;
+  /** browser mode: the client stopped reconnecting, and why */
+  onConnectionEnded?: (l: (end: ConnectionEnd) => void) => () => void;
   /** browser mode: a stored image's address on the serving host */
   imageUrl?: (runId: string, ref: string) => string;
 };
@@ -251,6 +254,9 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
         else if (wasDisconnected) void resync();
       }),
     );
+  }
+  if (api.onConnectionEnded) {
+    stops.push(api.onConnectionEnded((end) => state().setConnectionEnded(end)));
   }
   // Load the selected run's history when a run is picked whose events we do not hold.
   stops.push(

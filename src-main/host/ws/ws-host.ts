@@ -2,17 +2,17 @@
  * Browser mode (`workbench serve`): serves the built renderer over HTTP and the contract
  * over a WebSocket. Listens on 127.0.0.1 by default. Every WebSocket connection must
  * carry the random token printed in the URL, and browsers from a foreign Origin (or a
- * foreign Host header: DNS rebinding) are refused. A connection with a wrong token (a tab
- * left open across a restart) is closed at once with CLOSE_TOKEN_REJECTED, which the page
- * can read where it could not read an HTTP 401.
+ * foreign Host header: DNS rebinding) are refused. A page whose upgrade failed can ask
+ * `GET /ws?token=` whether its token is the reason (a tab left open across a restart):
+ * a browser never shows it the upgrade's 401.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
-  CLOSE_TOKEN_REJECTED,
   TOKEN_PARAM,
+  TOKEN_REJECTED_STATUS,
   WS_PATH,
   type WsServerFrame,
 } from '@shared/ws-protocol';
@@ -87,6 +87,10 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
       res.writeHead(421, { 'content-type': 'text/plain' }).end('Misdirected request');
       return;
     }
+    if (new URL(req.url ?? '/', 'http://placeholder').pathname === WS_PATH) {
+      answerTokenCheck(req, res, { token, host, port: port() });
+      return;
+    }
     const history = options.runtime.runs.history;
     const isImage = serveRunImage(req, res, {
       imagePath: (runId, ref) => history.imagePath?.(runId, ref),
@@ -104,20 +108,13 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
     // Until ws takes the socket over, a reset from the client must not be an uncaught error.
     const onEarlyError = () => socket.destroy();
     socket.on('error', onEarlyError);
-    const refusal = checkUpgrade(req, host, port());
+    const refusal = checkUpgrade(req, token, host, port());
     if (refusal) {
       socket.end(`HTTP/1.1 ${refusal}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    const hasToken = safeEqual(tokenOf(req), token);
     wss.handleUpgrade(req, socket, head, (ws) => {
       socket.off('error', onEarlyError);
-      if (!hasToken) {
-        // Opened only to say why it is closed: nothing is read from it or sent to it.
-        ws.on('error', () => undefined);
-        ws.close(CLOSE_TOKEN_REJECTED, 'token not accepted');
-        return;
-      }
       clients.add(ws);
       // A connected browser can answer ask_human (the question arrives as an event).
       const detach = options.runtime.services.human.attach({ name: 'browser' });
@@ -189,18 +186,45 @@ function rawText(data: WebSocket.RawData): string {
 }
 
 /**
- * Returns an HTTP status line when the upgrade must be refused. The token is checked
- * after this (a wrong one closes the opened socket with CLOSE_TOKEN_REJECTED), so a page
- * of another origin is refused before it can learn anything about a token it tries.
+ * Returns an HTTP status line when the upgrade must be refused. The Origin is checked
+ * before the token, so a page of another origin learns nothing about a token it tries.
  */
-function checkUpgrade(req: IncomingMessage, host: string, port: number): string | null {
+function checkUpgrade(
+  req: IncomingMessage,
+  token: string,
+  host: string,
+  port: number,
+): string | null {
   const url = new URL(req.url ?? '/', 'http://placeholder');
   if (url.pathname !== WS_PATH) return '404 Not Found';
   if (!isAllowedHost(req, host, port)) return '421 Misdirected Request';
   const origin = req.headers.origin;
   // Non-browser clients send no Origin; a browser page from anywhere else is refused.
   if (origin !== undefined && !isOwnOrigin(origin, host, port)) return '403 Forbidden';
+  if (!safeEqual(tokenOf(req), token)) return `${TOKEN_REJECTED_STATUS} Unauthorized`;
   return null;
+}
+
+/**
+ * `GET /ws?token=` without an upgrade: 204 when the token is accepted, 401 when not, and
+ * nothing else (the page asks after its upgrade failed; ws-protocol.ts). It tells no more
+ * than the upgrade's own 401; a foreign Origin is refused as for the upgrade.
+ */
+function answerTokenCheck(
+  req: IncomingMessage,
+  res: ServerResponse,
+  bound: { token: string; host: string; port: number },
+): void {
+  const { token, host, port } = bound;
+  const headers = { 'cache-control': 'no-store' };
+  const origin = req.headers.origin;
+  if (origin !== undefined && !isOwnOrigin(origin, host, port)) {
+    res.writeHead(403, headers).end();
+  } else if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { ...headers, allow: 'GET, HEAD' }).end();
+  } else {
+    res.writeHead(safeEqual(tokenOf(req), token) ? 204 : TOKEN_REJECTED_STATUS, headers).end();
+  }
 }
 
 function tokenOf(req: IncomingMessage): string {
