@@ -267,6 +267,7 @@ export const TEST_IDS = {
   historySearch: 'history-search',
   /** what an import skipped or could not keep (RunHistory.tsx) */
   importNotes: 'import-notes',
+  importError: 'import-error',
   historyStatus: 'history-status',
   historyAgent: 'history-agent',
   historyModel: 'history-model',

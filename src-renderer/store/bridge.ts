@@ -53,7 +53,10 @@ export interface Bridge {
   answerHuman(runId: string, toolCallId: string, answer: string): Promise<void>;
   exportRun(runId: string): Promise<RunExport>;
   /** the run id, and what the import skipped or could not keep (damaged lines, images) */
-  importRun(content: string, fileName: string): Promise<{ runId: string; warnings: string[] }>;
+  importRun(
+    content: string,
+    fileName: string,
+  ): Promise<{ runId: string; warnings: string[]; isAlreadyPresent: boolean }>;
   /** names a run in the history (blank: the task is shown again) */
   renameRun(runId: string, title: string): Promise<void>;
   /** removes a run with its files (a live run is stopped first) */
@@ -375,7 +378,11 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
     async importRun(content, fileName) {
       const result = await api.importRun({ content, fileName });
       state().setSummaries([result.summary]);
-      return { runId: result.summary.runId, warnings: result.warnings };
+      return {
+        runId: result.summary.runId,
+        warnings: result.warnings,
+        isAlreadyPresent: result.isAlreadyPresent === true,
+      };
     },
     async renameRun(runId, title) {
       const summary = await api.renameRun({ runId, title });
