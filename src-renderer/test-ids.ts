@@ -172,6 +172,10 @@ export const TEST_IDS = {
   runModel: 'run-model',
   runHealth: 'run-health',
   runWorkspace: 'run-workspace',
+  /** a host folder shown with a copy button (the workspace of a run, of this session) */
+  hostPath: 'host-path',
+  /** the new-run form: where a run without a chosen folder works */
+  sessionWorkspace: 'session-workspace',
   // the run's error (a run that ended as `error`), under the header's health line
   runError: 'run-error',
   sandboxBanner: 'sandbox-banner',

@@ -3,6 +3,7 @@
  * against the channel list, validated with zod, and answered with an IpcResult: a typed
  * error for bad input or a failure, never an exception across the transport.
  */
+import { join } from 'node:path';
 import {
   REQUEST_CHANNELS,
   type IpcResult,
@@ -63,6 +64,8 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       home: services.home,
       configFile: services.config.file,
       sessionId: runtime.sessionId,
+      workspacesDir: join(services.home, 'workspaces'),
+      sessionWorkspace: join(services.home, 'workspaces', runtime.sessionId),
       secretStorage: services.config.secrets.kind,
     }),
     'run:start': async (input) => {

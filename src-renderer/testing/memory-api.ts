@@ -84,6 +84,8 @@ export function createMemoryApi(
       home: '/tmp/home',
       configFile: '/tmp/home/config.toml',
       sessionId: 's-test',
+      workspacesDir: '/tmp/home/workspaces',
+      sessionWorkspace: '/tmp/home/workspaces/s-test',
       secretStorage: 'user-file',
     }),
     startRun: async () => ({ runId: `run-${nextRun++}` }),
