@@ -21,7 +21,7 @@ test('a batch from the UI: the grid fills, a cell opens its run, the batch stops
     .getByTestId('batch-tasks')
     .fill(`which model answers (batch ${stamp})\ntake your time (batch ${stamp})`);
   await page.getByTestId('batch-agent').selectOption('toolcall');
-  await page.getByTestId('batch-profiles').fill('default');
+  await page.getByTestId('batch-profile-default').check();
   await page.getByTestId('batch-repeat').fill('2');
   await page.getByTestId('batch-concurrency').fill('2');
   await page.getByTestId('batch-start').click();

@@ -46,6 +46,8 @@
  *                              or a non-zero exit), `data-repeat-of` (item id of the first
  *                              call with the same error); repeat-link jumps to an occurrence
  *   tool-progress              the progress a running tool reported, on its card
+ *   tool-sandbox               the sandbox made while the call waited for it, on its card above
+ *                              the result (`data-sandbox-status` queued | creating | ready | failed)
  *   tool-args                  an expanded card's arguments (`data-view` = code | diff | json):
  *                              tool-args-code (`data-language`, `data-highlighted`),
  *                              tool-args-diff (a str_replace_editor edit); output-wrap and
@@ -90,7 +92,12 @@
  *                              history-model, history-date, history-errors, history-stuck
  *                              (checkboxes), run-history-item (`data-run-id`, `data-status`
  *                              = the outcome, `data-verdict`), history-health, history-empty,
- *                              history-title (the run's title, else its task); for the run
+ *                              history-title (the run's title, else its task),
+ *                              history-rerun-of (`data-rerun-of`: a re-run's marker),
+ *                              history-batch-filter (all | none | a batch id), history-batch
+ *                              (one batch's runs: `data-batch-id`, `data-runs`, `data-open`),
+ *                              history-batch-toggle, history-batch-tally (verdict parts,
+ *                              `data-verdict`, `data-count`), history-batch-grid; for the run
  *                              shown: history-rename, history-rename-input,
  *                              history-rename-save, history-delete, history-delete-confirm
  * New run (pre-flight)         new-run-model (`data-demo`), preflight (`data-state` = checking | ok | warn | error),
@@ -114,7 +121,11 @@
  * Compare                      history-compare-toggle (selection mode on/off), history-compare-check
  *                              (`data-run-id`, a row's checkbox), history-compare-open (compare the
  *                              checked runs), compare-with-parent (a fork's run view),
- *                              compare-view (`data-state` loading | ready | error), compare-summary,
+ *                              compare-view (`data-state` loading | ready | error), compare-run
+ *                              (`data-side` A | B, `data-run-id`: its title, or task), compare-run-task
+ *                              (the task under a renamed run's title), compare-summary (`data-fork-step`
+ *                              when the runs are a fork and its parent; rows `data-figure`),
+ *                              compare-fork-note,
  *                              compare-settings, compare-status (`data-equivalent`), compare-prev,
  *                              compare-next, compare-swap, compare-list (`data-count` = rows),
  *                              compare-row (`data-row`, `data-status` same | changed | only-a |
@@ -152,8 +163,10 @@
  *                              running | stopped | complete), batch-stop, batch-resume,
  *                              batch-grid, batch-cell (`data-task`, `data-profile`), batch-run
  *                              (`data-run-id`, `data-status` queued | running | done,
- *                              `data-outcome`, `data-check` = pass | fail; opens the run),
- *                              batch-compare (`data-task`: that task across profiles),
+ *                              `data-outcome`, `data-verdict` = the history's verdict kind,
+ *                              `data-check` = pass | fail; opens the run), batch-figures
+ *                              (`data-runs` ended, `data-mean-steps`, `data-mean-tokens`,
+ *                              `data-total-steps`, `data-total-tokens`), batch-compare (`data-task`: that task across profiles),
  *                              batch-list-item (`data-batch-id`)
  */
 export const TEST_IDS = {
@@ -162,6 +175,7 @@ export const TEST_IDS = {
   agentSelect: 'agent-select',
   flowSelect: 'flow-select',
   runStart: 'run-start',
+  runProfile: 'run-profile',
   runStartError: 'run-start-error',
   agentState: 'agent-state',
   stepCounter: 'step-counter',
@@ -217,6 +231,7 @@ export const TEST_IDS = {
   imageLightbox: 'image-lightbox',
   toolCall: 'tool-call',
   toolProgress: 'tool-progress',
+  toolSandbox: 'tool-sandbox',
   stuckMarker: 'stuck-marker',
   nudgeLink: 'nudge-link',
   timelineMarker: 'timeline-marker',
@@ -278,6 +293,12 @@ export const TEST_IDS = {
   historyDate: 'history-date',
   runHistoryItem: 'run-history-item',
   historyEmpty: 'history-empty',
+  historyBatchFilter: 'history-batch-filter',
+  historyBatch: 'history-batch',
+  historyBatchToggle: 'history-batch-toggle',
+  historyBatchTally: 'history-batch-tally',
+  historyBatchGrid: 'history-batch-grid',
+  historyRerunOf: 'history-rerun-of',
   historyTitle: 'history-title',
   runTitle: 'run-title',
   splitterSidebar: 'splitter-sidebar',
@@ -348,11 +369,17 @@ export const TEST_IDS = {
   runBreakpointsInput: 'run-breakpoints-input',
   runApproveInput: 'run-approve-input',
   configWarnings: 'config-warnings',
+  settingsUnsaved: 'settings-unsaved',
+  mcpReach: 'mcp-reach',
+  settingsDiscardLeave: 'settings-discard-leave',
   historyCompareToggle: 'history-compare-toggle',
   historyCompareCheck: 'history-compare-check',
   historyCompareOpen: 'history-compare-open',
   compareWithParent: 'compare-with-parent',
   compareView: 'compare-view',
+  compareRun: 'compare-run',
+  compareRunTask: 'compare-run-task',
+  compareForkNote: 'compare-fork-note',
   compareSummary: 'compare-summary',
   compareSettings: 'compare-settings',
   compareStatus: 'compare-status',
@@ -374,14 +401,21 @@ export const TEST_IDS = {
   forkProcesses: 'fork-processes',
   forkWithoutFiles: 'fork-without-files',
   forkOrigin: 'fork-origin',
+  originLink: 'origin-link',
+  continuePanel: 'continue-panel',
+  continueMessage: 'continue-message',
+  continueSubmit: 'continue-submit',
+  continueError: 'continue-error',
   branchStart: 'branch-start',
   runAgain: 'run-again',
+  runAgainToday: 'run-again-today',
+  runAgainError: 'run-again-error',
+  rerunOrigin: 'rerun-origin',
   runResume: 'run-resume',
   navBatch: 'nav-batch',
   batchView: 'batch-view',
   batchTasks: 'batch-tasks',
   batchAgent: 'batch-agent',
-  batchProfiles: 'batch-profiles',
   batchRepeat: 'batch-repeat',
   batchConcurrency: 'batch-concurrency',
   batchCheck: 'batch-check',
@@ -393,8 +427,10 @@ export const TEST_IDS = {
   batchGrid: 'batch-grid',
   batchCell: 'batch-cell',
   batchRun: 'batch-run',
+  batchFigures: 'batch-figures',
   batchCompare: 'batch-compare',
   batchListItem: 'batch-list-item',
+  batchProfile: 'batch-profile',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;
@@ -403,5 +439,10 @@ export const configFieldId = (target: string, key: string) => `config-field-${ta
 export const configResetId = (target: string, key: string) => `config-reset-${target}-${key}`;
 export const configErrorId = (target: string, key: string) => `config-error-${target}-${key}`;
 export const settingsTabId = (section: string) => `settings-tab-${section}`;
+/** Settings → Profiles: profile-PART[-NAME] (card, edit, test, test-status, rename, duplicate,
+ * delete, delete-confirm, reassign, name-input, name-save, name-error, create, assign-AGENT,
+ * price); the New run form's run-profile; the Batch form's batch-profile-NAME checkboxes */
+export const profileTestId = (part: string, name?: string) =>
+  name === undefined ? `profile-${part}` : `profile-${part}-${name}`;
 export const settingsFieldId = (section: string, key: string) => `settings-field-${section}-${key}`;
 export const settingsResetId = (section: string, key: string) => `settings-reset-${section}-${key}`;

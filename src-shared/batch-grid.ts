@@ -12,6 +12,7 @@ import type {
   BatchState,
 } from './domain/batch';
 import type { RunSummary } from './domain/runs';
+import { runVerdict, verdictExitCode } from './run-outcome';
 
 export type SummaryOf = (runId: string) => RunSummary | undefined;
 
@@ -74,6 +75,8 @@ export function batchGrid(
       ...(entry.runId ? { runId: entry.runId } : {}),
       status: entry.status,
       ...(summary?.outcome ? { outcome: summary.outcome } : {}),
+      // the history's and the run header's own label: one verdict, never a second reading
+      ...(summary ? { verdict: runVerdict(summary) } : {}),
       ...(summary?.check ? { check: summary.check.ok } : {}),
       steps: summary?.steps ?? 0,
       tokens: summary ? summary.usage.prompt + summary.usage.completion : 0,
@@ -81,11 +84,16 @@ export function batchGrid(
       stuck: summary?.health?.stuck ?? 0,
     };
     cell.runs.push(run);
-    if (run.outcome && entry.status === 'done') cell.finished += 1;
     if (run.check !== undefined) {
       cell.checksRun += 1;
       if (run.check) cell.checksPassed += 1;
     }
+    // The totals hold ended runs only: a run still going would make them move under the
+    // user's eyes, and its partial figures are not a run's.
+    if (entry.status !== 'done' || !run.verdict) continue;
+    cell.ended += 1;
+    cell.verdicts[run.verdict.kind] = (cell.verdicts[run.verdict.kind] ?? 0) + 1;
+    if (verdictExitCode(run.verdict.kind) === 0) cell.finished += 1;
     cell.steps += run.steps;
     cell.tokens += run.tokens;
     cell.durationMs += run.durationMs ?? 0;
@@ -106,7 +114,9 @@ function emptyCell(taskIndex: number, profileIndex: number): BatchCell {
     taskIndex,
     profileIndex,
     runs: [],
+    ended: 0,
     finished: 0,
+    verdicts: {},
     checksPassed: 0,
     checksRun: 0,
     steps: 0,
@@ -118,4 +128,32 @@ function emptyCell(taskIndex: number, profileIndex: number): BatchCell {
 
 function durationOf(summary: RunSummary): number | undefined {
   return summary.finishedAt !== undefined ? summary.finishedAt - summary.startedAt : undefined;
+}
+
+/** What one run of a cell took: the mean over its ended runs, and the totals, named as such. */
+export interface CellFigures {
+  /** ended runs the figures cover */
+  runs: number;
+  mean: { steps: number; tokens: number; durationMs: number };
+  total: { steps: number; tokens: number; durationMs: number };
+}
+
+/** Per-run figures of a cell (undefined until one of its runs ended). */
+export function cellFigures(cell: BatchCell): CellFigures | undefined {
+  if (cell.ended === 0) return undefined;
+  const total = { steps: cell.steps, tokens: cell.tokens, durationMs: cell.durationMs };
+  return {
+    runs: cell.ended,
+    total,
+    mean: {
+      steps: total.steps / cell.ended,
+      tokens: Math.round(total.tokens / cell.ended),
+      durationMs: Math.round(total.durationMs / cell.ended),
+    },
+  };
+}
+
+/** A mean as people read it: `2`, `1.5` (one decimal at most). */
+export function meanText(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }

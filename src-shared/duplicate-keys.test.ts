@@ -31,4 +31,18 @@ describe('DuplicateLedger', () => {
     expect(ledger.classify('swe', { content: null })).toBeUndefined();
     expect(ledger.classify('swe', { content: '' })).toBe('content');
   });
+
+  it('a reply that only ends the run repeats nothing by its calls (a continuation ends as its run did)', () => {
+    const ledger = new DuplicateLedger();
+    const end = () => [call('terminate', '{"status":"success"}')];
+    expect(ledger.classify('manus', { content: 'Done.', tool_calls: end() })).toBeUndefined();
+    expect(ledger.classify('manus', { content: 'All done.', tool_calls: end() })).toBeUndefined();
+    expect(ledger.classify('manus', { content: null, tool_calls: end() })).toBeUndefined();
+    expect(ledger.classify('manus', { content: '', tool_calls: end() })).toBeUndefined();
+    // its text still counts, and a terminate beside another call is judged as before
+    expect(ledger.classify('manus', { content: 'Done.', tool_calls: end() })).toBe('content');
+    const both = () => [call('bash', '{"a":1}'), call('terminate', '{}')];
+    expect(ledger.classify('manus', { content: null, tool_calls: both() })).toBeUndefined();
+    expect(ledger.classify('manus', { content: null, tool_calls: both() })).toBe('tool_calls');
+  });
 });

@@ -22,6 +22,17 @@ export function toolSignature(calls: readonly ToolCall[] | undefined): string | 
     .join(';');
 }
 
+/**
+ * The tool-call signature a repeat is judged by: none for a reply that only ends the run
+ * (`terminate`). Ending is the last thing a run does, so such a repeat only comes after a
+ * continuation (or a resume) starts from a run that ended the same way: a conversation
+ * that ends as before repeats nothing. Its text still counts.
+ */
+export function repeatSignature(calls: readonly ToolCall[] | undefined): string | null {
+  if (calls?.length && calls.every((c) => c.function.name === 'terminate')) return null;
+  return toolSignature(calls);
+}
+
 /** Parsed-and-sorted JSON, so `{"a":1,"b":2}` and `{ "b": 2, "a": 1 }` are the same call. */
 export function canonicalArguments(raw: string): string {
   const trimmed = raw.trim();
@@ -72,8 +83,9 @@ export class DuplicateLedger {
     let set = this.seen.get(agent);
     if (!set) this.seen.set(agent, (set = new Set()));
     const byContent = contentKey(message.content);
-    const bySignature = toolSignature(message.tool_calls);
-    const content = byContent ?? (bySignature === null ? EMPTY_RESPONSE_KEY : null);
+    const bySignature = repeatSignature(message.tool_calls);
+    const isEmpty = toolSignature(message.tool_calls) === null;
+    const content = byContent ?? (isEmpty ? EMPTY_RESPONSE_KEY : null);
     const check = (key: string | null, prefix: string): boolean => {
       if (key === null) return false;
       const hash = hashKey(prefix + key);

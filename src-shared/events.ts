@@ -72,8 +72,19 @@ export interface RunStartedEvent {
   forkOf?: { runId: string; step: number };
   /** a resumed run: the interrupted run it continues, from its last step */
   resumeOf?: { runId: string; step: number };
+  /**
+   * a continuation: the finished run (and its last step) it goes on from, with the user's
+   * follow-up message, in the same session and workspace (docs/time-travel.md)
+   */
+  continueOf?: { runId: string; step: number };
   /** "Run again": the run this one repeats from step 0 */
   rerunOf?: string;
+  /**
+   * with `rerunOf`: `recorded`, the model profile and agent settings that run recorded in
+   * its `settings` (its API key from today's config for that profile or base URL);
+   * `current`, config.toml as it is now. Absent in re-runs recorded before it existed.
+   */
+  rerunSettings?: RerunSettings;
   /** the batch this run belongs to (`workbench batch`, the Batch view): absent otherwise */
   batch?: RunBatchTag;
 }
@@ -87,6 +98,8 @@ export interface RunBatchTag {
   profile?: string;
   repeat: number;
 }
+/** Which settings a "Run again" uses: the ones the run recorded, or today's config. */
+export type RerunSettings = 'recorded' | 'current';
 /** A run's resolved settings by flat key; values are plain scalars. */
 export type RunSettings = Record<string, string | number | boolean>;
 export interface StateChangedEvent {

@@ -102,6 +102,8 @@ const llmEdits = z
     timeout: nullable(z.number()),
     max_retries: nullable(z.number().int()),
     max_concurrency: nullable(z.number().int()),
+    input_price: nullable(z.number()),
+    output_price: nullable(z.number()),
   })
   .strict();
 
@@ -140,7 +142,30 @@ const apiKeyEdit = z.discriminatedUnion('action', [
   z.object({ action: z.literal('clear') }).strict(),
 ]);
 
-const configTarget = z.enum(['default', ...CONFIG_AGENT_NAMES]);
+/** An existing profile's name (`[llm.NAME]`; new names get the stricter profileNameProblem). */
+const profileName = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,100}$/, 'not a profile name (letters, digits, _ . -)');
+const configTarget = z.union([
+  z.enum(['default', ...CONFIG_AGENT_NAMES]),
+  z.templateLiteral(['profile:', profileName]),
+]);
+const profileEdit = z.discriminatedUnion('action', [
+  z
+    .object({ action: z.literal('create'), name: profileName, from: profileName.optional() })
+    .strict(),
+  z.object({ action: z.literal('rename'), name: profileName, to: profileName }).strict(),
+  z
+    .object({ action: z.literal('delete'), name: profileName, reassignTo: profileName.optional() })
+    .strict(),
+  z
+    .object({
+      action: z.literal('assign'),
+      agent: z.enum(CONFIG_AGENT_NAMES),
+      profile: profileName.nullable(),
+    })
+    .strict(),
+]);
 
 /** A host folder: absolute (POSIX or Windows), no NUL, sane length. */
 const hostPath = z
@@ -198,7 +223,6 @@ const batchTask = z
     check: z.string().trim().min(1).max(10_000).optional(),
   })
   .strict();
-const profileName = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'not a profile name');
 
 export const requestSchemas = {
   'app:info': empty,
@@ -213,6 +237,8 @@ export const requestSchemas = {
       breakpoints: z.array(breakpointSpec).max(100).optional(),
       approveTools: z.array(toolName).max(100).optional(),
       rerunOf: runId.optional(),
+      rerunSettings: z.enum(['recorded', 'current']).optional(),
+      profile: profileName.optional(),
     })
     .strict(),
   'run:stop': z.object({ runId }).strict(),
@@ -251,6 +277,16 @@ export const requestSchemas = {
     })
     .strict(),
   'runs:resume': z.object({ runId }).strict(),
+  'runs:continue': z
+    .object({
+      runId,
+      message: z
+        .string()
+        .max(100_000)
+        .refine((text) => text.trim() !== '', 'Write a message to continue the run with'),
+      maxSteps: z.number().int().min(1).max(100_000).optional(),
+    })
+    .strict(),
   'runs:checkpoints': z.object({ runId }).strict(),
   'runs:rename': z.object({ runId, title: z.string().max(10_000) }).strict(),
   'runs:delete': z.object({ runId }).strict(),
@@ -272,8 +308,8 @@ export const requestSchemas = {
       apiKey: apiKeyEdit.optional(),
     })
     .strict()
-    .refine((input) => !(input.target === 'default' && input.settings), {
-      message: 'Run settings belong to an agent ([agent.NAME]), not to [llm]',
+    .refine((input) => !(input.settings && isLlmTarget(input.target)), {
+      message: 'Run settings belong to an agent ([agent.NAME]), not to a model profile',
       path: ['settings'],
     }),
   'config:import-openmanus': z
@@ -286,6 +322,7 @@ export const requestSchemas = {
   'config:test-connection': z
     .object({ target: configTarget, llm: llmEdits.optional(), apiKey: apiKeyEdit.optional() })
     .strict(),
+  'config:profile': profileEdit,
   'human:answer': z
     .object({
       runId,
@@ -299,6 +336,7 @@ export const requestSchemas = {
       agent: z.enum(AGENT_NAMES).optional(),
       flow: z.enum(FLOW_NAMES).optional(),
       workspace: workspaceChoice.optional(),
+      profile: profileName.optional(),
     })
     .strict(),
   'sandbox:images': empty,
@@ -342,6 +380,11 @@ export const requestSchemas = {
   'batch:get': z.object({ batchId }).strict(),
   'batch:list': empty,
 } satisfies { [C in RequestChannel]: z.ZodType<RequestInput<C>> };
+
+/** `[llm]` or a `profile:NAME` page: model settings only. */
+function isLlmTarget(target: string): boolean {
+  return target === 'default' || target.startsWith('profile:');
+}
 
 export type ParseResult<C extends RequestChannel> =
   { ok: true; value: RequestInput<C> } | { ok: false; error: IpcError };

@@ -9,6 +9,7 @@ import type { RunEvent } from './events';
 import type {
   CheckpointView,
   RunForkInput,
+  RunContinueInput,
   RunStartInput,
   RunSummary,
   RunGetInput,
@@ -28,6 +29,7 @@ import type {
   ConnectionTestInput,
   ConnectionTestResult,
 } from './domain/config-view';
+import type { ProfileEdit } from './domain/profiles';
 import type { SandboxStatusView, HumanAnswerInput, AppInfo } from './domain/host-views';
 import type { PreflightInput, PreflightReport } from './domain/preflight';
 import type {
@@ -51,6 +53,7 @@ import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from '
 // stays the one import for everything that crosses the bridge.
 export * from './domain/runs';
 export * from './domain/config-view';
+export * from './domain/profiles';
 export * from './domain/host-views';
 export * from './domain/preflight';
 export * from './domain/settings-sections';
@@ -76,6 +79,8 @@ export interface RequestMap {
   'runs:fork': { input: RunForkInput; output: { runId: string } };
   /** continues an interrupted run from where it stopped */
   'runs:resume': { input: { runId: string }; output: { runId: string } };
+  /** goes on with a finished run: its memory plus a follow-up message, in its workspace */
+  'runs:continue': { input: RunContinueInput; output: { runId: string } };
   /** the run's checkpoints: which steps can be forked with their files, what was running */
   'runs:checkpoints': { input: { runId: string }; output: CheckpointView[] };
   /** names a run in the history; a blank title shows the task again */
@@ -88,6 +93,8 @@ export interface RequestMap {
   'config:save': { input: ConfigSaveInput; output: ConfigView };
   'config:import-openmanus': { input: ConfigImportInput; output: ConfigImportResult };
   'config:test-connection': { input: ConnectionTestInput; output: ConnectionTestResult };
+  /** creates, duplicates, renames or deletes a profile, or assigns one to an agent */
+  'config:profile': { input: ProfileEdit; output: ConfigView };
   'human:answer': { input: HumanAnswerInput; output: { accepted: true } };
   'sandbox:status': { input: { sessionId?: string }; output: SandboxStatusView };
   /** what a run of this agent would meet: Docker, image, model, MCP server, workspace */
@@ -152,6 +159,7 @@ export const REQUEST_CHANNELS = [
   'runs:compare',
   'runs:fork',
   'runs:resume',
+  'runs:continue',
   'runs:checkpoints',
   'runs:rename',
   'runs:delete',
@@ -160,6 +168,7 @@ export const REQUEST_CHANNELS = [
   'config:save',
   'config:import-openmanus',
   'config:test-connection',
+  'config:profile',
   'human:answer',
   'sandbox:status',
   'run:preflight',
@@ -201,6 +210,7 @@ export const API_METHODS = {
   compareRuns: 'runs:compare',
   forkRun: 'runs:fork',
   resumeInterruptedRun: 'runs:resume',
+  continueRun: 'runs:continue',
   listCheckpoints: 'runs:checkpoints',
   renameRun: 'runs:rename',
   deleteRun: 'runs:delete',
@@ -209,6 +219,7 @@ export const API_METHODS = {
   saveConfig: 'config:save',
   importOpenManusConfig: 'config:import-openmanus',
   testConnection: 'config:test-connection',
+  editProfile: 'config:profile',
   answerHuman: 'human:answer',
   getSandboxStatus: 'sandbox:status',
   preflightRun: 'run:preflight',

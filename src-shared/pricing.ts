@@ -2,8 +2,9 @@
  * Estimated cost of model calls from published list prices (USD per million tokens,
  * input / output) of well-known models, as listed by their providers in 2025. It is an
  * estimate: cached-input discounts, batch prices and long-context surcharges are not
- * modelled, and a model that is not listed has no price (the UI shows "—" rather than
- * guessing). A model id matches the longest listed name it starts with, followed by the
+ * modelled, and a model that is not listed has no price (the UI says "price unknown"
+ * and how to set one rather than guessing). A profile's own `input_price`/`output_price`,
+ * recorded with the run, wins over the list. A model id matches the longest listed name it starts with, followed by the
  * end or a separator (`gpt-4o-2024-08-06` is `gpt-4o`; `gpt-4o` is not `gpt-4`); a
  * provider prefix (`openai/gpt-4o`) is ignored.
  */
@@ -55,9 +56,16 @@ export function listPriceOf(model: string): readonly [number, number] | undefine
   return undefined;
 }
 
-/** USD for this usage on this model, or null when the model has no listed price. */
-export function estimateCostUsd(model: string, usage: TokenUsage): number | null {
-  const price = listPriceOf(model);
+/**
+ * USD for this usage on this model, or null when the model has no price: `own` is the
+ * profile's `input_price`/`output_price` as the run recorded them, else the list price.
+ */
+export function estimateCostUsd(
+  model: string,
+  usage: TokenUsage,
+  own?: readonly [number, number],
+): number | null {
+  const price = own ?? listPriceOf(model);
   if (!price) return null;
   return (usage.prompt * price[0] + usage.completion * price[1]) / 1_000_000;
 }

@@ -33,6 +33,19 @@ export interface RunVerdict {
   tone: VerdictTone;
 }
 
+/** What each verdict's colour means (green only for a clean finish). */
+const TONES: Record<VerdictKind, VerdictTone> = {
+  running: 'live',
+  paused: 'warn',
+  finished: 'good',
+  finished_with_errors: 'warn',
+  agent_failed: 'bad',
+  max_steps: 'warn',
+  cancelled: 'neutral',
+  error: 'bad',
+  interrupted: 'bad',
+};
+
 type VerdictInput = Pick<
   RunSummary,
   'outcome' | 'isInterrupted' | 'isPaused' | 'health' | 'terminateStatus' | 'error'
@@ -59,29 +72,34 @@ export function runVerdict(summary: VerdictInput): RunVerdict {
   const toolErrors = summary.health?.toolErrors ?? 0;
   switch (summary.outcome) {
     case undefined:
-      if (summary.isInterrupted) return { kind: 'interrupted', label: 'interrupted', tone: 'bad' };
+      if (summary.isInterrupted)
+        return { kind: 'interrupted', label: 'interrupted', tone: TONES.interrupted };
       // Waiting in the debugger (a breakpoint, an approval, a pause): not doing anything.
-      if (summary.isPaused) return { kind: 'paused', label: 'paused', tone: 'warn' };
-      return { kind: 'running', label: 'running', tone: 'live' };
+      if (summary.isPaused) return { kind: 'paused', label: 'paused', tone: TONES.paused };
+      return { kind: 'running', label: 'running', tone: TONES.running };
     case 'finished': {
       const errors = toolErrors > 0 ? ` with ${plural(toolErrors, 'tool error')}` : '';
       if (summary.terminateStatus === 'failure') {
         return {
           kind: 'agent_failed',
           label: `finished${errors}: the agent reported failure`,
-          tone: 'bad',
+          tone: TONES.agent_failed,
         };
       }
       if (toolErrors > 0)
-        return { kind: 'finished_with_errors', label: `finished${errors}`, tone: 'warn' };
-      return { kind: 'finished', label: 'finished', tone: 'good' };
+        return {
+          kind: 'finished_with_errors',
+          label: `finished${errors}`,
+          tone: TONES.finished_with_errors,
+        };
+      return { kind: 'finished', label: 'finished', tone: TONES.finished };
     }
     case 'max_steps':
-      return { kind: 'max_steps', label: 'max steps reached', tone: 'warn' };
+      return { kind: 'max_steps', label: 'max steps reached', tone: TONES.max_steps };
     case 'cancelled':
-      return { kind: 'cancelled', label: 'cancelled', tone: 'neutral' };
+      return { kind: 'cancelled', label: 'cancelled', tone: TONES.cancelled };
     case 'error':
-      return { kind: 'error', label: 'error', tone: 'bad' };
+      return { kind: 'error', label: 'error', tone: TONES.error };
   }
 }
 
@@ -155,4 +173,48 @@ export function hasErrors(summary: VerdictInput): boolean {
 
 export function wasStuck(summary: Pick<RunSummary, 'health'>): boolean {
   return (summary.health?.stuck ?? 0) > 0;
+}
+
+/** The verdicts of several runs (a batch cell, a batch in the history), worst first. */
+const TALLY_ORDER: readonly { kind: VerdictKind; one: string; many?: string }[] = [
+  { kind: 'error', one: 'error', many: 'errors' },
+  { kind: 'interrupted', one: 'interrupted' },
+  { kind: 'agent_failed', one: 'reported failure', many: 'reported failure' },
+  { kind: 'max_steps', one: 'max steps reached' },
+  { kind: 'finished_with_errors', one: 'finished with tool errors' },
+  { kind: 'finished', one: 'finished' },
+  { kind: 'cancelled', one: 'cancelled' },
+  { kind: 'paused', one: 'paused' },
+  { kind: 'running', one: 'running' },
+];
+
+export type VerdictTally = Partial<Record<VerdictKind, number>>;
+
+/** Counts `runVerdict` over runs: the same kinds the history's badges show. */
+export function tallyVerdicts(summaries: Iterable<VerdictInput>): VerdictTally {
+  const tally: VerdictTally = {};
+  for (const summary of summaries) {
+    const kind = runVerdict(summary).kind;
+    tally[kind] = (tally[kind] ?? 0) + 1;
+  }
+  return tally;
+}
+
+export interface TallyPart {
+  kind: VerdictKind;
+  count: number;
+  /** `2 finished with tool errors` */
+  text: string;
+  tone: VerdictTone;
+}
+
+/** A tally as words, worst first, without the kinds no run got. */
+export function tallyParts(tally: VerdictTally): TallyPart[] {
+  return TALLY_ORDER.flatMap(({ kind, one, many }) => {
+    const count = tally[kind] ?? 0;
+    if (count === 0) return [];
+    return [
+      { kind, count, text: `${count} ${count === 1 ? one : (many ?? one)}`, tone: TONES[kind] },
+    ];
+  });
 }

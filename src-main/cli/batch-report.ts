@@ -1,9 +1,12 @@
 /**
- * The batch grid as text: one row per task, one column per profile; each cell says how
- * many runs finished, how many checks passed, and the steps, tokens, time and stuck
- * detections of its runs (totals over the repeats).
+ * The batch grid as text: one row per task, one column per profile; each cell says what
+ * its runs' verdicts were (the labels `runs list` shows, run-outcome.ts), what one run
+ * took (the mean over its ended runs, said as such: a sum over repeats read like one
+ * run), how many checks passed, and what is still to come.
  */
 import type { BatchCell, BatchGrid, BatchProgress } from '@shared/domain/batch';
+import { cellFigures, meanText } from '@shared/batch-grid';
+import { plural, tallyParts } from '@shared/run-outcome';
 import { oneLine } from './format-event';
 
 export function progressLine(progress: BatchProgress): string {
@@ -24,13 +27,25 @@ export function formatGrid(grid: BatchGrid): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
-function formatCell(cell: BatchCell): string {
-  const runs = cell.runs.length;
-  const ended = cell.runs.filter((r) => r.status === 'done');
-  const finished = ended.filter((r) => r.outcome === 'finished').length;
-  const checks = cell.checksRun > 0 ? ` check ${cell.checksPassed}/${cell.checksRun}` : '';
-  const stuck = cell.stuck > 0 ? ` stuck ${cell.stuck}` : '';
-  return `${finished}/${runs} ok${checks} ${cell.steps} steps ${cell.tokens} tok ${formatMs(cell.durationMs)}${stuck}`;
+export function formatCell(cell: BatchCell): string {
+  const parts: string[] = [];
+  const tally = tallyParts(cell.verdicts).map((part) => part.text);
+  parts.push(tally.length > 0 ? tally.join(', ') : 'no run ended');
+  const figures = cellFigures(cell);
+  if (figures) {
+    const { mean } = figures;
+    const perRun = `${meanText(mean.steps)} step${mean.steps === 1 ? '' : 's'}, ${mean.tokens} tok, ${formatMs(mean.durationMs)}`;
+    parts.push(figures.runs === 1 ? perRun : `per run ${perRun} (mean of ${figures.runs})`);
+  }
+  if (cell.checksRun > 0) parts.push(`check ${cell.checksPassed}/${cell.checksRun}`);
+  if (cell.stuck > 0) {
+    parts.push(cell.ended > 1 ? `stuck ${cell.stuck}× in all` : `stuck ${cell.stuck}×`);
+  }
+  const running = cell.runs.filter((r) => r.status === 'running').length;
+  const queued = cell.runs.filter((r) => r.status === 'queued').length;
+  if (running > 0) parts.push(`${running} running`);
+  if (queued > 0) parts.push(`${plural(queued, 'run')} queued`);
+  return parts.join(' · ');
 }
 
 export function formatMs(ms: number): string {

@@ -47,6 +47,12 @@ const scenarios = parseScenarioFile(
       },
       // writes nothing: the batch's default check (test -f out.txt) fails
       { name: 'gamma', match: 'gamma', turns: [{ delayMs: 300, toolCalls: [terminate] }] },
+      // a failed tool call along the way: "finished with 1 tool error", not "finished"
+      {
+        name: 'failing',
+        match: 'failing',
+        turns: [{ toolCalls: [bash('ls /no/such/folder')] }, { toolCalls: [terminate] }],
+      },
       // slow enough to be killed mid-run
       {
         name: 'slow',
@@ -254,6 +260,45 @@ describe.skipIf(!docker.available)('workbench batch', () => {
     }
     // Nothing is left on the engine.
     expect(await containersWith({ [LABELS.pid]: String(cli.child.pid) })).toEqual([]);
+  }, 120_000);
+
+  it("prints each cell's verdicts as the history labels them, and one run's figures as a mean (issue 25 item 6)", async () => {
+    const home = newHome();
+    const tasks = taskFile([{ task: 'failing: list a missing folder' }]);
+    const ran = await workbench(home, [
+      'batch',
+      tasks,
+      '--agent',
+      'swe',
+      '--repeat',
+      '2',
+      '--concurrency',
+      '2',
+    ]).done;
+    // finished with tool errors is a finish (exit 0), as `workbench run` says
+    expect(ran.code, ran.stderr).toBe(0);
+    const batchId = /^batch (\S+)$/m.exec(ran.stderr)?.[1] ?? '';
+    const runs = [...histories(home).values()].filter((events) =>
+      events.some((e) => e.type === 'run.started' && e.batch?.batchId === batchId),
+    );
+    expect(runs).toHaveLength(2);
+    const figures = runs.map(figuresOf);
+    const steps = figures.map((f) => f.steps);
+    const tokens = figures.map((f) => f.tokens);
+    const ms = figures.map((f) => f.durationMs);
+    expect(steps).toEqual([2, 2]);
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    const seconds = (value: number) => `${(value / 1000).toFixed(1)} s`;
+    const row = ran.stdout.split('\n').find((line) => line.startsWith('1. failing'));
+    expect(row, ran.stdout).toContain(
+      `2 finished with tool errors · per run 2 steps, ${Math.round(mean(tokens))} tok, ${seconds(Math.round(mean(ms)))} (mean of 2)`,
+    );
+    // never the sum over the repeats, which read like one run
+    expect(row).not.toContain('4 steps');
+    expect(row).not.toContain(`${tokens[0]! + tokens[1]!} tok`);
+    // the history labels the same runs the same way
+    const list = await workbench(home, ['runs', 'list', '--batch', batchId]).done;
+    expect(list.stdout.match(/finished with 1 tool error/g)).toHaveLength(2);
   }, 120_000);
 
   it('after kill -9 mid-batch, --resume runs only what had not finished', async () => {

@@ -82,6 +82,11 @@ describe('workbench CLI', () => {
       [['runs', 'diff', '--help'], 'Usage: workbench runs diff [options]'],
       [['runs', 'fork', '-h'], 'Usage: workbench runs fork [options]'],
       [['runs', 'resume', '--help'], 'Usage: workbench runs resume [options]'],
+      [['runs', 'continue', '-h'], 'Usage: workbench runs continue [options]'],
+      [
+        ['runs', 'continue', 'last', 'a message', '--help'],
+        'Usage: workbench runs continue [options]',
+      ],
       [['config', '--help'], 'Usage: workbench config <subcommand>'],
       [['config', 'show', '--help'], 'Usage: workbench config show [options]'],
       [['config', 'import-openmanus', '-h'], 'Usage: workbench config import-openmanus [options]'],
@@ -99,6 +104,9 @@ describe('workbench CLI', () => {
     const diff = await workbench(['runs', 'diff', '--help']);
     expect(diff.stdout).toContain('runs diff A B');
     expect(diff.stdout).not.toContain('runs fork');
+    const more = await workbench(['runs', 'continue', '--help']);
+    expect(more.stdout).toContain('runs continue RUN MESSAGE [--max-steps N]');
+    expect(more.stdout).toContain('3 max steps reached');
     // after --, "--help" is the task
     const task = await workbench(['run', '--agent', 'toolcall', '--', '--help']);
     expect(task.code, task.stderr).toBe(0);

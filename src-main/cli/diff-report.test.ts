@@ -61,4 +61,38 @@ describe('the runs diff report', () => {
     expect(json.rows).toHaveLength(1);
     expect(json.rows[0]).toMatchObject({ status: 'only-a', b: null, a: { step: 2, kind: 'step' } });
   });
+
+  it('names a renamed run by its title, with its task beneath', () => {
+    const events = history('run-a', [plainStep(1)], { task: 'Fix the failing test' });
+    const diff = diffRuns(
+      { events, title: 'Baseline on gpt-4o' },
+      { events: history('run-b', [plainStep(1)]) },
+    );
+    const text = formatRunDiff(diff, plain);
+    expect(text).toMatch(/^A {2}run-a .* · Baseline on gpt-4o\n {3}task: Fix the failing test$/m);
+    // a run without a title is named by its task, as before
+    expect(text).toMatch(/^B {2}run-b .* · Fix the failing test$/m);
+    expect(diffJson(diff).a.title).toBe('Baseline on gpt-4o');
+  });
+
+  it('compares a fork and its parent after the fork step, and shows the shared steps once', () => {
+    const five = [1, 2, 3, 4, 5].map((n) => ({
+      ...plainStep(n),
+      tokens: { prompt: 100, completion: 10 },
+    }));
+    const parent = history('parent', five);
+    const fork = history('fork', five.slice(2), {
+      firstStep: 3,
+      startExtras: { forkOf: { runId: 'parent', step: 2 } },
+    });
+    const text = formatRunDiff(diffRuns({ events: parent }, { events: fork }), plain);
+    expect(text).toContain('B is a fork of A at step 2: the figures compare what each run did');
+    expect(text).toMatch(/^after step 2\s+A \(parent\)\s+B \(fork\)\s+B − A$/m);
+    // like with like: 3 steps of 110 tokens each on both sides, not 550 against 330
+    expect(text).toMatch(/^tokens\s+330\s+330\s+0$/m);
+    expect(text).toMatch(/^steps\s+3\s+3\s+0$/m);
+    expect(text).toMatch(
+      /^steps 1–2 \(shared\)\s+2 steps, 220 tokens, run by the parent\s+inherited/m,
+    );
+  });
 });

@@ -7,6 +7,7 @@
 import { rowLabel } from '@shared/compare/diff-runs';
 import { stepFieldDiffs, type FieldDiff } from '@shared/compare/step-diff';
 import { diffText } from '@shared/compare/text-diff';
+import { sharedStepsLabel, type RunFigures } from '@shared/compare/fork-figures';
 import type { AlignedRow, RunDiff, RunFacts, RunsComparison } from '@shared/compare/types';
 import { formatUsd } from '@shared/pricing';
 
@@ -41,20 +42,33 @@ function table(rows: string[][]): string[] {
   );
 }
 
-function runLine(name: string, f: RunFacts): string {
+/** A renamed run is named by its title, with its task on the next line. */
+function runLines(name: string, f: RunFacts): string[] {
   const who = f.flow ? `${f.flow} flow` : f.agent;
-  return `${name}  ${f.runId}  ${who} · ${f.model || 'unknown model'} · ${f.outcome} · ${oneLine(f.task, 70)}`;
+  const line = `${name}  ${f.runId}  ${who} · ${f.model || 'unknown model'} · ${f.outcome}`;
+  if (f.title === undefined) return [`${line} · ${oneLine(f.task, 70)}`];
+  return [`${line} · ${oneLine(f.title, 70)}`, `   task: ${oneLine(f.task, 100)}`];
 }
 
+/**
+ * Both runs' figures and B − A. A fork and its parent are measured after the fork step,
+ * and the steps they share are a row of their own (fork-figures.ts).
+ */
 export function summaryLines(diff: RunDiff): string[] {
-  const { a, b } = diff;
-  const tokens = (f: RunFacts) => f.tokens.prompt + f.tokens.completion;
+  const { fork } = diff;
+  const a: RunFigures = fork ? fork.a : diff.a;
+  const b: RunFigures = fork ? fork.b : diff.b;
+  const tokens = (f: RunFigures) => f.tokens.prompt + f.tokens.completion;
   const cost =
     a.costUsd !== null && b.costUsd !== null
       ? signed(b.costUsd - a.costUsd, (v) => formatUsd(v))
       : '';
+  const role = (side: 'a' | 'b') => (fork ? (fork.parent === side ? ' (parent)' : ' (fork)') : '');
+  const shared = fork
+    ? `${count(fork.shared.steps)} steps, ${count(tokens(fork.shared))} tokens, run by the parent`
+    : '';
   return table([
-    ['', 'A', 'B', 'B − A'],
+    [fork ? `after step ${fork.step}` : '', `A${role('a')}`, `B${role('b')}`, 'B − A'],
     ['steps', count(a.steps), count(b.steps), signed(b.steps - a.steps)],
     ['tokens', count(tokens(a)), count(tokens(b)), signed(tokens(b) - tokens(a))],
     ['cost (est.)', formatUsd(a.costUsd), formatUsd(b.costUsd), cost],
@@ -66,7 +80,17 @@ export function summaryLines(diff: RunDiff): string[] {
       count(b.stuckDetections),
       signed(b.stuckDetections - a.stuckDetections),
     ],
-    ['outcome', a.outcome, b.outcome, a.outcome === b.outcome ? '' : 'differs'],
+    ['outcome', diff.a.outcome, diff.b.outcome, diff.a.outcome === diff.b.outcome ? '' : 'differs'],
+    ...(fork
+      ? [
+          [
+            `${sharedStepsLabel(fork.step)} (shared)`,
+            fork.parent === 'a' ? shared : 'inherited',
+            fork.parent === 'b' ? shared : 'inherited',
+            'not compared',
+          ],
+        ]
+      : []),
   ]);
 }
 
@@ -132,10 +156,16 @@ const MARK: Record<AlignedRow['status'], string> = {
 };
 
 export function formatRunDiff(diff: RunDiff, style: ReportStyle): string {
-  const out: string[] = [runLine('A', diff.a), runLine('B', diff.b), '', ...summaryLines(diff)];
-  if (diff.sharedPrefix > 0) {
-    out.push('', `B is a fork of A at step ${diff.sharedPrefix}: steps up to it are shared.`);
+  const out: string[] = [...runLines('A', diff.a), ...runLines('B', diff.b), ''];
+  if (diff.fork) {
+    const [fork, parent] = diff.fork.parent === 'a' ? ['B', 'A'] : ['A', 'B'];
+    const n = diff.fork.step;
+    out.push(
+      `${fork} is a fork of ${parent} at step ${n}: the figures compare what each run did after step ${n}; ${sharedStepsLabel(n)} ${n === 1 ? 'is' : 'are'} shared (the parent ran ${n === 1 ? 'it' : 'them'}, the fork started from ${n === 1 ? 'it' : 'them'}).`,
+      '',
+    );
   }
+  out.push(...summaryLines(diff));
   if (diff.settings.length > 0) {
     out.push('', 'Settings that differ:');
     out.push(...table(diff.settings.map((s) => [`  ${s.key}`, show(s.a), '→', show(s.b)])));
@@ -188,6 +218,7 @@ export function diffJson(diff: RunDiff) {
         }
       : null,
     sharedPrefix: diff.sharedPrefix,
+    ...(diff.fork ? { fork: diff.fork } : {}),
     a: diff.a,
     b: diff.b,
     settings: diff.settings,

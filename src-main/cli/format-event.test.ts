@@ -27,6 +27,21 @@ describe('formatEvent', () => {
     expect(
       formatEvent(
         at({
+          type: 'run.started',
+          agent: 'swe',
+          task: 'now the tests',
+          maxSteps: 24,
+          model: 'gpt-4o',
+          sessionId: 's',
+          continueOf: { runId: 'r0', step: 4 },
+        }),
+      ),
+    ).toBe(
+      '▶ run r1: swe on gpt-4o (max 24 steps)\n  task: now the tests\n  continues run r0 after its step 4',
+    );
+    expect(
+      formatEvent(
+        at({
           type: 'llm.retried',
           agent: 'swe',
           step: 2,

@@ -14,8 +14,12 @@ export function formatEvent(event: RunEvent): string | null {
 
 function describeEvent(event: RunEvent): string | null {
   switch (event.type) {
-    case 'run.started':
-      return `▶ run ${event.runId}: ${event.agent} on ${event.model} (max ${event.maxSteps} steps)\n  task: ${oneLine(event.task)}`;
+    case 'run.started': {
+      const line = `▶ run ${event.runId}: ${event.agent} on ${event.model} (max ${event.maxSteps} steps)\n  task: ${oneLine(event.task)}`;
+      // a continuation says what it goes on with (its task is only the follow-up)
+      const from = event.continueOf;
+      return from ? `${line}\n  continues run ${from.runId} after its step ${from.step}` : line;
+    }
     case 'state.changed':
       return `  state ${event.from} → ${event.to}`;
     case 'step.started':

@@ -7,6 +7,7 @@
  * server-everything over SSE, behind a proxy that records what reached it.
  */
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,5 +107,33 @@ describe('workbench run --agent mcp --connection sse --server-url (run_mcp.py ha
     expect(call?.params).toMatchObject({ name: 'trigger-long-running-operation' });
     const cancelled = proxy.messages.find((m) => m.method === 'notifications/cancelled');
     expect(cancelled?.params).toMatchObject({ requestId: call!.id });
+  });
+});
+
+describe('an MCP server given on the command line that does not answer (issue 26 item 11)', () => {
+  it('names the flag, not a config key that does not exist, and the header has the model and limit', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'wb-mcp-down-'));
+    const spare = createServer();
+    await new Promise<void>((resolve) => spare.listen(0, '127.0.0.1', resolve));
+    const { port } = spare.address() as AddressInfo;
+    await new Promise((resolve) => spare.close(resolve));
+    const nobody = `http://127.0.0.1:${port}/sse`; // nothing listens there now
+    const child = spawn(
+      process.execPath,
+      [join(root, 'bin/workbench.js'), 'run', '--agent', 'mcp', '--server-url', nobody, 'hi'],
+      { env: { ...process.env, WORKBENCH_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, out).toBe(1);
+    expect(out).toMatch(
+      /Check that the server is running and the --server-url given on the command line/,
+    );
+    expect(out).not.toMatch(/\[mcp\.servers\.cli\]/);
+    expect(out).toMatch(/▶ run \S+: mcp on demo .*\(max 20 steps\)/);
+    expect(out).toMatch(/ECONNREFUSED/);
+    expect(out).not.toMatch(/on unknown|max 0 steps/);
   });
 });

@@ -53,7 +53,11 @@ export function mcpServerOverlay(flags: McpServerFlags): ConfigOverlay | undefin
         '--connection stdio starts a server: use --server-command, not --server-url',
       );
     }
-    return useServer({ type: type ?? urlType(serverUrl), url: checkUrl(serverUrl) });
+    return useServer({
+      type: type ?? urlType(serverUrl),
+      url: checkUrl(serverUrl),
+      givenBy: 'that the server is running and the --server-url given on the command line',
+    });
   }
   if (serverCommand !== undefined) {
     if (type !== undefined && type !== 'stdio') {
@@ -61,7 +65,12 @@ export function mcpServerOverlay(flags: McpServerFlags): ConfigOverlay | undefin
     }
     const [command, ...args] = splitCommandLine(serverCommand);
     if (!command) throw new UsageError('--server-command is empty');
-    return useServer({ type: 'stdio', command, args });
+    return useServer({
+      type: 'stdio',
+      command,
+      args,
+      givenBy: 'the --server-command given on the command line',
+    });
   }
   return (config) => chooseByType(config, type!);
 }
@@ -86,7 +95,11 @@ function chooseByType(config: WorkbenchConfig, type: Connection): WorkbenchConfi
     .map(([name]) => name);
   if (names.length === 1) return { ...config, mcp: { ...config.mcp, agent_server: names[0]! } };
   if (names.length === 0 && type === 'sse') {
-    return useServer({ type: 'sse', url: OPENMANUS_DEFAULT_SSE_URL })(config);
+    return useServer({
+      type: 'sse',
+      url: OPENMANUS_DEFAULT_SSE_URL,
+      givenBy: `that an MCP server runs at ${OPENMANUS_DEFAULT_SSE_URL} (the default of --connection sse, as run_mcp.py's), or give its address with --server-url`,
+    })(config);
   }
   if (names.length === 0) {
     throw new UsageError(

@@ -70,6 +70,7 @@ describe('OpenManus example configs: import, then config test against a local se
   it('config.example.toml (Anthropic through the OpenAI-compatible path, [llm.vision])', async () => {
     const { home, file } = example('config.example.toml', [
       ['https://api.anthropic.com/v1/', `${baseUrl}/`],
+      ['"YOUR_API_KEY"', '"sk-ant-example-0001"'],
     ]);
     const imported = await workbench(home, ['config', 'import-openmanus', file]);
     expect(imported.code, imported.stderr).toBe(0);
@@ -108,6 +109,7 @@ describe('OpenManus example configs: import, then config test against a local se
     const { home, file } = example('config.example-model-azure.toml', [
       ["{YOUR_AZURE_ENDPOINT.rstrip('/')}", origin],
       ['{AZURE_DEPLOYMENT_ID}', 'prod-4o'],
+      ['"YOUR_API_KEY"', '"azure-key-0001"'],
     ]);
     const imported = await workbench(home, ['config', 'import-openmanus', file]);
     expect(imported.code, imported.stderr).toBe(0);
@@ -123,7 +125,30 @@ describe('OpenManus example configs: import, then config test against a local se
     const sent = server.requests[0]!;
     expect(sent.path).toBe('/openai/deployments/prod-4o/chat/completions');
     expect(sent.query['api-version']).toMatch(/^\d{4}-\d{2}-\d{2}/);
-    expect(sent.headers['api-key']).toBe('YOUR_API_KEY');
+    expect(sent.headers['api-key']).toBe('azure-key-0001');
+  });
+
+  it('the examples as shipped: a placeholder key is not stored, the Azure placeholder URL refuses the import', async () => {
+    const { home, file } = example('config.example.toml', [
+      ['https://api.anthropic.com/v1/', `${baseUrl}/`],
+    ]);
+    const imported = await workbench(home, ['config', 'import-openmanus', file]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(
+      /ignored\s+llm\.api_key: "YOUR_API_KEY" is the example's placeholder, not a key/,
+    );
+    expect(existsSync(join(home, 'secrets.json'))).toBe(false);
+    const shown = await workbench(home, ['config', 'show']);
+    expect(shown.stdout).toMatch(/runs use: the built-in demo model \(no API key set\)/);
+    expect(shown.stdout).not.toMatch(/runs use: claude-3-7-sonnet/);
+
+    const azure = example('config.example-model-azure.toml', []);
+    const refused = await workbench(azure.home, ['config', 'import-openmanus', azure.file]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /\[llm(\.vision)?\] base_url = .* is still the example's placeholder/,
+    );
+    expect(existsSync(join(azure.home, 'config.toml'))).toBe(false);
   });
 
   it("a hand-written config in OpenManus's Azure form works too", async () => {
@@ -201,6 +226,10 @@ describe('OpenManus example configs: import, then config test against a local se
       const imported = await workbench(home, ['config', 'import-openmanus', file]);
       expect(imported.code, imported.stderr).toBe(0);
       expect(imported.stdout).toContain('mcpServers.server1 (as [mcp.servers.server1], sse)');
+      // and says which agents get its tools (issue 25 item 11)
+      expect(imported.stderr).toContain(
+        "[mcp.servers.server1]: Manus (and PlanningFlow's Manus steps) will get all its tools in every run, named mcp_server1_TOOL; the mcp agent will use all its tools",
+      );
       // the scripted profile stays: an mcp.json import only adds servers
       expect(readFileSync(join(home, 'config.toml'), 'utf8')).toContain('api_type = "scripted"');
 

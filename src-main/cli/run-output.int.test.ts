@@ -5,7 +5,7 @@
  * without a server) refused with exit 2 and nothing recorded.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,6 +99,8 @@ describe('workbench run output for scripts', () => {
 
   it('refuses the mcp agent without an MCP server: exit 2, the fix, nothing recorded', async () => {
     const home = newHome();
+    // a real model (a key is set; the demo model has a server of its own: demo-agents.int.test.ts)
+    writeFileSync(join(home, 'config.toml'), '[llm]\napi_key = "sk-run-output-test"\n');
     const ran = await workbench(['run', '--agent', 'mcp', 'use the tools'], home);
     expect(ran.code).toBe(2);
     expect(ran.stdout).toBe('');

@@ -17,6 +17,7 @@ export const HELP_TOPICS = [
   'runs diff',
   'runs fork',
   'runs resume',
+  'runs continue',
   'config show',
   'config import-openmanus',
   'config test',
@@ -69,6 +70,10 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
                       restored in a fresh container, TEXT added as a user message`,
   'runs resume': `  runs resume RUN [-c|--config FILE] [--jsonl]
                       continue a run the app was killed in, from its last step`,
+  'runs continue': `  runs continue RUN MESSAGE [--max-steps N] [-c|--config FILE] [--jsonl]
+                      go on with a finished run: its whole conversation plus MESSAGE, in
+                      the same session and workspace, on the profile it used; up to N more
+                      steps (default: the agent's max_steps)`,
   'config show': `  config show [--agent NAME] [-c|--config FILE] [--json]
                       the effective settings of each agent and where each comes from`,
   'config import-openmanus': `  config import-openmanus FILE [--dry-run]
@@ -105,7 +110,9 @@ export function helpText(topic: HelpTopic): string {
   const topics = HELP_TOPICS.filter((t) => t === topic || t.startsWith(`${topic} `));
   const entries = topics.map((t) => ENTRIES[t]).join('\n');
   // the exit codes of a run: for the commands that start and follow one
-  const isRunLike = topics.some((t) => t === 'run' || t === 'runs fork' || t === 'runs resume');
+  const isRunLike = topics.some(
+    (t) => t === 'run' || t === 'runs fork' || t === 'runs resume' || t === 'runs continue',
+  );
   const takesRun = /\bRUN\b/.test(entries);
   const synopsis =
     topic === 'runs' || topic === 'config' ? `${topic} <subcommand>` : `${topic} [options]`;

@@ -19,6 +19,7 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { task: 'x', sessionId: '../../etc' }, path: 'sessionId' },
       { input: { task: 'x', breakpoints: ['tool:'] }, path: 'breakpoints.0' },
       { input: { task: 'x', approveTools: [''] }, path: 'approveTools.0' },
+      { input: { task: 'x', profile: 'a b' }, path: 'profile' },
     ],
     'run:stop': [
       { input: {}, path: 'runId' },
@@ -52,6 +53,12 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runId: 'r', step: 2, agentModel: '' }, path: 'agentModel' },
     ],
     'runs:resume': [{ input: { runId: '..' }, path: 'runId' }],
+    'runs:continue': [
+      { input: { runId: 'r' }, path: 'message' },
+      { input: { runId: 'r', message: '  \n ' }, path: 'message' },
+      { input: { runId: '../r', message: 'go on' }, path: 'runId' },
+      { input: { runId: 'r', message: 'go on', maxSteps: 0 }, path: 'maxSteps' },
+    ],
     'runs:checkpoints': [{ input: {}, path: 'runId' }],
     'runs:rename': [
       { input: { runId: 'r' }, path: 'title' },
@@ -78,6 +85,12 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
     'config:import-openmanus': [{ input: { content: null }, path: 'content' }],
     'config:test-connection': [
       { input: { target: 'manus', llm: { model: 5 } }, path: 'llm.model' },
+      { input: { target: 'profile:../x' }, path: 'target' },
+    ],
+    'config:profile': [
+      { input: { action: 'create', name: '../x' }, path: 'name' },
+      { input: { action: 'rename', name: 'fast' }, path: 'to' },
+      { input: { action: 'assign', agent: 'root', profile: 'fast' }, path: 'agent' },
     ],
     'human:answer': [
       { input: { runId: 'r', toolCallId: '', answer: 'a' }, path: 'toolCallId' },

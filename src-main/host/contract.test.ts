@@ -353,6 +353,12 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark(...channels);
   });
 
+  it('config:profile, round-tripped in profiles-contract.test.ts', () => {
+    const other = readFileSync(join(import.meta.dirname, 'profiles-contract.test.ts'), 'utf8');
+    expect(other).toContain(`mark('config:profile')`);
+    mark('config:profile');
+  });
+
   it('debug:* (the debugger), round-tripped in debug-contract.test.ts', () => {
     // their round trip is in debug-contract.test.ts (this file would pass 400 lines)
     const other = readFileSync(join(import.meta.dirname, 'debug-contract.test.ts'), 'utf8');
@@ -367,6 +373,10 @@ describe('contract over WebSocket: one round trip per entry', () => {
     ] as const;
     for (const channel of channels) expect(other).toContain(`'${channel}',`);
     mark(...channels);
+  });
+
+  it('runs:continue, round-tripped in continue-contract.test.ts', () => {
+    mark('runs:continue');
   });
 
   it('batch:* (batch runs), round-tripped in batch-contract.test.ts', () => {

@@ -14,6 +14,7 @@ import {
 } from '@shared/ipc';
 import { parseRequest } from '@shared/ipc-schemas';
 import { testConnection } from '../runtime/config/connection-test';
+import { ProfileEditError } from '../runtime/config/profile-edits';
 import { ConfigError } from '../runtime/config/load';
 import { exportRun, importRun, RunTransferError } from '../runtime/runs/run-transfer';
 import { RunComparer, RunCompareError } from '../runtime/runs/run-compare';
@@ -28,6 +29,7 @@ import { createDebugHandlers } from './debug-handlers';
 import { createTimeTravelHandlers } from './timetravel-handlers';
 import { createBatchHandlers } from './batch-handlers';
 import { deleteRun } from './delete-run';
+import { admitRerun } from './rerun-admission';
 
 export type Handlers = {
   [C in RequestChannel]: (input: RequestInput<C>) => Promise<RequestOutput<C>>;
@@ -51,6 +53,7 @@ function configFailure(error: unknown): never {
   if (error instanceof ConfigError) {
     throw new HandlerError('invalid_input', error.message, error.issues);
   }
+  if (error instanceof ProfileEditError) throw new HandlerError(error.code, error.message);
   throw error;
 }
 
@@ -99,7 +102,9 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
           `The run cannot start: ${errors.map((e) => `${e.message}${e.fix ? `. ${e.fix}` : ''}`).join(' ')}`,
         );
       }
-      return { runId: runs.start(input).runId };
+      // "Run again": the settings that run recorded, unless today's were asked for.
+      const rerun = admitRerun(runtime, input);
+      return { runId: runs.start(input, rerun).runId };
     },
     'run:stop': async ({ runId }) => {
       if (!runs.get(runId) && !runs.isRunning(runId)) {
@@ -166,6 +171,13 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
         return configFailure(error);
       }
       return testConnection(profile);
+    },
+    'config:profile': async (edit) => {
+      try {
+        return services.config.editProfile(edit);
+      } catch (error) {
+        return configFailure(error);
+      }
     },
     'human:answer': async ({ runId, toolCallId, answer }) => {
       if (services.human.answer(runId, toolCallId, answer) === 'not_found') {

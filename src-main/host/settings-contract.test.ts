@@ -15,8 +15,18 @@ const mark = (channel: string) => channel;
 
 describe('contract over WebSocket: what a run needs besides its model', () => {
   it('run:preflight says the demo model plainly and refuses an mcp run with no server', async () => {
-    const { api } = await serve();
-    const toolcall = await api.preflightRun({ agent: 'toolcall' });
+    const { api: demo } = await serve();
+    // with no API key the mcp demo uses the built-in demo server: it can start, and says so
+    const demoMcp = await demo.preflightRun({ agent: 'mcp' });
+    expect(demoMcp.canStart).toBe(true);
+    expect(demoMcp.checks.find((c) => c.id === 'mcp')).toMatchObject({
+      status: 'info',
+      message: expect.stringContaining('built-in MCP server "demo"'),
+      fix: expect.stringContaining('Settings → MCP servers'),
+    });
+    // a real model (a key is set) needs a server of the user's
+    const { api } = await serve('[llm]\napi_key = "sk-contract-test"\n');
+    const toolcall = await demo.preflightRun({ agent: 'toolcall' });
     expect(toolcall.canStart).toBe(true);
     expect(toolcall.checks).toEqual([
       expect.objectContaining({

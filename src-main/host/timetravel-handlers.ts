@@ -1,14 +1,15 @@
 /**
  * The contract's time-travel requests (docs/time-travel.md): fork a run at a step, resume
- * an interrupted run, list a run's checkpoints (`runs:delete` is delete-run.ts). A refusal (no such run or
- * step, a flow, a run still going) becomes the typed error the UI shows in place.
+ * an interrupted run, continue a finished one with a follow-up message, list a run's
+ * checkpoints (`runs:delete` is delete-run.ts). A refusal (no such run or step, a flow, a
+ * run still going, a workspace that is gone) becomes the typed error the UI shows in place.
  */
 import { LineageError, type LineageRequest } from '../runtime/runs/run-lineage';
 import type { Runtime } from '../runtime/runtime';
 import type { Handlers } from './contract';
 import { HandlerError } from './handler-error';
 
-type TimeTravelChannel = 'runs:fork' | 'runs:resume' | 'runs:checkpoints';
+type TimeTravelChannel = 'runs:fork' | 'runs:resume' | 'runs:continue' | 'runs:checkpoints';
 
 export function createTimeTravelHandlers(runtime: Runtime): Pick<Handlers, TimeTravelChannel> {
   const { runs } = runtime;
@@ -26,6 +27,7 @@ export function createTimeTravelHandlers(runtime: Runtime): Pick<Handlers, TimeT
   return {
     'runs:fork': async (input) => start({ kind: 'fork', ...input }),
     'runs:resume': async ({ runId }) => start({ kind: 'resume', runId }),
+    'runs:continue': async (input) => start({ kind: 'continue', ...input }),
     'runs:checkpoints': async ({ runId }) => {
       known(runId);
       return runs.checkpointsOf(runId);

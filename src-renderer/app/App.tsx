@@ -9,6 +9,7 @@ import { Inspector } from '../features/inspector/Inspector';
 import { NewRunPage } from '../features/new-run/NewRunPage';
 import { RunView } from '../features/run-view/RunView';
 import { SandboxStatus } from '../features/sandbox/SandboxStatus';
+import { useSettingsGuard } from '../features/config/use-settings-guard';
 import { useUrlSync } from './use-url-sync';
 import { PaneSplitter } from './PaneSplitter';
 import { ConnectionBadge, ConnectionEndBanner } from './ConnectionNotice';
@@ -22,6 +23,7 @@ export function App() {
   const view = useWorkbench((s) => s.view);
   const mode = useWorkbench((s) => s.appInfo?.mode);
   useUrlSync(store);
+  useSettingsGuard(store);
   const [panes, setPanes] = useState(() => loadPaneWidths(globalThis.localStorage));
   const resize = (pane: Pane) => (width: number, isFinal: boolean) => {
     const next = { ...panes, [pane]: width };

@@ -17,6 +17,7 @@ import {
   type RunExport,
   type RunStartInput,
   type RunForkInput,
+  type RunContinueInput,
   type CheckpointView,
 } from '@shared/ipc';
 import type { ConnectionEnd } from '../api/ws-api';
@@ -75,6 +76,8 @@ export interface Bridge {
   listCheckpoints(runId: string): Promise<CheckpointView[]>;
   /** continues an interrupted run in a new run; selects it */
   resumeRun(runId: string): Promise<string>;
+  /** goes on with a finished run in a new run (its memory plus a message); selects it */
+  continueRun(input: RunContinueInput): Promise<string>;
   /** batch runs: start, stop, resume, the grid, progress pushes */
   batch: BatchCommands;
   /** the images a run's history kept (issue 17) */
@@ -407,6 +410,12 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       state().setRunLoad(resumed.runId, { status: 'loaded' });
       state().selectRun(resumed.runId);
       return resumed.runId;
+    },
+    async continueRun(input) {
+      const { runId } = await api.continueRun(input);
+      state().setRunLoad(runId, { status: 'loaded' });
+      state().selectRun(runId);
+      return runId;
     },
     batch: createBatchCommands(api),
     images: createImageSource(api),

@@ -8,6 +8,7 @@ import type { ApiKeyEdit, ConfigTarget, ConfigView, ConnectionTestResult } from 
 import type { FieldKey, RawValue } from './config/config-fields';
 import { EMPTY_DRAFT, type ConfigDraft, type FieldErrors } from './config/config-draft';
 import type { WorkbenchState } from './store';
+import type { SettingsPage, View } from './ui-slice';
 
 export type OpState =
   | { status: 'idle' }
@@ -30,6 +31,21 @@ export interface ConfigSlice {
   discardDraft(target: ConfigTarget): void;
   setSaveOp(target: ConfigTarget, op: OpState): void;
   setTestOp(target: ConfigTarget, op: OpState & { result?: ConnectionTestResult }): void;
+  /** Settings pages whose unsaved edits live in the page itself (sandbox, browser, mcp) */
+  dirtyPages: Partial<Record<string, boolean>>;
+  setPageDirty(page: string, isDirty: boolean): void;
+  /** a page change held back because Settings has unsaved edits (settings-guard.ts) */
+  leaveRequest: LeaveRequest | null;
+  setLeaveRequest(request: LeaveRequest | null): void;
+  /** drops every unsaved Settings edit */
+  discardAllSettings(): void;
+}
+
+/** Where the user asked to go: another page, or another Settings page. */
+export interface LeaveRequest {
+  view: View;
+  settingsSection: SettingsPage | null;
+  configTarget: ConfigTarget;
 }
 
 export const createConfigSlice: StateCreator<WorkbenchState, [], [], ConfigSlice> = (set) => ({
@@ -73,4 +89,14 @@ export const createConfigSlice: StateCreator<WorkbenchState, [], [], ConfigSlice
     }),
   setSaveOp: (target, op) => set((s) => ({ saveOps: { ...s.saveOps, [target]: op } })),
   setTestOp: (target, op) => set((s) => ({ testOps: { ...s.testOps, [target]: op } })),
+  dirtyPages: {},
+  setPageDirty: (page, isDirty) =>
+    set((s) =>
+      Boolean(s.dirtyPages[page]) === isDirty
+        ? {}
+        : { dirtyPages: { ...s.dirtyPages, [page]: isDirty } },
+    ),
+  leaveRequest: null,
+  setLeaveRequest: (leaveRequest) => set({ leaveRequest }),
+  discardAllSettings: () => set({ drafts: {}, dirtyPages: {}, leaveRequest: null }),
 });

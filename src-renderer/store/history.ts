@@ -19,6 +19,8 @@ export interface HistoryFilters {
   isErrorsOnly: boolean;
   /** only runs in which stuck detection fired */
   isStuckOnly: boolean;
+  /** one batch's runs (its id), runs of no batch (`none`), or all */
+  batch: string;
 }
 
 export const ALL_HISTORY: HistoryFilters = {
@@ -29,6 +31,7 @@ export const ALL_HISTORY: HistoryFilters = {
   date: 'all',
   isErrorsOnly: false,
   isStuckOnly: false,
+  batch: 'all',
 };
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -68,6 +71,12 @@ export function filterHistory(
     if (filters.isErrorsOnly && !hasErrors(summary)) continue;
     if (filters.isStuckOnly && !wasStuck(summary)) continue;
     if (
+      filters.batch === 'none'
+        ? summary.batch
+        : filters.batch !== 'all' && summary.batch?.batchId !== filters.batch
+    )
+      continue;
+    if (
       needle !== '' &&
       !`${summary.task}\n${summary.runId}\n${summary.model}\n${summary.agent}`
         .toLowerCase()
@@ -80,32 +89,54 @@ export function filterHistory(
   return out;
 }
 
-/** Distinct agents and models in the history, for the filter menus. */
+/** A batch in the history's filter menu: its id, how many runs, when it started. */
+export interface BatchFacet {
+  batchId: string;
+  runs: number;
+  startedAt: number;
+}
+
+/** Distinct agents, models and batches in the history, for the filter menus. */
 export function historyFacets(runs: Record<string, RunData>, order: readonly string[]) {
   const agents = new Set<string>();
   const models = new Set<string>();
+  const batches = new Map<string, BatchFacet>();
   for (const runId of order) {
     const summary = runs[runId]?.summary;
     if (!summary) continue;
     agents.add(summary.agent);
     models.add(summary.model);
+    const batchId = summary.batch?.batchId;
+    if (batchId) {
+      const seen = batches.get(batchId);
+      batches.set(batchId, {
+        batchId,
+        runs: (seen?.runs ?? 0) + 1,
+        startedAt: Math.min(seen?.startedAt ?? Infinity, summary.startedAt),
+      });
+    }
   }
-  return { agents: [...agents].sort(), models: [...models].sort() };
+  return {
+    agents: [...agents].sort(),
+    models: [...models].sort(),
+    batches: [...batches.values()].sort((a, b) => b.startedAt - a.startedAt),
+  };
 }
 
 export interface HistoryRow {
   summary: RunSummary;
-  /** 0 for a run of its own; forks and resumed runs sit one deeper than their parent */
+  /** 0 for a run of its own; forks, resumed runs and continuations sit one deeper than their parent */
   depth: number;
 }
 
 /**
- * The run tree: each fork (and resumed run) right under the run it came from, in the
- * list's order; a run whose parent is not in the list (filtered out, deleted) stays a root.
+ * The run tree: each fork (and resumed run, and continuation) right under the run it came
+ * from, in the list's order; a run whose parent is not in the list (filtered out,
+ * deleted) stays a root. A chain of continuations nests one level deeper each time.
  */
 export function nestForks(list: readonly RunSummary[]): HistoryRow[] {
   const ids = new Set(list.map((s) => s.runId));
-  const parentOf = (s: RunSummary) => s.forkOf?.runId ?? s.resumeOf?.runId;
+  const parentOf = (s: RunSummary) => s.forkOf?.runId ?? s.resumeOf?.runId ?? s.continueOf?.runId;
   const children = new Map<string, RunSummary[]>();
   for (const summary of list) {
     const parent = parentOf(summary);

@@ -1,7 +1,7 @@
 /**
  * Commands for what a run needs besides the model profiles: pre-flight, the folder
- * picker, the sandbox images, saving [sandbox]/[browser]/[mcp] and testing an MCP
- * server. A save lands in the store like every config change.
+ * picker, the sandbox images, saving [sandbox]/[browser]/[mcp], testing an MCP
+ * server, and the edits of model profiles (create, rename, delete, assign). A save lands in the store like every config change.
  */
 import type {
   AppApi,
@@ -9,6 +9,7 @@ import type {
   McpTestResult,
   PreflightInput,
   PreflightReport,
+  ProfileEdit,
   SandboxImagesView,
   SectionsSaveInput,
 } from '@shared/ipc';
@@ -22,6 +23,8 @@ export interface SettingsCommands {
   /** saves and puts the new config in the store; throws AppApiError (with issues) */
   saveSections(input: SectionsSaveInput): Promise<void>;
   testMcpServer(name: string, server: McpServerInput): Promise<McpTestResult>;
+  /** creates, duplicates, renames, deletes or assigns a profile; throws AppApiError */
+  editProfile(edit: ProfileEdit): Promise<void>;
 }
 
 export function createSettingsCommands(api: AppApi, store: WorkbenchStore): SettingsCommands {
@@ -33,5 +36,8 @@ export function createSettingsCommands(api: AppApi, store: WorkbenchStore): Sett
       store.getState().setConfig(await api.saveConfigSections(input));
     },
     testMcpServer: (name, server) => api.testMcpServer({ name, server }),
+    async editProfile(edit) {
+      store.getState().setConfig(await api.editProfile(edit));
+    },
   };
 }

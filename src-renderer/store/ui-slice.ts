@@ -19,6 +19,8 @@ export type View = 'run' | 'new' | 'config' | 'compare' | 'batch';
 /** Settings pages beside the per-agent model pages: the sections every run uses. */
 export const SETTINGS_SECTIONS = ['sandbox', 'browser', 'mcp'] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
+/** Settings pages that are not an agent's: the list of model profiles, and the sections. */
+export type SettingsPage = 'profiles' | SettingsSection;
 
 export interface UiSlice {
   view: View;
@@ -31,7 +33,7 @@ export interface UiSlice {
   historyFilters: HistoryFilters;
   configTarget: ConfigTarget;
   /** a section page of Settings ([sandbox], [browser], [mcp]); null shows `configTarget` */
-  settingsSection: SettingsSection | null;
+  settingsSection: SettingsPage | null;
   /** a request to scroll an item into view; the nonce makes repeated jumps fire */
   jump: { itemId: number; nonce: number } | null;
   /** the batch the Batch view shows; null: its form and the list of batches */
@@ -48,7 +50,7 @@ export interface UiSlice {
   showView(view: View): void;
   showBatch(batchId: string | null): void;
   showConfig(target: ConfigTarget): void;
-  showSettingsSection(section: SettingsSection): void;
+  showSettingsSection(section: SettingsPage): void;
   setFilters(patch: Partial<TimelineFilters>): void;
   clearFilters(): void;
   toggleStep(stepId: number): void;

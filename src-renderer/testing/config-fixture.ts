@@ -7,6 +7,7 @@ import {
   type ConfigView,
   type LlmFields,
   type McpServerView,
+  type ProfileView,
   type SectionsView,
 } from '@shared/ipc';
 
@@ -28,6 +29,8 @@ export function llmFields(
     timeout: 300,
     max_retries: 4,
     max_concurrency: null as number | null,
+    input_price: 0,
+    output_price: 0,
   };
   const out: Record<string, { value: unknown; source: ConfigSource }> = {};
   for (const [key, value] of Object.entries(base)) {
@@ -72,8 +75,36 @@ export function configView(models: Partial<Record<ConfigAgentName, string>> = {}
     },
     agents,
     profiles: Object.keys(models),
+    profileViews: [
+      profileView(
+        'default',
+        llmFields(),
+        CONFIG_AGENT_NAMES.filter((a) => !models[a]),
+      ),
+      ...Object.entries(models).map(([agent, model]) =>
+        profileView(agent, llmFields({ model }, { kind: 'profile', profile: agent }), [
+          agent as ConfigAgentName,
+        ]),
+      ),
+    ],
     sections: sectionsView(),
     secretStorage: 'user-file',
+  };
+}
+
+/** A profile as Settings lists it: the agents given use it by name (or `[llm]` for `default`). */
+export function profileView(
+  name: string,
+  llm: LlmFields,
+  users: readonly ConfigAgentName[] = [],
+  price: ProfileView['price'] = null,
+): ProfileView {
+  return {
+    name,
+    llm,
+    apiKey: { isSet: true, storage: 'stored', source: { kind: 'llm' } },
+    usedBy: users.map((agent) => ({ agent, via: name === 'default' ? 'default' : 'name' })),
+    price,
   };
 }
 

@@ -58,6 +58,10 @@ export function createMemoryApi(
   let nextRun = 1;
 
   const titles = new Map<string, string>();
+  const runInput = (runId: string) => {
+    const title = titles.get(runId);
+    return { events: eventsOf(runId), ...(title ? { title } : {}) };
+  };
   const summaries = (): RunSummary[] =>
     [...history.values()]
       .map((events) => summarize(events))
@@ -126,16 +130,21 @@ export function createMemoryApi(
       titles.delete(input.runId);
       return { deleted: true, wasStopped: false };
     },
+    // as the host's RunComparer: each run with the title it has now
     diffRuns: async (input: { a: string; b: string }) =>
-      diffRuns({ events: eventsOf(input.a) }, { events: eventsOf(input.b) }),
-    compareRuns: async (input: { runIds: string[] }) =>
-      compareRuns(input.runIds.map((id) => ({ events: eventsOf(id) }))),
+      diffRuns(runInput(input.a), runInput(input.b)),
+    compareRuns: async (input: { runIds: string[] }) => compareRuns(input.runIds.map(runInput)),
     getConfig: async () => {
       if (!options.config)
         throw new AppApiError({ code: 'unavailable', message: 'no config in this test' });
       return options.config;
     },
     saveConfig: async () => {
+      if (!options.config)
+        throw new AppApiError({ code: 'unavailable', message: 'no config in this test' });
+      return options.config;
+    },
+    editProfile: async () => {
       if (!options.config)
         throw new AppApiError({ code: 'unavailable', message: 'no config in this test' });
       return options.config;
@@ -183,6 +192,7 @@ export function createMemoryApi(
     },
     forkRun: async () => ({ runId: `run-${nextRun++}` }),
     resumeInterruptedRun: async () => ({ runId: `run-${nextRun++}` }),
+    continueRun: async () => ({ runId: `run-${nextRun++}` }),
     listCheckpoints: async () => [],
     getRunImage: async (input: { runId: string; ref: string }) => {
       const image = images.get(`${input.runId}/${input.ref}`);

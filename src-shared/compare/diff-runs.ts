@@ -7,6 +7,7 @@
 import type { RunEvent } from '../events';
 import { alignSteps, type AlignOptions } from './align';
 import { sharedPrefixOf } from './fork';
+import { forkFigures, swapForkFigures } from './fork-figures';
 import { runFacts } from './run-facts';
 import { digestSteps } from './step-digest';
 import type {
@@ -23,6 +24,8 @@ export interface RunInput {
   events: readonly RunEvent[];
   /** the run is still going (an unfinished history is then `running`, not `interrupted`) */
   isLive?: boolean;
+  /** the name the user gave the run in the history (`<runId>.title`), if any */
+  title?: string;
 }
 
 /**
@@ -67,18 +70,19 @@ function align(
   a: RunFacts,
   b: RunFacts,
   options: AlignOptions,
-): { rows: AlignedRow[]; sharedPrefix: number } {
+): { rows: AlignedRow[]; sharedPrefix: number; parent?: 'a' | 'b' } {
   const parentFirst = sharedPrefixOf(a, b);
   if (parentFirst !== undefined) {
     return {
       rows: alignSteps(stepsA, stepsB, { ...options, sharedPrefix: parentFirst }),
       sharedPrefix: parentFirst,
+      parent: 'a',
     };
   }
   const forkFirst = sharedPrefixOf(b, a);
   if (forkFirst !== undefined) {
     const rows = alignSteps(stepsB, stepsA, { ...options, sharedPrefix: forkFirst });
-    return { rows: rows.map(swapRow), sharedPrefix: forkFirst };
+    return { rows: rows.map(swapRow), sharedPrefix: forkFirst, parent: 'b' };
   }
   return { rows: alignSteps(stepsA, stepsB, options), sharedPrefix: 0 };
 }
@@ -97,6 +101,7 @@ export function swapDiff(diff: RunDiff): RunDiff {
       ...(b !== undefined ? { a: b } : {}),
       ...(a !== undefined ? { b: a } : {}),
     })),
+    ...(diff.fork ? { fork: swapForkFigures(diff.fork) } : {}),
   };
 }
 
@@ -110,8 +115,9 @@ export interface DigestedRun {
 }
 
 export function digestRun(run: RunInput): DigestedRun {
+  const facts = runFacts(run.events, { isLive: run.isLive ?? false });
   return {
-    facts: runFacts(run.events, { isLive: run.isLive ?? false }),
+    facts: run.title !== undefined ? { ...facts, title: run.title } : facts,
     steps: digestSteps(run.events),
   };
 }
@@ -121,7 +127,7 @@ export function diffRuns(a: RunInput, b: RunInput, options: AlignOptions = {}): 
 }
 
 export function diffDigested(a: DigestedRun, b: DigestedRun, options: AlignOptions = {}): RunDiff {
-  const { rows, sharedPrefix } = align(a.steps, b.steps, a.facts, b.facts, options);
+  const { rows, sharedPrefix, parent } = align(a.steps, b.steps, a.facts, b.facts, options);
   let firstDifference: number | null = null;
   let differences = 0;
   rows.forEach((row, index) => {
@@ -141,7 +147,15 @@ export function diffDigested(a: DigestedRun, b: DigestedRun, options: AlignOptio
     // the outcome is the `end` step's field, so equal rows imply equal outcomes
     isEquivalent: differences === 0,
     sharedPrefix,
+    ...(parent ? { fork: forkPair(a, b, sharedPrefix, parent) } : {}),
   };
+}
+
+function forkPair(a: DigestedRun, b: DigestedRun, step: number, parent: 'a' | 'b') {
+  const side = (run: DigestedRun) => ({ steps: run.steps, startedAt: run.facts.startedAt });
+  return parent === 'a'
+    ? forkFigures(side(a), side(b), step, 'a')
+    : forkFigures(side(b), side(a), step, 'b');
 }
 
 /** "step 3", "step 3 → 4", "only in B: step 5", "outcome", "the task". */

@@ -39,6 +39,22 @@ describe('runFacts', () => {
     expect(runFacts(events).costUsd).toBeNull();
     expect(runFacts(events).settings).toBeNull();
   });
+
+  it("prices a model by its profile's own recorded input_price/output_price (issue 25)", () => {
+    const events = history(
+      'r3',
+      [{ reply: 'done', tokens: { prompt: 1_000_000, completion: 0 } }],
+      {
+        model: 'my-local-model',
+        settings: {
+          'llm.model': 'my-local-model',
+          'llm.input_price': 2,
+          'llm.output_price': 8,
+        },
+      },
+    );
+    expect(runFacts(events).costUsd).toBeCloseTo((1_000_000 * 2) / 1e6, 9);
+  });
 });
 
 describe('list prices', () => {

@@ -85,11 +85,33 @@ export function runFacts(
     }
   }
   facts.tokens = finalUsage ?? { prompt, completion };
+  const own = recordedPrices(settings);
   for (const [model, usage] of byModel) {
-    const cost = estimateCostUsd(model, usage);
+    const cost = estimateCostUsd(model, usage, own.get(model));
     facts.costUsd = cost === null || facts.costUsd === null ? null : facts.costUsd + cost;
   }
   facts.wallMs = Math.max(0, endTs - facts.startedAt);
   facts.settings = settings;
   return facts;
+}
+
+/**
+ * The prices the run's profiles set (`llm.input_price`/`llm.output_price` beside
+ * `llm.model`, for every agent of a flow under its prefix), by model.
+ */
+function recordedPrices(settings: RunSettings | null): Map<string, readonly [number, number]> {
+  const prices = new Map<string, readonly [number, number]>();
+  for (const [key, model] of Object.entries(settings ?? {})) {
+    if (!key.endsWith('llm.model') || typeof model !== 'string') continue;
+    const prefix = key.slice(0, -'model'.length);
+    const input = settings?.[`${prefix}input_price`];
+    const output = settings?.[`${prefix}output_price`];
+    if (typeof input === 'number' || typeof output === 'number') {
+      prices.set(model, [
+        typeof input === 'number' ? input : 0,
+        typeof output === 'number' ? output : 0,
+      ]);
+    }
+  }
+  return prices;
 }

@@ -10,12 +10,19 @@ import type { RunEvent } from '../events';
 import type { StepCall, StepDigest, StepKind } from './types';
 import { isToolFailure } from '../run-outcome';
 
-function emptyDigest(kind: StepKind, step: number, agent: string, seq: number): StepDigest {
+function emptyDigest(
+  kind: StepKind,
+  step: number,
+  agent: string,
+  seq: number,
+  ts: number,
+): StepDigest {
   return {
     kind,
     step,
     agent,
     seq,
+    ts,
     messages: [],
     reply: '',
     calls: [],
@@ -50,11 +57,13 @@ export function digestSteps(events: readonly RunEvent[]): StepDigest[] {
   let current = null as StepDigest | null;
   let lastStep = 0;
   let hasEnded = false;
+  /** the time of the event being folded: a digest opened by it starts then */
+  let now = events[0]?.ts ?? 0;
   /** per agent: the backoff of its call under way, which its durationMs includes */
   const backoff = new Map<string, number>();
 
   const open = (kind: StepKind, step: number, agent: string, seq: number): StepDigest => {
-    current = emptyDigest(kind, step, agent, seq);
+    current = emptyDigest(kind, step, agent, seq, now);
     digests.push(current);
     return current;
   };
@@ -66,6 +75,7 @@ export function digestSteps(events: readonly RunEvent[]): StepDigest[] {
   };
 
   for (const event of events) {
+    now = event.ts;
     if (IGNORED.has(event.type)) continue;
     switch (event.type) {
       case 'run.started':

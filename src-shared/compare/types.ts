@@ -5,6 +5,7 @@
  */
 import type { RunOutcome, TokenUsage } from '../domain/agent';
 import type { RunSettings } from '../events';
+import type { ForkFigures } from './fork-figures';
 
 /** One tool call of a step: what was asked and what came back. */
 export interface StepCall {
@@ -40,6 +41,8 @@ export interface StepDigest {
   agent: string;
   /** seq of the step's first event: where the run's timeline shows it */
   seq: number;
+  /** time of that event (for `end`: when the run finished, or its last event) */
+  ts: number;
   messages: StepMessage[];
   /** the model's text (several model calls in one step are joined by a blank line) */
   reply: string;
@@ -72,6 +75,8 @@ export interface AlignedRow {
 /** The per-run figures of the summary header. */
 export interface RunFacts {
   runId: string;
+  /** the name the user gave the run in the history (renamed), shown instead of the task */
+  title?: string;
   agent: string;
   task: string;
   /** the model the run was started with */
@@ -119,6 +124,11 @@ export interface RunDiff {
   isEquivalent: boolean;
   /** steps A and B share as a fork and its parent (A is the parent), else 0 */
   sharedPrefix: number;
+  /**
+   * For a fork and its parent: both measured after the fork step, and the parent's shared
+   * steps on their own (fork-figures.ts). `a` and `b` stay the whole runs' figures.
+   */
+  fork?: ForkFigures;
 }
 
 /** One run of an N-run comparison, measured against the first (the baseline). */

@@ -5,6 +5,7 @@
  * from the runs' own summaries (their histories), never stored.
  */
 import type { AgentName, RunOutcome } from './agent';
+import type { RunVerdict, VerdictKind } from '../run-outcome';
 
 export interface BatchTask {
   /** the task text given to the agent */
@@ -70,13 +71,18 @@ export interface BatchProgress {
   isComplete: boolean;
 }
 
-/** One run of a cell, as its history tells it. */
+/** One run of a cell, as its history tells it: the figures are this run's alone. */
 export interface BatchCellRun {
   key: string;
   repeat: number;
   runId?: string;
   status: BatchItemStatus;
   outcome?: RunOutcome;
+  /**
+   * the run's one badge, from `runVerdict` (src-shared/run-outcome.ts): the same label the
+   * history and the run header show (`finished with 1 tool error`); absent before it started
+   */
+  verdict?: RunVerdict;
   /** the check's verdict; absent without a check or before it ran */
   check?: boolean;
   steps: number;
@@ -85,12 +91,21 @@ export interface BatchCellRun {
   stuck: number;
 }
 
-/** A task x profile cell: its repeats and what they add up to. */
+/**
+ * A task x profile cell: its repeats and what they add up to. `steps`, `tokens`,
+ * `durationMs` and `stuck` are totals over the cell's `ended` runs (never a run's own
+ * figures: `cellFigures` gives the mean per run); a run still going is not in them.
+ */
 export interface BatchCell {
   taskIndex: number;
   profileIndex: number;
   runs: BatchCellRun[];
+  /** runs of the cell that ended (their figures are in the totals) */
+  ended: number;
+  /** ended runs whose verdict is `finished` or `finished_with_errors` (exit code 0) */
   finished: number;
+  /** how many ended runs got each verdict (the labels the history shows) */
+  verdicts: Partial<Record<VerdictKind, number>>;
   checksPassed: number;
   checksRun: number;
   steps: number;

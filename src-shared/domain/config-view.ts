@@ -3,6 +3,7 @@
  * time; every value it sees says where it comes from. API keys never travel to the UI:
  * only whether one is set.
  */
+import type { ProfileTarget, ProfileView } from './profiles';
 import type { SectionsView } from './settings-sections';
 
 /** Agents with a config page: the runnable agents and the planning flow. */
@@ -15,8 +16,11 @@ export const CONFIG_AGENT_NAMES = [
   'planning',
 ] as const;
 export type ConfigAgentName = (typeof CONFIG_AGENT_NAMES)[number];
-/** `default` is the `[llm]` section itself (what every agent inherits). */
-export type ConfigTarget = ConfigAgentName | 'default';
+/**
+ * `default` is the `[llm]` section itself (what every agent inherits); `profile:NAME`
+ * is the profile `[llm.NAME]` itself, whoever uses it.
+ */
+export type ConfigTarget = ConfigAgentName | 'default' | ProfileTarget;
 
 export const LLM_SETTING_KEYS = [
   'model',
@@ -30,6 +34,8 @@ export const LLM_SETTING_KEYS = [
   'timeout',
   'max_retries',
   'max_concurrency',
+  'input_price',
+  'output_price',
 ] as const;
 export type LlmSettingKey = (typeof LLM_SETTING_KEYS)[number];
 /** `scripted` replays the bundled demo scenarios (or a scenario file) without a key */
@@ -50,6 +56,10 @@ export interface LlmSettingValues {
   max_retries: number;
   /** model calls of the profile at once, across runs; null: no cap */
   max_concurrency: number | null;
+  /** US dollars per million input tokens; 0: the list price of a known model */
+  input_price: number;
+  /** the same for output tokens */
+  output_price: number;
 }
 
 export const AGENT_SETTING_KEYS = [
@@ -140,6 +150,8 @@ export interface ConfigView {
   agents: Record<ConfigAgentName, AgentConfigView>;
   /** names of the `[llm.NAME]` profiles in the file */
   profiles: string[];
+  /** `[llm]` (named `default`) then each `[llm.NAME]`: who uses it, its key, its price */
+  profileViews: ProfileView[];
   /** `[sandbox]`, `[browser]` and `[mcp]`, with where each value comes from */
   sections: SectionsView;
   secretStorage: SecretStorageKind;
@@ -161,10 +173,13 @@ export type LlmEdits = { [K in LlmSettingKey]?: LlmSettingValues[K] | null };
 export type AgentSettingEdits = { [K in AgentSettingKey]?: AgentSettingValues[K] | null };
 
 export interface ConfigSaveInput {
-  /** `default` writes `[llm]`; an agent writes the profile it uses (`[llm.AGENT]` if none) */
+  /**
+   * `default` writes `[llm]`; an agent writes the profile it uses (`[llm.AGENT]` if none);
+   * `profile:NAME` writes `[llm.NAME]`
+   */
   target: ConfigTarget;
   llm?: LlmEdits;
-  /** written to `[agent.AGENT]`; not allowed for `default` */
+  /** written to `[agent.AGENT]`; only for an agent target */
   settings?: AgentSettingEdits;
   apiKey?: ApiKeyEdit;
 }

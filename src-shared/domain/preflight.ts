@@ -32,6 +32,8 @@ export interface PreflightInput {
   agent?: AgentName;
   flow?: FlowName;
   workspace?: WorkspaceChoice;
+  /** the profile the run would use instead of the agent's own (`RunStartInput.profile`) */
+  profile?: string;
 }
 
 export interface PreflightReport {

@@ -1,6 +1,6 @@
 /** What the contract says about runs: starting them, their summaries, history pages, transfer. */
 import type { AgentName, AgentState, FlowName, RunOutcome, TokenUsage } from './agent';
-import type { RunBatchTag, RunEvent } from '../events';
+import type { RerunSettings, RunBatchTag, RunEvent } from '../events';
 
 export interface RunStartInput {
   task: string;
@@ -20,6 +20,16 @@ export interface RunStartInput {
   approveTools?: string[];
   /** "Run again": the run this one repeats from step 0 (recorded as its sibling) */
   rerunOf?: string;
+  /**
+   * with `rerunOf`: the settings that run recorded (its model profile and agent settings;
+   * the default) or today's config.toml (`current`); docs/time-travel.md
+   */
+  rerunSettings?: RerunSettings;
+  /**
+   * the model profile for this run only (`default`: `[llm]`), as a batch column
+   * (`workbench batch --profile`) uses it; absent: the agent's own
+   */
+  profile?: string;
 }
 
 /** Fork a run at a step (`runs:fork`, `workbench runs fork`): docs/time-travel.md. */
@@ -38,6 +48,19 @@ export interface RunForkInput {
    * user accepts that; without it such a fork is refused
    */
   withoutFiles?: boolean;
+}
+
+/**
+ * Continue a finished run with a follow-up message (`runs:continue`, `workbench runs
+ * continue`): a new run with the run's whole memory plus `message`, in the same session
+ * and workspace (docs/time-travel.md).
+ */
+export interface RunContinueInput {
+  runId: string;
+  /** the user's follow-up: a new user message after the run's memory (and the new run's task) */
+  message: string;
+  /** how many more steps the continuation may take (default: the agent's max_steps) */
+  maxSteps?: number;
 }
 
 /** A step's checkpoint as the UI sees it (`runs:checkpoints`). */
@@ -87,8 +110,12 @@ export interface RunSummary {
   forkOf?: { runId: string; step: number };
   /** a resumed run: the interrupted run it continues */
   resumeOf?: { runId: string; step: number };
+  /** a continuation: the finished run it goes on from (the history nests it under that run) */
+  continueOf?: { runId: string; step: number };
   /** "Run again": the run this one repeats (the history lists it beside that run) */
   rerunOf?: string;
+  /** which settings the re-run used: the ones `rerunOf` recorded, or today's */
+  rerunSettings?: RerunSettings;
   flow?: FlowName;
   sessionId?: string;
   startedAt: number;

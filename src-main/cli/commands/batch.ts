@@ -15,6 +15,7 @@ import { FileReadError, readRegularFile } from '../../runtime/util/read-regular-
 import { createRuntime, type Runtime } from '../../runtime/runtime';
 import { parseCommandArgs, parsePositiveInt } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
+import { verdictExitCode } from '@shared/run-outcome';
 import { formatGrid, progressLine } from '../batch-report';
 
 const MAX_TASK_FILE = 16 * 1024 * 1024;
@@ -125,9 +126,14 @@ async function follow(
   const grid = runtime.batches.grid(batchId);
   printGrid(grid, isJson);
   if (interrupted || !grid.progress.isComplete) return EXIT.interrupted;
+  // A run is good as `workbench run` would exit 0 for it: its verdict, the history's.
   const allGood = grid.cells
     .flat()
-    .every((cell) => cell.runs.every((run) => run.outcome === 'finished' && run.check !== false));
+    .every((cell) =>
+      cell.runs.every(
+        (run) => run.verdict && verdictExitCode(run.verdict.kind) === 0 && run.check !== false,
+      ),
+    );
   return allGood ? EXIT.finished : EXIT.error;
 }
 

@@ -12,8 +12,9 @@ import {
   LLM_SETTING_KEYS,
   type AgentConfigView,
   type ApiKeyStatus,
-  type ConfigTarget,
+  type ConfigAgentName,
 } from '@shared/ipc';
+import { mcpReach } from '@shared/mcp-reach';
 import { runModelOf } from '@shared/run-model';
 import { ConfigService } from '../../runtime/config/config-service';
 import { ConfigError } from '../../runtime/config/load';
@@ -53,10 +54,10 @@ export async function configCommand(args: string[]): Promise<number> {
   }
 }
 
-function target(value: string | undefined): ConfigTarget {
+function target(value: string | undefined): 'default' | ConfigAgentName {
   if (value === undefined) return 'default';
   if (value === 'default' || (CONFIG_AGENT_NAMES as readonly string[]).includes(value)) {
-    return value as ConfigTarget;
+    return value as 'default' | ConfigAgentName;
   }
   throw new UsageError(`unknown agent "${value}" (${CONFIG_AGENT_NAMES.join(', ')}, default)`);
 }
@@ -155,6 +156,15 @@ function importOpenManus(args: string[]): number {
     for (const path of result.imported) process.stdout.write(`imported  ${path}\n`);
     for (const { path, reason } of result.ignored)
       process.stdout.write(`ignored   ${path}: ${reason}\n`);
+    // Servers added: which agents get their tools (issue 25 item 11), never silently.
+    const added = result.imported.flatMap(
+      (line) => /\[mcp\.servers\.([\w-]+)\]/.exec(line)?.[1] ?? [],
+    );
+    const mcp = result.config.sections.mcp;
+    const names = [...new Set([...mcp.servers.map((server) => server.name), ...added])];
+    for (const name of added) {
+      process.stderr.write(`[mcp.servers.${name}]: ${mcpReach(name, names, mcp.agentServer)}\n`);
+    }
     process.stderr.write(
       !result.isSaved
         ? 'Dry run: nothing was saved\n'

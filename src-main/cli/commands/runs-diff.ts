@@ -60,7 +60,11 @@ function loadOperand(store: RunStore, runs: readonly RunSummary[], operand: stri
     const log = readForComparison(stored, runId);
     warn(log.warnings);
     const isLive = summary.outcome === undefined && !summary.isInterrupted;
-    return { events: log.events, isLive };
+    return {
+      events: log.events,
+      isLive,
+      ...(summary.title !== undefined ? { title: summary.title } : {}),
+    };
   }
   if (!existsSync(operand)) {
     throw new UsageError(

@@ -1,9 +1,11 @@
 /**
  * `workbench runs fork RUN --at STEP [--agent-model PROFILE] [--message TEXT] [--max-steps N]
- * [--without-files] [--jsonl]`, `workbench runs resume RUN [--jsonl]` and `workbench runs delete RUN...`:
- * time travel from the command line (docs/time-travel.md). A fork or a resume is a new
- * run, followed live like `workbench run` (same output, same exit codes: 0 finished, 1
- * error, 2 bad usage, 3 max steps, 130 stopped); the new run's id goes to stderr first.
+ * [--without-files] [--jsonl]`, `workbench runs resume RUN [--jsonl]`, `workbench runs
+ * continue RUN MESSAGE [--max-steps N] [--jsonl]` and `workbench runs delete RUN...`:
+ * time travel from the command line (docs/time-travel.md). A fork, a resume or a
+ * continuation is a new run, followed live like `workbench run` (same output, same exit
+ * codes: 0 finished, 1 error, 2 bad usage, 3 max steps, 130 stopped); the new run's id
+ * goes to stderr first.
  */
 import { existsSync } from 'node:fs';
 import type { RunEvent } from '@shared/events';
@@ -59,6 +61,34 @@ export async function resumeCommand(args: string[]): Promise<number> {
   const [ref, ...extra] = positionals;
   if (!ref || extra.length > 0) throw new UsageError('usage: workbench runs resume RUN');
   return follow(values.config, values.jsonl, (runId) => ({ kind: 'resume', runId }), ref);
+}
+
+export async function continueCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('runs continue', args, {
+    'max-steps': { type: 'string' },
+    config: { type: 'string', short: 'c' },
+    jsonl: { type: 'boolean', default: false },
+  });
+  const usage = 'usage: workbench runs continue RUN MESSAGE [--max-steps N]';
+  const [ref, message, ...extra] = positionals;
+  if (!ref || message === undefined || extra.length > 0) {
+    throw new UsageError(
+      extra.length > 0 ? `the message is one argument: quote it; ${usage}` : usage,
+    );
+  }
+  if (message.trim() === '') throw new UsageError(`the message is empty; ${usage}`);
+  const maxSteps = parsePositiveInt(values['max-steps'], '--max-steps');
+  return follow(
+    values.config,
+    values.jsonl,
+    (runId) => ({
+      kind: 'continue',
+      runId,
+      message,
+      ...(maxSteps !== undefined ? { maxSteps } : {}),
+    }),
+    ref,
+  );
 }
 
 export async function deleteCommand(args: string[]): Promise<number> {

@@ -1,6 +1,6 @@
 /**
  * `workbench runs list | show RUN_ID [--jsonl] | export RUN_ID [-o FILE] | import FILE | diff A B
- * | rename RUN_ID TITLE | delete RUN_ID`:
+ * | rename RUN_ID TITLE | fork | resume | continue | delete RUN_ID`:
  * the run history from the command line. `show --jsonl` replays the persisted events
  * exactly as they were emitted (the same bytes `run --jsonl` printed). Damaged lines
  * are skipped and reported on stderr, never fatal.
@@ -50,13 +50,15 @@ export async function runsCommand(args: string[]): Promise<number> {
       return (await import('./runs-lineage')).forkCommand(rest);
     case 'resume':
       return (await import('./runs-lineage')).resumeCommand(rest);
+    case 'continue':
+      return (await import('./runs-lineage')).continueCommand(rest);
     case 'delete':
       return (await import('./runs-lineage')).deleteCommand(rest);
     default:
       throw new UsageError(
         sub === undefined
-          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE, diff A B, rename RUN_ID TITLE, fork RUN --at STEP, resume RUN, delete RUN'
-          : `unknown runs subcommand "${sub}" (list, show, export, import, diff, rename, fork, resume, delete)`,
+          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE, diff A B, rename RUN_ID TITLE, fork RUN --at STEP, resume RUN, continue RUN MESSAGE, delete RUN'
+          : `unknown runs subcommand "${sub}" (list, show, export, import, diff, rename, fork, resume, continue, delete)`,
       );
   }
 }

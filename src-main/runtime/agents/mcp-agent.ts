@@ -11,7 +11,8 @@ import {
   type BuiltAgent,
 } from './build-input';
 import { MCP_NEXT_STEP_PROMPT, mcpSystemPrompt } from './prompts/mcp';
-import type { WorkbenchConfig } from '../config/schema';
+import type { McpServerSettings, WorkbenchConfig } from '../config/schema';
+import { DEMO_MCP_SERVER_NAME, DEMO_MODEL_NAME } from '../demo/scripted-provider';
 import { VisualToolAgent } from '../loop/visual-tool-agent';
 import { createTerminateTool } from '../tools/terminate';
 import { loadMcpTools } from '../tools/mcp/mcp-toolset';
@@ -42,9 +43,20 @@ export function chooseMcpServer(config: WorkbenchConfig): string {
   );
 }
 
-export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent> {
+/**
+ * The server this run uses: the built-in demo server when the demo model drives the agent
+ * (its scripted replies know only that server's tools), else the configured one.
+ */
+async function serverForRun(input: AgentBuildInput): Promise<[string, McpServerSettings]> {
+  if (input.llm.model === DEMO_MODEL_NAME) {
+    return [DEMO_MCP_SERVER_NAME, await input.services.scripted.demoMcpServer()];
+  }
   const server = chooseMcpServer(input.config);
-  const settings = input.config.mcp.servers[server]!;
+  return [server, input.config.mcp.servers[server]!];
+}
+
+export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent> {
+  const [server, settings] = await serverForRun(input);
   const terminate = createTerminateTool();
   const toolset = await loadMcpTools({
     session: input.session,

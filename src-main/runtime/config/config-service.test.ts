@@ -313,11 +313,16 @@ describe('ConfigService OpenManus import', () => {
   it('a dry run reports without writing; a value we would reject is left out, not fatal', () => {
     const { config, file } = service(CONFIG);
     const result = config.importOpenManus({
-      content: '[llm]\nmodel = "m"\ntemperature = 5.0\nbase_url = "not a url"\n',
+      content: '[llm]\nmodel = "m"\ntemperature = 5.0\n',
       dryRun: true,
     });
     expect(result.isSaved).toBe(false);
-    expect(result.ignored.map((i) => i.path).sort()).toEqual(['llm.base_url', 'llm.temperature']);
+    expect(result.ignored.map((i) => i.path).sort()).toEqual(['llm.temperature']);
+    expect(readFileSync(file, 'utf8')).toBe(CONFIG);
+    // but not a base_url: left out, the profile would send its key to api.openai.com
+    expect(() =>
+      config.importOpenManus({ content: '[llm]\nmodel = "m"\nbase_url = "not a url"\n' }),
+    ).toThrow(/base_url = "not a url".*api\.openai\.com.*Nothing was imported/);
     expect(readFileSync(file, 'utf8')).toBe(CONFIG);
   });
 

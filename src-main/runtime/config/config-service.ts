@@ -9,14 +9,17 @@ import { copyFileSync, existsSync, unwatchFile, watchFile, type Stats } from 'no
 import { stringify as stringifyToml } from 'smol-toml';
 import type {
   ConfigImportInput,
+  ConfigAgentName,
   ConfigImportResult,
   ConfigSaveInput,
   ConfigTarget,
   ConfigView,
   ConnectionTestInput,
   McpServerInput,
+  ProfileEdit,
   SectionsSaveInput,
 } from '@shared/ipc';
+import { profileOfTarget } from '@shared/ipc';
 import { writeFileAtomic } from './atomic-write';
 import { buildConfigView } from './config-view';
 import { configWarnings } from './config-warnings';
@@ -28,10 +31,12 @@ import {
   validateConfigData,
 } from './load';
 import { planImport } from './import-plan';
+import { planProfileEdit, ProfileEditError } from './profile-edits';
 import { resolveLlmProfile, resolveNamedProfile, resolveSecret } from './resolve';
 import { configSchema, type LlmProfile, type WorkbenchConfig } from './schema';
 import { SECRET_REF_PREFIX, type SecretStore } from './secrets';
-import { editToml, getPath, setPath, type TomlEdit, type TomlValue } from './toml-document';
+import { applyEdits } from './apply-edits';
+import { getPath, type TomlEdit, type TomlValue } from './toml-document';
 
 export interface ConfigServiceOptions {
   file: string;
@@ -123,12 +128,19 @@ export class ConfigService {
 
   /** The profile a run of this agent would use, with its key resolved. */
   resolveProfile(target: ConfigTarget, config = this.load()): LlmProfile {
+    const profile = profileOfTarget(target);
+    if (profile !== null) return this.resolveNamedProfile(profile, config);
     if (target === 'default') {
       // [llm] alone: an agent with no profile of its own and no [agent] choice.
       const llmOnly = { ...config, agent: {}, llm: { ...config.llm, profiles: {} } };
       return resolveLlmProfile(llmOnly, 'toolcall', this.env, this.secrets);
     }
-    return resolveLlmProfile(config, target, this.env, this.secrets);
+    return resolveLlmProfile(config, target as ConfigAgentName, this.env, this.secrets);
+  }
+
+  /** A key as config.toml writes it (`env:NAME`, `secret:NAME`, the key), resolved; '' if none. */
+  resolveApiKey(raw: string): string {
+    return resolveSecret(raw, this.env, this.secrets);
   }
 
   /** The profile `[llm.NAME]` (`default`: `[llm]`), as the debugger's model change uses it. */
@@ -169,9 +181,10 @@ export class ConfigService {
     for (const [key, value] of Object.entries(input.llm ?? {})) {
       edits.push({ table, key, value: value ?? undefined });
     }
-    if (input.settings && input.target !== 'default') {
+    const agent = agentOfTarget(input.target);
+    if (input.settings && agent) {
       for (const [key, value] of Object.entries(input.settings)) {
-        edits.push({ table: ['agent', input.target], key, value: value ?? undefined });
+        edits.push({ table: ['agent', agent], key, value: value ?? undefined });
       }
     }
     const secretName = table.join('.');
@@ -200,6 +213,25 @@ export class ConfigService {
     ) {
       this.secrets.delete(previousKey.slice(SECRET_REF_PREFIX.length));
     }
+    return this.changed();
+  }
+
+  /**
+   * Creates, duplicates, renames or deletes a profile, or assigns one to an agent
+   * (profile-edits.ts says what each changes). Validated before anything is written;
+   * a profile's stored key is copied before the file names it and deleted only once
+   * nothing does, so a crash between the two leaves a key too many, never one missing.
+   */
+  editProfile(edit: ProfileEdit): ConfigView {
+    const text = this.readText();
+    const raw = parseTomlText(text, this.file);
+    const config = validateConfigData(raw, text, this.file);
+    const plan = planProfileEdit(raw, config, edit);
+    const next = applyEdits(text, raw, plan.edits, this.file);
+    validateConfigData(next.raw, next.text, this.file);
+    for (const { from, to } of plan.copySecrets) this.secrets.copy(from, to);
+    writeFileAtomic(this.file, next.text, 0o600);
+    for (const name of plan.deleteSecrets) this.secrets.delete(name);
     return this.changed();
   }
 
@@ -298,9 +330,22 @@ export class ConfigService {
     return readConfigText(this.file);
   }
 
-  /** `[llm]` for the default target; else the profile the agent uses, `[llm.AGENT]` if none. */
+  /**
+   * `[llm]` for the default target, `[llm.NAME]` for `profile:NAME`; else the profile the
+   * agent uses, `[llm.AGENT]` if none.
+   */
   private llmTable(raw: RawTable, target: ConfigTarget): string[] {
     if (target === 'default') return ['llm'];
+    const profile = profileOfTarget(target);
+    if (profile !== null) {
+      if (!isTableAt(raw, ['llm', profile])) {
+        throw new ProfileEditError(
+          'not_found',
+          `There is no profile [llm.${profile}] in config.toml`,
+        );
+      }
+      return ['llm', profile];
+    }
     const chosen = getPath(raw, ['agent', target, 'llm']);
     if (typeof chosen === 'string' && chosen.trim() !== '') return ['llm', chosen.trim()];
     return ['llm', target];
@@ -319,33 +364,16 @@ export class ConfigService {
   }
 }
 
-/**
- * Applies edits keeping the file's comments and layout, then checks the result parses to
- * exactly the intended data; should the patcher ever produce something else, the data is
- * written out in full instead (comments lost, values right).
- */
-function applyEdits(
-  text: string,
-  raw: RawTable,
-  edits: readonly Edit[],
-  file: string,
-): { text: string; raw: RawTable } {
-  let edited: { text: string; data: RawTable } | null;
-  try {
-    edited = editToml(text, raw, edits);
-  } catch {
-    edited = null;
-  }
-  let parsed: RawTable | null = null;
-  try {
-    if (edited) parsed = parseTomlText(edited.text, file);
-  } catch {
-    parsed = null;
-  }
-  if (edited && parsed && deepEqual(parsed, edited.data)) return { text: edited.text, raw: parsed };
-  const expected = structuredClone(raw);
-  for (const edit of edits) setPath(expected, [...edit.table, edit.key], edit.value);
-  return { text: stringifyToml(expected), raw: expected };
+/** The agent a page's target is, or null for `[llm]` and profile pages. */
+function agentOfTarget(target: ConfigTarget): ConfigAgentName | null {
+  return target === 'default' || profileOfTarget(target) !== null
+    ? null
+    : (target as ConfigAgentName);
+}
+
+function isTableAt(raw: RawTable, path: readonly string[]): boolean {
+  const value = getPath(raw, path);
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** An MCP server as its TOML table: only the keys that say something. */
@@ -357,17 +385,4 @@ function mcpTable(server: McpServerInput): Record<string, TomlValue> {
   if (server.timeout !== undefined) table['timeout'] = server.timeout;
   if (server.env && Object.keys(server.env).length > 0) table['env'] = server.env;
   return table;
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a instanceof Date || b instanceof Date) {
-    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  }
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as RawTable)[k], (b as RawTable)[k]));
 }

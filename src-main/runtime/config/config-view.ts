@@ -6,25 +6,18 @@
 import {
   AGENT_SETTING_KEYS,
   CONFIG_AGENT_NAMES,
-  LLM_SETTING_KEYS,
   type AgentConfigView,
   type AgentSettingFields,
-  type ApiKeyStatus,
   type ConfigAgentName,
   type ConfigSource,
   type ConfigView,
-  type LlmFields,
   type SecretStorageKind,
 } from '@shared/ipc';
+import { apiKeyStatus, llmFields, llmLayers } from './llm-fields';
 import { profileNameFor } from './resolve';
-import {
-  AGENT_DEFAULTS,
-  ALL_AGENTS,
-  LLM_DEFAULTS,
-  type LlmProfileInput,
-  type WorkbenchConfig,
-} from './schema';
-import { SECRET_REF_PREFIX, type SecretStatus } from './secrets';
+import { AGENT_DEFAULTS, ALL_AGENTS, type WorkbenchConfig } from './schema';
+import type { SecretStatus } from './secrets';
+import { buildProfileViews } from './profiles-view';
 import { buildSectionsView } from './sections-view';
 
 export interface ViewContext {
@@ -37,61 +30,6 @@ export interface ViewContext {
   warnings?: string[];
   /** config.toml as parsed (before defaults), to tell set values from defaults */
   raw?: Record<string, unknown>;
-}
-
-interface Layer {
-  values: LlmProfileInput;
-  source: ConfigSource;
-}
-
-function llmLayers(config: WorkbenchConfig, profile: string | null): Layer[] {
-  const layers: Layer[] = [{ values: config.llm.default, source: { kind: 'llm' } }];
-  const named = profile ? config.llm.profiles[profile] : undefined;
-  if (profile && named) layers.push({ values: named, source: { kind: 'profile', profile } });
-  return layers;
-}
-
-function llmFields(layers: readonly Layer[]): LlmFields {
-  const fields: Record<string, { value: unknown; source: ConfigSource }> = {};
-  for (const key of LLM_SETTING_KEYS) {
-    let field: { value: unknown; source: ConfigSource } = {
-      value: LLM_DEFAULTS[key],
-      source: { kind: 'default' },
-    };
-    for (const layer of layers) {
-      const value = layer.values[key];
-      if (value !== undefined) field = { value, source: layer.source };
-    }
-    // max_concurrency's built-in 0 means "no cap", which the view says with null.
-    if (key === 'max_concurrency' && field.value === 0) field = { ...field, value: null };
-    fields[key] = field;
-  }
-  // Every key of LLM_SETTING_KEYS was filled above with a value of the schema's type.
-  return fields as LlmFields;
-}
-
-export function apiKeyStatus(
-  layers: readonly Layer[],
-  context: Pick<ViewContext, 'env' | 'secretStatus'>,
-): ApiKeyStatus {
-  let raw = '';
-  let source: ConfigSource = { kind: 'default' };
-  for (const layer of layers) {
-    if (layer.values.api_key !== undefined) {
-      raw = layer.values.api_key;
-      source = layer.source;
-    }
-  }
-  if (raw === '') return { isSet: false, storage: 'none', source };
-  if (raw.startsWith('env:')) {
-    const envVar = raw.slice(4);
-    return { isSet: Boolean(context.env[envVar]), storage: 'env', source, envVar };
-  }
-  if (raw.startsWith(SECRET_REF_PREFIX)) {
-    const status = context.secretStatus(raw.slice(SECRET_REF_PREFIX.length));
-    return { isSet: status === 'set', storage: 'stored', source };
-  }
-  return { isSet: true, storage: 'inline', source };
 }
 
 function settingFields(config: WorkbenchConfig, agent: ConfigAgentName): AgentSettingFields {
@@ -143,6 +81,7 @@ export function buildConfigView(config: WorkbenchConfig, context: ViewContext): 
     defaults: { llm: llmFields(defaultLayers), apiKey: apiKeyStatus(defaultLayers, context) },
     agents,
     profiles: Object.keys(config.llm.profiles).sort(),
+    profileViews: buildProfileViews(config, context),
     sections: buildSectionsView(config, context.raw),
     secretStorage: context.secretStorage,
     ...(context.error ? { error: context.error } : {}),

@@ -3,12 +3,41 @@
  * client (no retries), and a verdict a user can act on: the key was refused, the model
  * does not exist, nothing listens at the base URL, the server is not OpenAI-compatible.
  * The key is never part of the answer, even when a server echoes it back.
+ *
+ * The request has a run's shape (issue 26 item 8): the token limit under the name a run
+ * sends it (`max_completion_tokens` for reasoning models, which refuse `max_tokens`), the
+ * temperature, and a tool, so an endpoint without tool calling fails here and not in the
+ * first run. Only the token limit is small.
  */
 import OpenAI, { AzureOpenAI } from 'openai';
 import type { ConnectionTestResult } from '@shared/ipc';
 import type { LlmProfile } from './schema';
 import { azureTarget } from './azure-url';
 import { explainConnectionFailure } from '../util/connection-cause';
+import { isReasoningProfile } from './reasoning-model';
+
+/** A tool like the agents' own, so the request asks what a run asks. */
+const PROBE_TOOL = {
+  type: 'function' as const,
+  function: {
+    name: 'terminate',
+    description: 'End the task.',
+    parameters: {
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['success', 'failure'] } },
+      required: ['status'],
+    },
+  },
+};
+
+/** The run's parameters with a small token limit: enough for a reasoning model to answer. */
+function probeParams(
+  profile: LlmProfile,
+): { max_completion_tokens: number } | { max_tokens: number; temperature: number } {
+  return isReasoningProfile(profile)
+    ? { max_completion_tokens: 64 }
+    : { max_tokens: 8, temperature: profile.temperature };
+}
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 
@@ -43,7 +72,9 @@ export async function testConnection(
       {
         model: profile.model,
         messages: [{ role: 'user', content: 'Reply with the single word: ok' }],
-        max_tokens: 8,
+        tools: [PROBE_TOOL],
+        tool_choice: 'auto',
+        ...probeParams(profile),
         stream: false,
       },
       options.signal ? { signal: options.signal } : {},
@@ -100,6 +131,8 @@ function explain(
           `Not found (404): check the base URL and that the model "${profile.model}" exists. ${detail}`,
           404,
         );
+      case 400:
+        return done(false, badRequest(detail, profile), 400);
       case 429:
         return done(false, `Rate limited or out of quota (429): ${detail}`, 429);
       default:
@@ -138,4 +171,19 @@ function firstLine(text: string): string {
 /** Removes the key, should a server or library ever put it in a message. */
 function redact(text: string, key: string): string {
   return key.length >= 4 ? text.split(key).join('[redacted]') : text;
+}
+
+/** A 400 that says what the run would trip on: the token parameter, the temperature, tools. */
+function badRequest(detail: string, profile: LlmProfile): string {
+  const table = profile.name === 'default' ? '[llm]' : `[llm.${profile.name}]`;
+  if (/max_tokens.*max_completion_tokens|'max_tokens' is not supported/i.test(detail)) {
+    return `The model "${profile.model}" wants max_completion_tokens, as reasoning models do (400): ${detail} Set reasoning = true in ${table}.`;
+  }
+  if (/temperature/i.test(detail) && /unsupported|only the default/i.test(detail)) {
+    return `The model "${profile.model}" refuses the temperature (400): ${detail} If it is a reasoning model, set reasoning = true in ${table}; otherwise set temperature = 1.`;
+  }
+  if (/tool/i.test(detail) && /not support|unsupported|does not accept/i.test(detail)) {
+    return `The model "${profile.model}" does not accept tools (400): ${detail} The agents work by calling tools: choose a model with tool (function) calling.`;
+  }
+  return `The server refused the request (400): ${detail}`;
 }

@@ -10,10 +10,14 @@
  *   workbench speaks the chat-completions protocol only, and keeping the key and model
  *   with the default OpenAI URL (what the import used to do) sends a Bedrock model name
  *   and key to OpenAI.
+ * - The examples' placeholders (import-placeholders.ts): a placeholder key is not stored
+ *   (runs use the demo model and say so), a placeholder or invalid base_url refuses the
+ *   import (dropping it pointed the profile at api.openai.com).
  * - `max_input_tokens` is a lifetime budget there and a per-request guard here: left out.
  */
 import type { z } from 'zod';
 import { isAzureApiVersion, splitAzureBaseUrl } from './azure-url';
+import { isPlaceholderKey, isPlaceholderUrl } from './import-placeholders';
 import { llmProfileShape, type LlmProfileInput } from './schema';
 
 export interface ImportReport {
@@ -68,7 +72,12 @@ function convertProfile(
   for (const [key, value] of Object.entries(table)) {
     const where = `${path}.${key}`;
     if (key === 'api_key') {
-      if (typeof value === 'string' && value.trim() !== '') {
+      if (typeof value === 'string' && isPlaceholderKey(value)) {
+        report.ignored.push({
+          path: where,
+          reason: `${JSON.stringify(value)} is the example's placeholder, not a key: runs use the built-in demo model until you set the key (Settings, or api_key = "env:NAME" in [${path}])`,
+        });
+      } else if (typeof value === 'string' && value.trim() !== '') {
         report.apiKeys.push({ table: path, value: value.trim() });
         report.imported.push(where);
       } else {
@@ -109,7 +118,18 @@ function convertProfile(
       report.ignored.push({ path: where, reason: 'not a model setting the workbench knows' });
       continue;
     }
+    if (key === 'base_url' && typeof value === 'string' && isPlaceholderUrl(value)) {
+      throw new ImportRefused(
+        `[${path}] base_url = ${JSON.stringify(value)} is still the example's placeholder. Put your endpoint there (for Azure: https://NAME.openai.azure.com/openai/deployments/DEPLOYMENT) and import again. Nothing was imported.`,
+      );
+    }
     const problem = check(schema, value);
+    if (problem && key === 'base_url') {
+      // dropped, the profile would silently talk to api.openai.com with this key
+      throw new ImportRefused(
+        `[${path}] base_url = ${JSON.stringify(value)}: ${problem}. Without it the profile would send its key to api.openai.com; fix the URL and import again. Nothing was imported.`,
+      );
+    }
     if (problem) {
       report.ignored.push({ path: where, reason: problem });
       continue;

@@ -294,7 +294,10 @@ export const configSchema = z
 export type WorkbenchConfig = z.infer<typeof configSchema>;
 export type SandboxSettings = z.infer<typeof sandboxSchema>;
 export type BrowserSettings = z.infer<typeof browserSchema>;
-export type McpServerSettings = z.infer<typeof mcpServerSchema>;
+export type McpServerSettings = z.infer<typeof mcpServerSchema> & {
+  /** where a server not from config.toml was given (the CLI's flags), for its error messages */
+  givenBy?: string;
+};
 
 /** A fully resolved LLM profile: what a model client is built from. */
 export interface LlmProfile {

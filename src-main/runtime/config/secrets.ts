@@ -27,6 +27,11 @@ export interface SecretStore {
   status(name: string): SecretStatus;
   set(name: string, value: string): void;
   delete(name: string): void;
+  /**
+   * stores under TO what is stored under FROM, as stored (a key the desktop app
+   * encrypted is copied without being read); nothing when FROM holds nothing
+   */
+  copy(from: string, to: string): void;
   /** every readable value, so the run manager can keep them out of events */
   values(): string[];
   /** what is wrong with the store (a damaged file), when something is */
@@ -125,6 +130,13 @@ export class FileSecretStore implements SecretStore {
     const secrets = { ...data.secrets };
     delete secrets[name];
     this.write({ ...data, secrets });
+  }
+
+  copy(from: string, to: string): void {
+    const data = this.writable();
+    const stored = data.secrets[from];
+    if (stored === undefined) return;
+    this.write({ ...data, secrets: { ...data.secrets, [to]: stored } });
   }
 
   values(): string[] {

@@ -53,6 +53,21 @@ describe.skipIf(!docker.available)('the built-in demo', () => {
     );
     // Streamed through the real client, like a real model.
     expect(events.some((e) => e.type === 'llm.delta')).toBe(true);
+    // The sandbox is made for the first call: between its start and its result, so the
+    // UI shows it in that call's card, above the result (issue 25).
+    const order = events.flatMap((e) =>
+      e.type === 'tool.started' || e.type === 'tool.finished'
+        ? [`${e.type} ${e.name}`]
+        : e.type === 'sandbox.changed' && (e.status === 'creating' || e.status === 'ready')
+          ? [`sandbox ${e.status}`]
+          : [],
+    );
+    expect(order.slice(0, 4)).toEqual([
+      'tool.started python_execute',
+      'sandbox creating',
+      'sandbox ready',
+      'tool.finished python_execute',
+    ]);
     const started = events.find((e) => e.type === 'run.started');
     const workspace = runtime.services.sessions.open(
       started?.type === 'run.started' ? started.sessionId : '',

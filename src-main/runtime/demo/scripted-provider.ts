@@ -21,8 +21,12 @@ import type { RequestParams } from '@shared/events';
 import { assertRealInside, resolveInside } from '../util/contained-path';
 import { readRegularFile } from '../util/read-regular-file';
 import { demoScenarioFor } from './demo-resources';
+import type { McpServerSettings } from '../config/schema';
+import type { DemoMcpServer } from './demo-mcp-server';
 
 export const DEMO_MODEL_NAME = 'demo (built-in, no API key set)';
+/** The mcp demo's server (demo-mcp-server.ts): its tools reach the model as `mcp_demo_<tool>`. */
+export const DEMO_MCP_SERVER_NAME = 'demo';
 
 /** Scenario files are scripts of replies; 64 MB is far beyond any real one. */
 const MAX_SCENARIO_BYTES = 64 * 1024 * 1024;
@@ -39,6 +43,7 @@ export class ScriptedProvider {
     Promise<{ server: ScriptedOpenAiServer; url: string }>
   >();
   private readonly env: NodeJS.ProcessEnv;
+  private demoMcp: Promise<{ server: DemoMcpServer; settings: McpServerSettings }> | null = null;
 
   constructor(private readonly options: ScriptedProviderOptions) {
     this.env = options.env ?? process.env;
@@ -64,10 +69,33 @@ export class ScriptedProvider {
     );
   }
 
+  /**
+   * The built-in MCP server the mcp agent's demo uses (demo-mcp-server.ts), started on
+   * first use and shared by every demo run until the runtime is disposed.
+   */
+  demoMcpServer(): Promise<McpServerSettings> {
+    if (!this.demoMcp) {
+      const pending = import('./demo-mcp-server').then(async ({ DemoMcpServer }) => {
+        const server = new DemoMcpServer();
+        return { server, settings: await server.start() };
+      });
+      pending.catch(() => {
+        if (this.demoMcp === pending) this.demoMcp = null;
+      });
+      this.demoMcp = pending;
+    }
+    return this.demoMcp.then((s) => s.settings);
+  }
+
   async dispose(): Promise<void> {
     const all = [...this.servers.values()];
     this.servers.clear();
-    await Promise.allSettled(all.map(async (s) => (await s).server.close()));
+    const mcp = this.demoMcp;
+    this.demoMcp = null;
+    await Promise.allSettled([
+      ...all.map(async (s) => (await s).server.close()),
+      ...(mcp ? [mcp.then((s) => s.server.close())] : []),
+    ]);
   }
 
   private urlFor(file: string, isBundled: boolean): Promise<string> {
@@ -104,6 +132,7 @@ export class ScriptedProvider {
     const server = new ScriptedOpenAiServer(scenarioScript(scenarios), {
       host: '127.0.0.1',
       port: 0,
+      ...(scenarios.pages ? { pages: scenarios.pages } : {}),
     });
     const url = await server.start();
     return { server, url };

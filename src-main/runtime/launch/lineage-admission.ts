@@ -8,10 +8,13 @@
  *   that step (a chosen folder, a sandbox that had started, snapshots of other steps, or
  *   an imported history that carries none) and no snapshot of that step is kept, it is
  *   refused unless the user asked for an empty workspace (`--without-files`);
- * - a resume's workspace passes the same gate as a folder chosen for a new run, and a
- *   copy it worked on is the one its run made.
+ * - a resume's or a continuation's workspace passes the same gate as a folder chosen for
+ *   a new run, and a copy it worked on is the one its run made;
+ * - a continuation's session folder (a run without a chosen folder) is still there: it
+ *   goes on in the files as the run left them, never in a fresh empty folder;
+ * - a continuation's model profile (the one the run used) is still in the config.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '@shared/events';
 import type { RunStartInput, RunSummary } from '@shared/ipc';
@@ -39,7 +42,9 @@ export async function admitLineage(
       services.config.resolveNamedProfile(lineage.agentModel, config);
     } catch (error) {
       throw new LineageError(
-        `The fork's model profile "${lineage.agentModel}" cannot be used: ${(error as Error).message}`,
+        lineage.kind === 'continue'
+          ? `Run ${lineage.from.runId} used the model profile "${lineage.agentModel}", which cannot be used now: ${(error as Error).message}. Add it back to config.toml, or fork the run at its last step with another profile (--agent-model)`
+          : `The fork's model profile "${lineage.agentModel}" cannot be used: ${(error as Error).message}`,
         'invalid_input',
       );
     }
@@ -48,18 +53,45 @@ export async function admitLineage(
     if (!lineage.withoutFiles) checkForkFiles(checkpoints, lineage, parent);
     return;
   }
+  const verb = lineage.kind === 'resume' ? 'resumed' : 'continued';
+  const workspacesDir = join(services.home, 'workspaces');
   if (lineage.workspaceCopyOf !== undefined) {
-    checkCopy(join(services.home, 'workspaces'), lineage.workspaceCopyOf, lineage.from.runId);
+    checkCopy(workspacesDir, lineage.workspaceCopyOf, lineage.from.runId);
   } else if (input.workspace) {
     try {
       await admitWorkspace(input.workspace, { home: services.home, settings: config.sandbox });
     } catch (error) {
       if (!(error instanceof WorkspaceRefusedError)) throw error;
       throw new LineageError(
-        `Run ${lineage.from.runId} cannot be resumed in its workspace: ${error.message}`,
+        `Run ${lineage.from.runId} cannot be ${verb} in its workspace: ${error.message}`,
         'conflict',
       );
     }
+  } else if (lineage.kind === 'continue') {
+    checkSessionFolder(workspacesDir, input.sessionId, lineage.from.runId);
+  }
+}
+
+/**
+ * A continuation of a run that worked in a session folder (`workspaces/<session>`) goes
+ * on in that folder; opening the session would make it again, empty, so a folder that is
+ * gone (deleted with its fork, removed by hand) is refused here.
+ */
+function checkSessionFolder(workspacesDir: string, sessionId: string | undefined, runId: string) {
+  const folder = join(workspacesDir, sessionId ?? '');
+  let isFolder: boolean;
+  try {
+    assertNotSymlink(folder, 'The session folder');
+    assertRealInside(workspacesDir, folder, 'The session folder');
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    isFolder = false;
+  }
+  if (sessionId === undefined || !isFolder) {
+    throw new LineageError(
+      `Run ${runId} cannot be continued: the workspace it worked in (${folder}) is gone, and a continuation goes on in the files the run left. Fork it at its last step instead (it restores the files from a snapshot), or start a new run`,
+      'conflict',
+    );
   }
 }
 

@@ -2,7 +2,8 @@
  * The launch side of time travel (docs/time-travel.md): a fork gets a fresh session whose
  * sandbox is restored to the parent's files at the fork step, and the parent's context
  * rebuilt from its history; a resume gets the interrupted run's context, each unanswered tool call
- * answered "interrupted", in the workspace the run left behind.
+ * answered "interrupted", in the workspace the run left behind; a continuation gets the
+ * finished run's whole memory and the user's follow-up, in the same session and workspace.
  */
 import type { Message } from '@shared/domain/message';
 import type { WorkbenchConfig } from '../config/schema';
@@ -20,6 +21,11 @@ import type { RunSession } from './run-session';
 export const INTERRUPTED_OBSERVATION =
   'Interrupted: the app was stopped before this call finished. What it did before that, if ' +
   'anything, is in the workspace; check before relying on it, and run it again if needed.';
+
+/** A call a finished run left without an answer (never at a run's normal end). */
+export const ENDED_OBSERVATION =
+  'Not finished: the run ended before this call returned. What it did before that, if ' +
+  'anything, is in the workspace; check before relying on it.';
 
 /**
  * A fork's own session: a fresh workspace and container, closed when the fork ends. The
@@ -83,11 +89,10 @@ export function lineageResumePoint(
     readImage && ((ref) => readImage(from, ref)),
   );
   const append: Message[] = [];
-  if (lineage.kind === 'resume') {
+  if (lineage.kind !== 'fork') {
     // Memory invariant: every tool call is answered, also the ones the kill cut short.
-    for (const call of state.unanswered) {
-      append.push(toolMessage(INTERRUPTED_OBSERVATION, call.id, call.name));
-    }
+    const answer = lineage.kind === 'resume' ? INTERRUPTED_OBSERVATION : ENDED_OBSERVATION;
+    for (const call of state.unanswered) append.push(toolMessage(answer, call.id, call.name));
   }
   if (lineage.message) append.push(userMessage(lineage.message));
   return toResumePoint(state, append);
@@ -98,6 +103,15 @@ export function flowResumePoint(lineage: RunLineage, context: RunContext): FlowR
   const events = context.readRun?.(lineage.from.runId);
   if (!events) throw new Error(`No run ${lineage.from.runId} in the history`);
   return rebuildFlowState(events, lineage.seq, lineage.from.step, lineage.message);
+}
+
+/**
+ * A continuation's step limit: a fresh budget after the step it starts from, `budget`
+ * more steps (the user's `--max-steps`, else the agent's max_steps); steps count on
+ * from the parent's, so the limit is that step plus the budget.
+ */
+export function continuationMaxSteps(step: number, budget: number): number {
+  return step + budget;
 }
 
 /** The step limit of a run that starts at `step`: room for more steps, unless the user set one. */

@@ -17,12 +17,13 @@ import { SANDBOX_NEED } from '../agents/sandbox-need';
 import { ConfigError } from '../config/load';
 import type { ConfigAgentName } from '../config/resolve';
 import type { LlmProfile, WorkbenchConfig } from '../config/schema';
-import { DEMO_MODEL_NAME } from '../demo/scripted-provider';
+import { DEMO_MCP_SERVER_NAME, DEMO_MODEL_NAME } from '../demo/scripted-provider';
 import { isLocalOnlyImage } from '../sandbox/image';
 import { locateChromium } from '../tools/browser/chromium-location';
 import { isCancellation } from '../util/abort';
 import { modelKind } from './model-client';
 import { probeModelEndpoint } from './model-probe';
+import { withRunProfile } from './run-profile';
 import { checkWorkspace } from './workspace';
 
 export interface PreflightOptions {
@@ -51,6 +52,19 @@ export async function preflight(
     ]);
   }
   const agent = input.agent ?? 'manus';
+  try {
+    // The profile chosen for this run, as the run will use it (run-profile.ts).
+    config = withRunProfile(config, agent, input.profile);
+  } catch (error) {
+    return report([
+      {
+        id: 'config',
+        status: 'error',
+        message: (error as Error).message,
+        fix: 'Choose one of the profiles Settings → Profiles lists.',
+      },
+    ]);
+  }
   const agents: AgentName[] =
     input.flow === 'planning' ? [...new Set([...config.flow.planning.executors])] : [agent];
   const targets: ConfigAgentName[] = input.flow === 'planning' ? ['planning', ...agents] : agents;
@@ -61,7 +75,7 @@ export async function preflight(
     modelChecks(services, config, targets, options),
   ]);
   checks.push(...sandbox, ...models);
-  if (agents.includes('mcp')) checks.push(mcpCheck(config));
+  if (agents.includes('mcp')) checks.push(mcpCheck(config, runsOnDemo(services, config, 'mcp')));
   if (agents.includes('browser')) checks.push(browserCheck(config));
   if (input.workspace) {
     checks.push(
@@ -116,7 +130,7 @@ async function sandboxChecks(
         id: 'docker',
         status: severity,
         message: `${probe.error ?? 'Docker does not answer'} (${consequence})`,
-        fix: 'Start Docker (Docker Desktop, or `sudo systemctl start docker`); `sudo ./scripts/setup-system.sh` installs and starts it on Debian/Ubuntu.',
+        fix: engineFix(config.sandbox.engines.map((e) => e.url)),
       },
     ];
   }
@@ -240,7 +254,30 @@ async function modelChecks(
   return Promise.all(checks);
 }
 
-function mcpCheck(config: WorkbenchConfig): PreflightCheck {
+/** Whether the built-in demo model answers for this agent (its profile has no key). */
+function runsOnDemo(
+  services: RuntimeServices,
+  config: WorkbenchConfig,
+  target: ConfigAgentName,
+): boolean {
+  try {
+    return modelKind(services.config.resolveProfile(target, config)) === 'demo';
+  } catch {
+    return false; // the model check says what is wrong with the profile
+  }
+}
+
+function mcpCheck(config: WorkbenchConfig, isDemo: boolean): PreflightCheck {
+  if (isDemo) {
+    // the demo's scripted replies know only the built-in server's tools
+    const yours = Object.keys(config.mcp.servers);
+    return {
+      id: 'mcp',
+      status: 'info',
+      message: `the demo uses its built-in MCP server "${DEMO_MCP_SERVER_NAME}" (tools add and word_count)${yours.length > 0 ? `; yours (${yours.join(', ')}) are used with a real model` : ''}`,
+      fix: 'Add your own server in Settings → MCP servers (or [mcp.servers.NAME] in config.toml), and set a model and API key.',
+    };
+  }
   try {
     const server = chooseMcpServer(config);
     const settings = config.mcp.servers[server]!;
@@ -279,4 +316,24 @@ function browserCheck(config: WorkbenchConfig): PreflightCheck {
     message: `No Chromium or Chrome found (tried ${found.tried.join(', ')}): the browser agent cannot open pages`,
     fix: 'Install Chromium, or set its path in Settings → Browser (executable_path).',
   };
+}
+
+/**
+ * What to do when no engine answers. Starting the local Docker fixes a local socket only:
+ * for ssh:// and tcp:// engines the message above names the engine and its own fix (a
+ * refused ssh login, a host that does not answer), so this points there (issue 26 item 11).
+ */
+export function engineFix(
+  engines: readonly string[],
+  dockerHost: string | undefined = process.env['DOCKER_HOST'],
+): string {
+  const named = engines.length > 0 ? engines : ['DOCKER_HOST'];
+  const addresses = named.map((a) => (a === 'DOCKER_HOST' ? (dockerHost ?? '') : a));
+  const remote = addresses.filter((a) => /^(ssh|tcp|https?):\/\//.test(a));
+  if (remote.length === 0) {
+    return 'Start Docker (Docker Desktop, or `sudo systemctl start docker`); `sudo ./scripts/setup-system.sh` installs and starts it on Debian/Ubuntu.';
+  }
+  const where =
+    engines.length > 0 ? '[sandbox] engines in config.toml (Settings → Sandbox)' : 'DOCKER_HOST';
+  return `Fix what the message says for ${remote.join(', ')} (the engine's machine, its login or its certificates), or change ${where} to an engine that answers.`;
 }

@@ -13,6 +13,7 @@ import { RunModels } from './run-models';
 import { openRunSession } from './run-session';
 import { checkpointHook } from './checkpoint-hook';
 import {
+  continuationMaxSteps,
   lineageMaxSteps,
   flowResumePoint,
   lineageResumePoint,
@@ -20,13 +21,20 @@ import {
 } from './lineage-launch';
 import { runCheck } from './run-check';
 import { withRunProfile } from './run-profile';
+import { withRecordedSettings } from './recorded-settings';
 import { agentSettingsRecord, sessionSettingsRecord } from './run-settings';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { PreparedRun, RunFactory } from '../runs/run-manager';
+import { RunSetupError } from '../runs/run-setup-error';
 
 export function createRunFactory(services: RuntimeServices): RunFactory {
   return async (input, context) => {
-    const config = withRunProfile(services.loadConfig(), input.agent, input.profile);
+    const today = withRunProfile(services.loadConfig(), input.agent, input.profile);
+    // "Run again" with the settings the run recorded: its profile and agent settings, the
+    // key from today's config (checked before the run was started; recorded-settings.ts)
+    const config = input.recorded
+      ? withRecordedSettings(today, input.recorded, (raw) => services.config.resolveApiKey(raw))
+      : today;
     const lineage = input.lineage;
     const opened =
       lineage?.kind === 'fork'
@@ -47,7 +55,13 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
       } else {
         const settings = resolveAgentSettings(config, input.agent);
         const resume = lineage ? lineageResumePoint(input, lineage, context) : undefined;
-        if (resume && lineage) {
+        if (resume && lineage?.kind === 'continue') {
+          settings.maxSteps = continuationMaxSteps(
+            resume.step,
+            input.maxSteps ?? settings.maxSteps,
+          );
+          if (lineage.agentModel) models.preset(input.agent, lineage.agentModel);
+        } else if (resume && lineage) {
           const isFork = lineage.kind === 'fork';
           settings.maxSteps = lineageMaxSteps(
             isFork ? settings.maxSteps : (input.maxSteps ?? settings.maxSteps),
@@ -77,13 +91,21 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
             ...(atStepBoundary ? { atStepBoundary } : {}),
             ...(context.keepImage ? { keepImage: context.keepImage } : {}),
           },
+        }).catch((error: unknown) => {
+          throw new RunSetupError(error, { model: llm.model, maxSteps: settings.maxSteps });
         });
         prepared = {
           agentName: input.agent,
           model: llm.model,
           maxSteps: settings.maxSteps,
           settings: {
-            ...agentSettingsRecord(services.config.resolveProfile(input.agent, config), settings),
+            // the profile the agent starts on: a fork's or continuation's, else its own
+            ...agentSettingsRecord(
+              lineage?.agentModel !== undefined
+                ? services.config.resolveNamedProfile(lineage.agentModel, config)
+                : services.config.resolveProfile(input.agent, config),
+              settings,
+            ),
             ...sessionSettingsRecord(config),
           },
           execute: async (task, signal) => {

@@ -16,7 +16,7 @@ describe('the settings recorded on run.started', () => {
       model: 'gpt-4o',
       api_key: KEY,
       base_url: 'https://user:pa55word@llm.example.com/v1?api-key=abc',
-      fast: { model: 'gpt-4o-mini', temperature: 0.2 },
+      fast: { model: 'gpt-4o-mini', temperature: 0.2, input_price: 0.1, output_price: 0.4 },
     },
     agent: { swe: { llm: 'fast', max_steps: 7 } },
     mcp: {
@@ -36,6 +36,9 @@ describe('the settings recorded on run.started', () => {
       'llm.profile': 'fast',
       'llm.model': 'gpt-4o-mini',
       'llm.temperature': 0.2,
+      // the profile's own prices, so a comparison prices the run as it was configured
+      'llm.input_price': 0.1,
+      'llm.output_price': 0.4,
       'llm.client': 'api',
       'llm.has_api_key': true,
       'llm.base_url': 'https://llm.example.com/v1',

@@ -53,6 +53,10 @@ export function agentSettingsRecord(
     [`${p}llm.timeout`]: profile.timeoutMs / 1000,
     [`${p}llm.max_retries`]: profile.maxRetries,
     ...(profile.scenario ? { [`${p}llm.scenario`]: profile.scenario } : {}),
+    // so "Run again" rebuilds the profile whole (recorded-settings.ts)
+    ...(profile.inputPrice ? { [`${p}llm.input_price`]: profile.inputPrice } : {}),
+    ...(profile.outputPrice ? { [`${p}llm.output_price`]: profile.outputPrice } : {}),
+    ...(profile.maxConcurrency ? { [`${p}llm.max_concurrency`]: profile.maxConcurrency } : {}),
     [`${p}agent.max_steps`]: settings.maxSteps,
     [`${p}agent.duplicate_threshold`]: settings.duplicateThreshold,
     [`${p}agent.max_messages`]: settings.maxMessages,

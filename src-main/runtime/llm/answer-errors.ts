@@ -39,3 +39,15 @@ export function emptyChoices(source: AnswerSource): LlmError {
     `The model answered with an empty "choices" list (profile "${source.profileName}", model "${source.model}"): no reply to use. This can be a provider-side content filter.`,
   );
 }
+
+/**
+ * The stream ended cleanly but without `finish_reason` or `[DONE]`: a proxy or the server
+ * closed it half-way. Retried like a dropped connection (the whole answer can be asked for
+ * again); the text so far is kept if every attempt ends the same way.
+ */
+export function streamEndedEarly(source: AnswerSource, received: number): LlmError {
+  return new LlmError(
+    'RETRYABLE',
+    `The model's stream ended before the answer was complete (no finish_reason and no [DONE], after ${received} characters; profile "${source.profileName}", ${source.baseUrl}).`,
+  );
+}

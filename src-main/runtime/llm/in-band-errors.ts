@@ -22,6 +22,7 @@ const STATUS_BY_NAME: Record<string, number> = {
   invalid_authentication: 401,
   unauthorized: 401,
   permission_error: 403,
+  model_not_allowed: 403,
   permission_denied: 403,
   forbidden: 403,
   not_found_error: 404,

@@ -6,6 +6,8 @@
 export const LLM_ERROR_KINDS = [
   'RETRYABLE',
   'RATE_LIMIT',
+  /** out of credit or quota (a 429 `insufficient_quota`): waiting does not help */
+  'QUOTA',
   'AUTH',
   'CONFIG',
   'CONTEXT_LIMIT',

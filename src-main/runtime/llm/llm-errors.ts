@@ -92,6 +92,26 @@ function providerText(error: APIError, ctx: ErrorContext): string {
   return redactSecrets(raw, ctx.apiKey).slice(0, 500);
 }
 
+/** A 429 that is about money, not pace: OpenAI's `insufficient_quota` and its wordings. */
+function isQuotaError(code: string, type: string, text: string): boolean {
+  return (
+    /insufficient_quota|billing_hard_limit|quota_exceeded/i.test(`${code} ${type}`) ||
+    /exceeded your current quota|insufficient (credit|balance|quota)|check your plan and billing/i.test(
+      text,
+    )
+  );
+}
+
+/** A 403 that names the model, not the key (`model_not_allowed`, "does not have access to model"). */
+function isModelNotAllowed(code: string, type: string, text: string): boolean {
+  return (
+    /model_not_allowed|model_not_permitted|unsupported_model/i.test(`${code} ${type}`) ||
+    /(does not have|has no) access to (the )?model|not allowed to (use|access) (the )?model/i.test(
+      text,
+    )
+  );
+}
+
 /** Turns anything thrown by the SDK or fetch into an LlmError (not for aborts). */
 export function classifyError(error: unknown, ctx: ErrorContext, retryAfterMs?: number): LlmError {
   if (error instanceof LlmError) return error;
@@ -117,12 +137,28 @@ export function classifyError(error: unknown, ctx: ErrorContext, retryAfterMs?: 
     const status = error.status;
     const text = providerText(error, ctx);
     const code = typeof error.code === 'string' ? error.code : '';
+    const type = typeof error.type === 'string' ? error.type : '';
+    if (status === 429 && isQuotaError(code, type, text)) {
+      // issue 26 item 9: a billing error, retried as a rate limit ("gave up after 3 attempts")
+      return new LlmError(
+        'QUOTA',
+        `The account behind profile "${ctx.profileName}" is out of quota or credit (429 insufficient_quota): ${text}. Add credit or raise the limit in the provider's billing settings, or use another profile; retrying will not help.`,
+        { status, cause: error },
+      );
+    }
     if (status === 429) {
       return new LlmError('RATE_LIMIT', `Rate limited by the provider (429): ${text}`, {
         status,
         ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
         cause: error,
       });
+    }
+    if (status === 403 && isModelNotAllowed(code, type, text)) {
+      return new LlmError(
+        'CONFIG',
+        `The key of profile "${ctx.profileName}" works but may not use model "${ctx.model}" (403): ${text}. Pick a model this key's project can use, or allow the model for it in the provider's settings.`,
+        { status, cause: error },
+      );
     }
     if (status === 401 || status === 403) {
       return new LlmError(

@@ -39,7 +39,14 @@ import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetries, type RetryPolicy } 
 import { TokenBudget, usageSourceOf } from './token-budget';
 import { requestParamsOf } from './request-params';
 import type { RequestParams } from '@shared/events';
-import { deadlineError, emptyChoices, notAChatEndpoint, type AnswerSource } from './answer-errors';
+import {
+  deadlineError,
+  emptyChoices,
+  notAChatEndpoint,
+  streamEndedEarly,
+  type AnswerSource,
+} from './answer-errors';
+import { streamSaidDone, watchStreamEnd } from './stream-end';
 import { toWireMessage, Watchdog } from './chat-wire';
 import { bodyFailure, streamFailure } from './in-band-errors';
 import { droppedToolCallsNotice, looksLikeDroppedToolCalls } from './stream-fallback';
@@ -104,7 +111,7 @@ export class OpenAiLlm implements LlmClient {
       // our watchdog is the real per-attempt timeout; this one is a backstop
       timeout: profile.timeoutMs + 5_000,
       logLevel: 'off' as const,
-      fetch: cappedFetch(this.#maxReplyBytes),
+      fetch: watchStreamEnd(cappedFetch(this.#maxReplyBytes)),
     };
     if (profile.apiType === 'azure') {
       if (!profile.apiKey) throw this.#configError('azure needs an api_key');
@@ -333,6 +340,9 @@ export class OpenAiLlm implements LlmClient {
         text,
       );
     if (!sawChoice) throw emptyChoices(this.#answerWho());
+    // A cut reply is not an answer (stream-end.ts): neither finish_reason nor [DONE] came.
+    if (finishReason === null && !streamSaidDone(response))
+      throw withPartial(streamEndedEarly(this.#answerWho(), text.length), text);
     const toolCalls: ToolCall[] = calls
       .filter((c) => c !== undefined)
       .map((c, i) => ({
@@ -344,8 +354,8 @@ export class OpenAiLlm implements LlmClient {
     return {
       content,
       toolCalls,
-      // A stream that ended cleanly without a finish_reason (some servers never send one;
-      // a cut connection throws above instead) is taken as complete.
+      // A stream that ended with [DONE] but no finish_reason (some servers never send one)
+      // is complete.
       finishReason: finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       usage: await this.#budget.usage(request, usage, content, toolCalls),
       usageSource: usageSourceOf(usage),

@@ -5,13 +5,7 @@
  */
 import type { RequestParams } from '@shared/events';
 import type { LlmProfile } from '../config/schema';
-
-/** models that take max_completion_tokens and no temperature */
-const REASONING_MODEL = /^(o\d|gpt-5)/i;
-
-export function isReasoningProfile(profile: Pick<LlmProfile, 'apiType' | 'model'>): boolean {
-  return profile.apiType !== 'ollama' && REASONING_MODEL.test(profile.model);
-}
+import { isReasoningProfile } from '../config/reasoning-model';
 
 export function requestParamsOf(
   profile: Pick<LlmProfile, 'apiType' | 'model' | 'maxTokens' | 'temperature'>,

@@ -1,7 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { history, plainStep } from '@shared/compare/testing/history';
 import { MemoryRunHistory } from './run-history';
 import { RunComparer } from './run-compare';
+import { RunStore } from './run-store';
 
 function store(runs: Record<string, ReturnType<typeof history>>) {
   const h = new MemoryRunHistory();
@@ -36,5 +40,28 @@ describe('RunComparer', () => {
     expect(() => comparer.diff('a', 'zz')).toThrow('No run with id zz');
     expect(() => comparer.compare(['a', 'a'])).toThrow('A run is listed twice');
     expect(() => comparer.compare(['a'])).toThrow('Compare takes 2 to 12 runs, got 1');
+  });
+
+  it('names renamed runs by their title, read again after a rename without folding again', () => {
+    const store = new RunStore(mkdtempSync(join(tmpdir(), 'wb-compare-')), { onWarning: () => {} });
+    const [a, b] = ['20260101T000000-aaaaaaaa', '20260101T000100-bbbbbbbb'];
+    for (const id of [a, b]) {
+      for (const e of history(id, [plainStep(1)], { task: 'Fix the failing test' })) {
+        store.append(e, JSON.stringify(e));
+      }
+    }
+    store.close();
+    const comparer = new RunComparer(store);
+    const read = vi.spyOn(store, 'readText');
+    expect(comparer.diff(a, b).a.title).toBeUndefined();
+    store.rename(a, 'Baseline on gpt-4o');
+    const diff = comparer.diff(a, b);
+    expect(diff.a).toMatchObject({ title: 'Baseline on gpt-4o', task: 'Fix the failing test' });
+    expect(diff.b.title).toBeUndefined();
+    expect(comparer.compare([a, b]).runs[0]!.facts.title).toBe('Baseline on gpt-4o');
+    // a rename changes no event: the folded runs were reused
+    expect(read).toHaveBeenCalledTimes(2);
+    store.rename(a, '');
+    expect(comparer.diff(a, b).a.title).toBeUndefined();
   });
 });

@@ -42,7 +42,7 @@ export class RunComparer {
   ) {}
 
   diff(a: string, b: string): RunDiff {
-    return diffDigested(this.load(a), this.load(b));
+    return diffDigested(this.titled(a), this.titled(b));
   }
 
   compare(runIds: readonly string[]): RunsComparison {
@@ -55,7 +55,18 @@ export class RunComparer {
     if (new Set(runIds).size !== runIds.length) {
       throw new RunCompareError('invalid_input', 'A run is listed twice');
     }
-    return compareDigested(runIds.map((id) => this.load(id)));
+    return compareDigested(runIds.map((id) => this.titled(id)));
+  }
+
+  /**
+   * The folded run with its current title: a rename changes no event, so the cached fold
+   * is reused and only the title is read again.
+   */
+  private titled(runId: string): DigestedRun {
+    const run = this.load(runId);
+    const title = this.history.summary(runId)?.title;
+    const { title: _old, ...facts } = run.facts;
+    return { ...run, facts: title === undefined ? facts : { ...facts, title } };
   }
 
   private load(runId: string): DigestedRun {

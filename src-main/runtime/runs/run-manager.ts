@@ -30,6 +30,7 @@ import type {
   RunHandle,
   RunManagerOptions,
 } from './run-types';
+import { RunSetupError } from './run-setup-error';
 
 const REDACTED = '[redacted]';
 /** Shorter values would redact ordinary words; real keys are far longer. */
@@ -98,7 +99,12 @@ export class RunManager {
       ...(options.ignoreSavedBreakpoints ? { ignoreSavedBreakpoints: true } : {}),
       ...(options.lineage ? { lineage: options.lineage } : {}),
       ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
-      ...(options.profile !== undefined ? { profile: options.profile } : {}),
+      ...(input.rerunOf ? { rerunSettings: options.recorded ? 'recorded' : 'current' } : {}),
+      ...(options.recorded ? { recorded: options.recorded } : {}),
+      // a batch column's profile, else the one the user chose for this run
+      ...((options.profile ?? input.profile) !== undefined
+        ? { profile: options.profile ?? input.profile }
+        : {}),
       ...(options.check !== undefined ? { check: options.check } : {}),
       ...(options.batch ? { batch: options.batch } : {}),
     };
@@ -154,7 +160,8 @@ export class RunManager {
 
   /**
    * A new run from a step of another (a fork: its context, its sandbox files, an added
-   * message, another model) or from where an interrupted run stopped (a resume). Rejects
+   * message, another model), from where an interrupted run stopped (a resume), or after
+   * a finished run's last step with a follow-up message (a continuation). Rejects
    * with a LineageError, before anything is recorded, when the run or the step cannot be
    * started from as asked (run-lineage.ts, launch/lineage-admission.ts).
    */
@@ -299,7 +306,9 @@ export class RunManager {
         ...(prepared.settings ? { settings: prepared.settings } : {}),
         ...(input.lineage?.kind === 'fork' ? { forkOf: input.lineage.from } : {}),
         ...(input.lineage?.kind === 'resume' ? { resumeOf: input.lineage.from } : {}),
+        ...(input.lineage?.kind === 'continue' ? { continueOf: input.lineage.from } : {}),
         ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
+        ...(input.rerunSettings ? { rerunSettings: input.rerunSettings } : {}),
         ...(input.batch ? { batch: input.batch } : {}),
       });
       // The run's own breakpoints after the factory's: a cost budget needs the run's prices.
@@ -317,10 +326,13 @@ export class RunManager {
           type: 'run.started',
           agent: input.agent,
           task: input.task,
-          maxSteps: input.maxSteps ?? 0,
-          model: 'unknown',
+          maxSteps: error instanceof RunSetupError ? error.known.maxSteps : (input.maxSteps ?? 0),
+          model: error instanceof RunSetupError ? error.known.model : 'unknown',
           ...(input.flow ? { flow: input.flow } : {}),
           sessionId: context.sessionId,
+          // a re-run that could not start still lands beside the run it repeats
+          ...(input.rerunOf ? { rerunOf: input.rerunOf } : {}),
+          ...(input.rerunSettings ? { rerunSettings: input.rerunSettings } : {}),
           ...(input.batch ? { batch: input.batch } : {}),
         });
       }

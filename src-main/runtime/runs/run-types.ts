@@ -8,6 +8,7 @@ import type { RunStartInput, RunWorkspace, WorkspaceChoice } from '@shared/domai
 import type { MessageImage } from '@shared/domain/message';
 import type {
   EventImage,
+  RerunSettings,
   RunBatchTag,
   RunEvent,
   RunEventPayload,
@@ -70,6 +71,10 @@ export interface ResolvedRunInput {
   lineage?: RunLineage;
   /** "Run again": the run this one repeats */
   rerunOf?: string;
+  /** with `rerunOf`: which settings it uses (recorded on run.started) */
+  rerunSettings?: RerunSettings;
+  /** "Run again" with the recorded settings: the run whose settings the config takes */
+  recorded?: RecordedRun;
   /** the `[llm.NAME]` profile the agent uses for this run instead of its own (a batch's column) */
   profile?: string;
   /** a shell command run in the run's sandbox after the agent finishes (a batch's check) */
@@ -88,6 +93,18 @@ export interface RunStartOptions {
   batch?: RunBatchTag;
   /** a fork or a resume: where it starts from (run-lineage.ts) */
   lineage?: RunLineage;
+  /** "Run again" with the settings the repeated run recorded (launch/recorded-settings.ts) */
+  recorded?: RecordedRun;
+}
+
+/** What "Run again" with the recorded settings needs of the run it repeats (launch/recorded-settings.ts). */
+export interface RecordedRun {
+  runId: string;
+  agent: string;
+  flow?: FlowName;
+  /** its `run.started.settings`; absent in runs recorded before they existed */
+  settings?: RunSettings;
+  isImported?: boolean;
 }
 
 export type RunEventListener = (event: RunEvent) => void;

@@ -32,6 +32,7 @@ import {
 import { PullTracker, type PullEvent } from './pull-progress';
 import { SocketExecStream } from './socket-exec-stream';
 import { resolveConnection, type DockerodeEngineOptions } from './engine-connection';
+import { sshFailure } from './ssh-errors';
 
 /** Default deadlines per kind of call (ms). */
 export const ENGINE_DEADLINES = {
@@ -50,12 +51,14 @@ export class DockerodeEngine implements ContainerEngine {
   private readonly cgroups = new CgroupPidsReader();
   /** an ssh engine: why its host key was refused (the error ssh2 gives does not say) */
   private readonly refusal: (() => string | undefined) | undefined;
+  private readonly agentSocket: string | undefined;
 
   constructor(options: DockerodeEngineOptions = {}) {
     const connection = resolveConnection(options);
     this.endpoint = connection.endpoint;
     this.docker = new Docker(connection.options);
     this.refusal = connection.refusal;
+    this.agentSocket = connection.agentSocket;
   }
 
   get isLocal(): boolean {
@@ -347,6 +350,8 @@ export class DockerodeEngine implements ContainerEngine {
           { cause: error },
         );
       }
+      const ssh = sshFailure(error, this.endpoint, this.agentSocket);
+      if (ssh) throw ssh;
       if (isConnectError(error)) throw engineUnavailable(error, this.endpoint);
       throw error;
     }

@@ -20,6 +20,8 @@ export interface EngineConnection {
   options: Docker.DockerOptions;
   /** ssh: why the engine's host key was refused last, if it was */
   refusal?: () => string | undefined;
+  /** ssh: the agent socket offered for the login (SSH_AUTH_SOCK), to word a refused login */
+  agentSocket?: string;
 }
 
 /**
@@ -62,6 +64,7 @@ function connectionOptions(address: ConfiguredAddress, env: NodeJS.ProcessEnv): 
       return {
         endpoint,
         refusal: () => refused,
+        ...(env['SSH_AUTH_SOCK'] ? { agentSocket: env['SSH_AUTH_SOCK'] } : {}),
         options: {
           protocol: 'ssh',
           host: address.host,

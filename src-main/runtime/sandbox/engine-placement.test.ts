@@ -44,7 +44,17 @@ describe('chooseEngine', () => {
       ],
       needs,
     );
-    expect(verdict).toEqual({ index: 1, free: 3 }); // the machine's 4 CPUs less 1 running
+    expect(verdict).toEqual({ index: 1, free: 7 }); // its max_containers (8) less ours (1)
+  });
+
+  it("an entry's max_containers is its room, whatever else runs there (issue 26 item 13)", () => {
+    const docker = (max: number) =>
+      candidate({ endpoint: 'docker', maxContainers: max, capacity: machine(2, 8, 4) });
+    const podman = candidate({ endpoint: 'podman', maxContainers: 1, capacity: machine(2, 8, 0) });
+    // 4 unrelated containers on Docker used to send every sandbox to Podman
+    expect(chooseEngine([docker(1000), podman], needs)).toEqual({ index: 0, free: 1000 });
+    // equal room: the engine listed first
+    expect(chooseEngine([docker(1), podman], needs)).toEqual({ index: 0, free: 1 });
   });
 
   it('skips engines that did not answer; with none left it says why for each', () => {

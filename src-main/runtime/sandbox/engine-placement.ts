@@ -1,10 +1,9 @@
 /**
  * Which engine gets the next sandbox (`[sandbox] engines`, issue 18 item 3): the one
- * with the most free capacity. An engine's capacity is its own `max_containers` when the
- * entry sets one (a hard cap on this app's sandboxes there), and otherwise what its
- * machine holds at the sandbox's limits (CPUs / cpu_limit, memory / memory_limit);
- * what is free subtracts every container running there (other apps' use the machine
- * too). Ties go to the engine listed first, so a list reads as an order of preference.
+ * with the most free capacity. An engine's free room is its own `max_containers` less this
+ * app's sandboxes there when the entry sets one (the user said what it may take), and
+ * otherwise what its machine holds at the sandbox's limits (CPUs / cpu_limit, memory /
+ * memory_limit) less every container running there (other apps' use the machine too). Ties go to the engine listed first, so a list reads as an order of preference.
  * Plain function: the pool asks the engines, this decides.
  */
 import type { EngineCapacity } from './engine';
@@ -60,6 +59,10 @@ function freeSlots(
   capacity: EngineCapacity,
   needs: SandboxNeeds,
 ): number {
+  // The entry's own cap is its room (issue 26 item 13): other apps' containers there do not
+  // count against it, or a Docker running 4 unrelated containers lost every sandbox to a
+  // Podman capped at 1.
+  if (candidate.maxContainers !== undefined) return candidate.maxContainers - candidate.ours;
   const byMachine =
     Math.max(
       1,
@@ -72,6 +75,5 @@ function freeSlots(
         ),
       ),
     ) - capacity.runningContainers;
-  if (candidate.maxContainers === undefined) return Number.isFinite(byMachine) ? byMachine : 0;
-  return Math.min(candidate.maxContainers - candidate.ours, byMachine);
+  return Number.isFinite(byMachine) ? byMachine : 0;
 }

@@ -168,6 +168,40 @@ describe.skipIf(!engine.available)('[sandbox] engines', () => {
       expect(await containersOn(manager, 'machine')).toEqual([]);
       await session.close();
     }, 60_000);
+
+    it('a refused ssh login and an ssh port nobody answers say so, not "start Docker" (issue 26 item 11)', async () => {
+      const dir = mkdtempSync(join(process.env['TMPDIR'] ?? '/tmp', 'wb-agent-'));
+      const emptyAgent = join(dir, 'agent.sock');
+      const { stdout } = await run('ssh-agent', ['-a', emptyAgent]);
+      const agentPid = Number(/SSH_AGENT_PID=(\d+)/.exec(stdout)?.[1]);
+      process.env['SSH_AUTH_SOCK'] = emptyAgent;
+      try {
+        const session = tempSession();
+        const refused = newManager().acquire(
+          session,
+          localSettings({ engines: [{ url: ssh.url, known_hosts: ssh.knownHosts }] }),
+        );
+        await expect(refused).rejects.toThrow(
+          /refused the ssh login: none of the keys in your ssh agent \(SSH_AUTH_SOCK=.*agent\.sock\) was accepted.*ssh-add.*Try `ssh -p \d+ root@127\.0\.0\.1 docker version`/,
+        );
+        await expect(refused).rejects.not.toThrow(/systemctl|All configured authentication/);
+        await session.close();
+      } finally {
+        process.env['SSH_AUTH_SOCK'] = ssh.agentSocket;
+        if (agentPid) process.kill(agentPid);
+      }
+      const session = tempSession();
+      const nobody = ssh.url.replace(/:\d+$/, ':9'); // the discard port: nothing listens
+      const unreachable = newManager().acquire(
+        session,
+        localSettings({ engines: [{ url: nobody, known_hosts: ssh.knownHosts }] }),
+      );
+      await expect(unreachable).rejects.toThrow(
+        /Cannot reach the engine ssh:\/\/.*:9 over ssh: nothing accepts ssh connections/,
+      );
+      await expect(unreachable).rejects.not.toThrow(/systemctl/);
+      await session.close();
+    }, 60_000);
   });
 
   describe.runIf(secondHost)('over two engines', () => {

@@ -1,4 +1,6 @@
 import type { BatchCell, BatchCellRun, BatchGrid } from '@shared/ipc';
+import { cellFigures, meanText } from '@shared/batch-grid';
+import { tallyParts } from '@shared/run-outcome';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbenchStore } from '../../store/StoreProvider';
 import { formatSeconds, progressText } from './batch-form';
@@ -98,6 +100,8 @@ export function BatchGridView({ grid }: { grid: BatchGrid }) {
 }
 
 function CellView({ cell, onOpen }: { cell: BatchCell; onOpen: (runId: string) => void }) {
+  const figures = cellFigures(cell);
+  const tally = tallyParts(cell.verdicts);
   return (
     <div className="batch-cell">
       <div className="batch-runs">
@@ -105,31 +109,68 @@ function CellView({ cell, onOpen }: { cell: BatchCell; onOpen: (runId: string) =
           <RunChip key={run.key} run={run} onOpen={onOpen} />
         ))}
       </div>
-      <div className="batch-figures muted">
+      {tally.length > 1 && (
+        <div className="batch-tally muted">{tally.map((part) => part.text).join(' · ')}</div>
+      )}
+      <div
+        className="batch-figures muted"
+        data-testid={TEST_IDS.batchFigures}
+        data-runs={figures?.runs ?? 0}
+        {...(figures
+          ? {
+              'data-mean-steps': figures.mean.steps,
+              'data-mean-tokens': figures.mean.tokens,
+              'data-total-steps': figures.total.steps,
+              'data-total-tokens': figures.total.tokens,
+            }
+          : {})}
+      >
+        {figures && (
+          <span
+            title={
+              figures.runs > 1
+                ? `total of ${figures.runs} runs: ${figureText(figures.total)}`
+                : undefined
+            }
+          >
+            {figures.runs === 1
+              ? figureText(figures.mean)
+              : `per run ${figureText(figures.mean)} (mean of ${figures.runs})`}
+          </span>
+        )}
         {cell.checksRun > 0 && (
           <span>
-            check {cell.checksPassed}/{cell.checksRun}
+            {' '}
+            · check {cell.checksPassed}/{cell.checksRun}
           </span>
-        )}{' '}
-        <span>{cell.steps} steps</span> <span>{cell.tokens} tok</span>{' '}
-        <span>{formatSeconds(cell.durationMs)}</span>
-        {cell.stuck > 0 && <span className="badge badge-warn"> stuck {cell.stuck}</span>}
+        )}
+        {cell.stuck > 0 && (
+          <span className="badge badge-warn">
+            {' '}
+            stuck {cell.stuck}×{cell.ended > 1 ? ' in all' : ''}
+          </span>
+        )}
       </div>
     </div>
   );
 }
 
+/** `1 step · 74 tok · 1 s`: one run's figures (or a mean of several, said by the caller). */
+function figureText(f: { steps: number; tokens: number; durationMs: number }): string {
+  return `${meanText(f.steps)} step${f.steps === 1 ? '' : 's'} · ${f.tokens} tok · ${formatSeconds(f.durationMs)}`;
+}
+
 function RunChip({ run, onOpen }: { run: BatchCellRun; onOpen: (runId: string) => void }) {
-  const label =
+  // The verdict the history and the run header show (run-outcome.ts), not the bare outcome.
+  const verdict = run.status === 'done' ? run.verdict : undefined;
+  const label = verdict
+    ? `${verdict.label}${run.check === undefined ? '' : run.check ? ' ✓' : ' ✗'}`
+    : run.status;
+  const tone = !verdict ? 'neutral' : run.check === false ? 'bad' : verdict.tone;
+  const own =
     run.status === 'done'
-      ? `${run.outcome ?? 'ended'}${run.check === undefined ? '' : run.check ? ' ✓' : ' ✗'}`
-      : run.status;
-  const tone =
-    run.status !== 'done'
-      ? 'neutral'
-      : run.outcome === 'finished' && run.check !== false
-        ? 'good'
-        : 'bad';
+      ? `: ${figureText({ steps: run.steps, tokens: run.tokens, durationMs: run.durationMs ?? 0 })}`
+      : '';
   return (
     <button
       type="button"
@@ -138,9 +179,10 @@ function RunChip({ run, onOpen }: { run: BatchCellRun; onOpen: (runId: string) =
       data-run-id={run.runId ?? ''}
       data-status={run.status}
       data-outcome={run.outcome ?? ''}
+      data-verdict={verdict?.kind ?? ''}
       {...(run.check !== undefined ? { 'data-check': run.check ? 'pass' : 'fail' } : {})}
       disabled={!run.runId}
-      title={`repeat ${run.repeat + 1}${run.runId ? `: open run ${run.runId}` : ''}`}
+      title={`repeat ${run.repeat + 1}${own}${run.runId ? ` (open run ${run.runId})` : ''}`}
       onClick={() => run.runId && onOpen(run.runId)}
     >
       {label}

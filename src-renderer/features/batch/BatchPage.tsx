@@ -4,6 +4,7 @@ import type { BatchListEntry } from '@shared/ipc';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import { batchInputOf, EMPTY_BATCH_FORM, progressText, type BatchFormValues } from './batch-form';
+import { ProfileChecks } from '../../components/ProfilePicker';
 import { BatchGridView } from './BatchGridView';
 import { useBatchGrid } from './use-batch-grid';
 
@@ -43,7 +44,7 @@ function OneBatch({ batchId }: { batchId: string }) {
 function NewBatch() {
   const bridge = useBridge();
   const store = useWorkbenchStore();
-  const knownProfiles = useWorkbench((s) => s.config?.profiles) ?? [];
+  const profileViews = useWorkbench((s) => s.config?.profileViews) ?? [];
   const [values, setValues] = useState<BatchFormValues>(EMPTY_BATCH_FORM);
   const [error, setError] = useState<string | null>(null);
   const [isStarting, setStarting] = useState(false);
@@ -62,8 +63,9 @@ function NewBatch() {
       stop();
     };
   }, [bridge]);
-  const field = (key: keyof BatchFormValues) => (e: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [key]: e.target.value }));
+  const field =
+    (key: Exclude<keyof BatchFormValues, 'profiles'>) => (e: { target: { value: string } }) =>
+      setValues((v) => ({ ...v, [key]: e.target.value }));
 
   const start = async () => {
     const parsed = batchInputOf(values);
@@ -106,18 +108,6 @@ function NewBatch() {
           </select>
         </label>
         <label className="field">
-          <span>
-            Profiles, comma-separated
-            {knownProfiles.length > 0 ? ` (${['default', ...knownProfiles].join(', ')})` : ''}
-          </span>
-          <input
-            data-testid={TEST_IDS.batchProfiles}
-            value={values.profiles}
-            placeholder="the agent's own"
-            onChange={field('profiles')}
-          />
-        </label>
-        <label className="field">
           <span>Repeat</span>
           <input
             type="number"
@@ -138,6 +128,11 @@ function NewBatch() {
           />
         </label>
       </div>
+      <ProfileChecks
+        profiles={profileViews}
+        chosen={values.profiles}
+        onChange={(profiles) => setValues((v) => ({ ...v, profiles }))}
+      />
       <label className="field">
         <span>Check command (run in the sandbox after the agent; exit 0 = pass)</span>
         <input data-testid={TEST_IDS.batchCheck} value={values.check} onChange={field('check')} />

@@ -1,7 +1,7 @@
 /**
  * The Batch view's form as a `batch:start` input: one task a line (a line that starts
- * with `{` is a JSON task line as in a task file: task, workspace, check), profiles
- * comma-separated, numbers checked. Pure, so it is tested without a DOM.
+ * with `{` is a JSON task line as in a task file: task, workspace, check), the profiles
+ * checked in the list, numbers checked. Pure, so it is tested without a DOM.
  */
 import { AGENT_NAMES, type AgentName } from '@shared/domain/agent';
 import type { BatchStartInput, BatchTask } from '@shared/ipc';
@@ -9,7 +9,8 @@ import type { BatchStartInput, BatchTask } from '@shared/ipc';
 export interface BatchFormValues {
   tasks: string;
   agent: string;
-  profiles: string;
+  /** the profiles checked, one column each; none: the agent's own */
+  profiles: string[];
   repeat: string;
   concurrency: string;
   check: string;
@@ -18,7 +19,7 @@ export interface BatchFormValues {
 export const EMPTY_BATCH_FORM: BatchFormValues = {
   tasks: '',
   agent: 'swe',
-  profiles: '',
+  profiles: [],
   repeat: '1',
   concurrency: '2',
   check: '',
@@ -57,10 +58,7 @@ export function batchInputOf(values: BatchFormValues): FormResult {
     return { ok: false, error: 'Repeat must be a whole number from 1 to 100' };
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
     return { ok: false, error: 'Concurrency must be a whole number from 1 to 64' };
-  const profiles = values.profiles
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean);
+  const profiles = [...values.profiles];
   if (new Set(profiles).size !== profiles.length)
     return { ok: false, error: 'A profile is named twice' };
   const check = values.check.trim();

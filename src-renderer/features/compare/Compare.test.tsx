@@ -155,6 +155,51 @@ describe('the compare view', () => {
     expect(currentRow().getAttribute('data-step-b')).toBe('4');
   });
 
+  it('names renamed runs by their title and measures a fork against its parent after the fork step', async () => {
+    const api = createMemoryApi();
+    const tokens = { prompt: 100, completion: 10 };
+    const steps = base().map((s) => ({ ...s, tokens }));
+    api.history.set('parent', history('parent', steps, { startTs: 1_700_000_000_000 }));
+    api.history.set(
+      'fork',
+      history('fork', steps.slice(2), {
+        startTs: 1_700_000_100_000,
+        firstStep: 3,
+        startExtras: { forkOf: { runId: 'parent', step: 2 } },
+      }),
+    );
+    await api.renameRun({ runId: 'parent', title: 'Baseline on gpt-4o' });
+    const { store } = await renderApp(api);
+    await act(async () => store.getState().selectRun('fork'));
+    await flush();
+    await act(async () => fireEvent.click(screen.getByTestId('compare-with-parent')));
+    await flush();
+
+    const [a, b] = screen.getAllByTestId('compare-run');
+    expect(a!.querySelector('.cmp-run-task')!.textContent).toBe('Baseline on gpt-4o');
+    expect(within(a!).getByTestId('compare-run-task').textContent).toBe(
+      'task: Fix the failing test',
+    );
+    expect(b!.querySelector('.cmp-run-task')!.textContent).toBe('Fix the failing test');
+    expect(within(b!).queryByTestId('compare-run-task')).toBeNull();
+
+    const summary = screen.getByTestId('compare-summary');
+    expect(summary.getAttribute('data-fork-step')).toBe('2');
+    expect(screen.getByTestId('compare-fork-note').textContent).toContain(
+      'B is a fork of A at step 2: the figures compare what each run did after step 2',
+    );
+    const cells = (figure: string) =>
+      [...summary.querySelectorAll(`tr[data-figure="${figure}"] td`)].map((td) => td.textContent);
+    // 3 steps of 110 tokens on each side after step 2, not 550 against 330 ("−220")
+    expect(cells('tokens')).toEqual(['330', '330', '±0']);
+    expect(cells('steps')).toEqual(['3', '3', '±0']);
+    expect(cells('shared')).toEqual([
+      '2 steps · 220 tokens · 2 tool calls, run by the parent',
+      'inherited',
+      'not compared',
+    ]);
+  });
+
   it('folds long stretches of identical steps and opens a fold when the keys move into it', async () => {
     const long = (): StepSpec[] => Array.from({ length: 12 }, (_, i) => plainStep(i + 1));
     const changed = long();

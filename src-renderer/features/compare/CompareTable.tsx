@@ -3,7 +3,7 @@
  * row of figures per run, each measured against the first (the baseline), with a link
  * to that run's step-aligned diff against the baseline.
  */
-import { formatUsd } from '@shared/pricing';
+import { CostText } from '../../components/CostText';
 import type { ComparedRun, RunsComparison } from '@shared/compare/types';
 import { formatCount, formatDuration, totalTokens } from '../../lib/format';
 import { TEST_IDS } from '../../test-ids';
@@ -70,13 +70,16 @@ function Table({ comparison, runIds }: { comparison: RunsComparison; runIds: str
                 data-run-id={f.runId}
                 data-equivalent={run.versusBaseline?.isEquivalent}
               >
-                <td title={f.task}>
-                  <span className="cmp-side">{String.fromCharCode(65 + i)}</span> {f.task}
+                <td title={f.title !== undefined ? `${f.title}\ntask: ${f.task}` : f.task}>
+                  <span className="cmp-side">{String.fromCharCode(65 + i)}</span>{' '}
+                  {f.title ?? f.task}
                 </td>
                 <td className="mono">{f.model}</td>
                 <td>{formatCount(f.steps)}</td>
                 <td>{formatCount(totalTokens(f.tokens))}</td>
-                <td>{formatUsd(f.costUsd)}</td>
+                <td>
+                  <CostText usd={f.costUsd} />
+                </td>
                 <td>{formatDuration(f.wallMs)}</td>
                 <td>{formatCount(f.toolErrors)}</td>
                 <td>{formatCount(f.stuckDetections)}</td>

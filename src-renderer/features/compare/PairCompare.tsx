@@ -16,7 +16,12 @@ import { useLoaded } from './use-loaded';
 function RunTitle({ side, facts }: { side: 'A' | 'B'; facts: RunFacts }) {
   const store = useWorkbenchStore();
   return (
-    <div className={`cmp-run side-${side.toLowerCase()}`}>
+    <div
+      className={`cmp-run side-${side.toLowerCase()}`}
+      data-testid={TEST_IDS.compareRun}
+      data-side={side}
+      data-run-id={facts.runId}
+    >
       <div className="cmp-run-line">
         <span className="cmp-side">{side}</span>
         <button
@@ -25,9 +30,14 @@ function RunTitle({ side, facts }: { side: 'A' | 'B'; facts: RunFacts }) {
           title={`Open run ${facts.runId}`}
           onClick={() => store.getState().selectRun(facts.runId)}
         >
-          {facts.task}
+          {facts.title ?? facts.task}
         </button>
       </div>
+      {facts.title !== undefined && (
+        <span className="cmp-run-subtask muted" data-testid={TEST_IDS.compareRunTask}>
+          task: {facts.task}
+        </span>
+      )}
       <span className="muted">
         {facts.flow ? `${facts.flow} flow` : facts.agent} ·{' '}
         <span className="mono">{facts.model}</span> · {formatDate(facts.startedAt)}

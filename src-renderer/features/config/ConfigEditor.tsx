@@ -1,9 +1,11 @@
-import { CONFIG_AGENT_NAMES, type ConfigTarget } from '@shared/ipc';
+import { CONFIG_AGENT_NAMES, profileOfTarget, type ConfigTarget } from '@shared/ipc';
 import { configTabId, settingsTabId, TEST_IDS } from '../../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import { isDraftEmpty } from '../../store/config/config-draft';
 import { ConfigPage } from './ConfigPage';
 import { ImportOpenManus } from './ImportOpenManus';
+import { UnsavedDialog } from './UnsavedDialog';
+import { ProfilesPage } from './profiles/ProfilesPage';
 import { SectionsPage } from './sections/SectionsPage';
 import { SETTINGS_SECTIONS, type SettingsSection } from '../../store/ui-slice';
 
@@ -22,6 +24,8 @@ export function ConfigEditor() {
   const target = useWorkbench((s) => s.configTarget);
   const drafts = useWorkbench((s) => s.drafts);
   const section = useWorkbench((s) => s.settingsSection);
+  const isProfiles =
+    section === 'profiles' || (section === null && profileOfTarget(target) !== null);
 
   return (
     <section className="config-editor" data-testid={TEST_IDS.configEditor} aria-label="Settings">
@@ -67,6 +71,7 @@ export function ConfigEditor() {
           </ul>
         </div>
       )}
+      <UnsavedDialog />
       <div className="config-tabs" role="tablist" aria-label="Agents">
         {TARGETS.map((t) => (
           <button
@@ -83,6 +88,19 @@ export function ConfigEditor() {
           </button>
         ))}
         <span className="tab-separator" aria-hidden="true" />
+        <button
+          type="button"
+          role="tab"
+          aria-selected={isProfiles}
+          data-testid={settingsTabId('profiles')}
+          className={`tab${isProfiles ? ' is-active' : ''}`}
+          onClick={() => store.getState().showSettingsSection('profiles')}
+        >
+          Profiles
+          {Object.keys(drafts).some(
+            (t) => profileOfTarget(t) !== null && !isDraftEmpty(drafts[t as ConfigTarget]),
+          ) && <span className="dirty-dot" title="Unsaved changes" />}
+        </button>
         {SETTINGS_SECTIONS.map((s) => (
           <button
             key={s}
@@ -97,7 +115,9 @@ export function ConfigEditor() {
           </button>
         ))}
       </div>
-      {config && section ? (
+      {config && section === 'profiles' ? (
+        <ProfilesPage config={config} />
+      ) : config && section && section !== 'profiles' ? (
         <SectionsPage key={section} config={config} section={section} />
       ) : config ? (
         <ConfigPage key={target} config={config} target={target} />

@@ -1,5 +1,5 @@
 import type { KeyboardEvent } from 'react';
-import type { ConfigField, ConfigTarget, ConfigView } from '@shared/ipc';
+import { profileOfTarget, type ConfigField, type ConfigTarget, type ConfigView } from '@shared/ipc';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import { isDraftEmpty, pageView } from '../../store/config/config-draft';
@@ -51,18 +51,30 @@ export function ConfigPage({ config, target }: { config: ConfigView; target: Con
     <form
       className="config-page"
       aria-label={target === 'default' ? 'Default model settings' : `Settings of ${target}`}
+      data-target={target}
       onSubmit={(e) => {
         e.preventDefault();
         save();
       }}
       onKeyDown={onKeyDown}
     >
+      {profileOfTarget(target) !== null && (
+        <button
+          type="button"
+          className="link"
+          onClick={() => store.getState().showSettingsSection('profiles')}
+        >
+          ← Profiles
+        </button>
+      )}
       <p className="muted profile-note">
-        {target === 'default'
-          ? 'The [llm] section: every agent inherits these unless its own page overrides them.'
-          : view.profile
-            ? `Model settings are saved in [llm.${view.profile}]${view.profileSharedWith.length > 0 ? `, which ${view.profileSharedWith.join(', ')} also use${view.profileSharedWith.length === 1 ? 's' : ''}` : ''}; run settings in [agent.${target}].`
-            : `This agent inherits [llm]. Changing a model setting here creates [llm.${target}] for ${target} alone; run settings go to [agent.${target}].`}
+        {profileOfTarget(target) !== null
+          ? `The profile [llm.${view.profile}]: what it does not set comes from [llm]. ${view.profileSharedWith.length > 0 ? `Used by ${view.profileSharedWith.join(', ')}.` : 'No agent uses it yet: assign it under Profiles, or pick it in New run or Batch.'}`
+          : target === 'default'
+            ? 'The [llm] section: every agent inherits these unless its own page overrides them.'
+            : view.profile
+              ? `Model settings are saved in [llm.${view.profile}]${view.profileSharedWith.length > 0 ? `, which ${view.profileSharedWith.join(', ')} also use${view.profileSharedWith.length === 1 ? 's' : ''}` : ''}; run settings in [agent.${target}].`
+              : `This agent inherits [llm]. Changing a model setting here creates [llm.${target}] for ${target} alone; run settings go to [agent.${target}].`}
       </p>
       <fieldset>
         <legend>Model</legend>

@@ -1,4 +1,4 @@
-import { memo, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import type { RunSummary } from '@shared/ipc';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
@@ -11,6 +11,8 @@ import { formatDate } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
 import { CompareBar, CompareCheckbox } from './CompareSelection';
 import { HistoryRowActions } from './HistoryRowActions';
+import { BatchGroupRow } from './BatchGroupRow';
+import { groupBatches } from '../../store/history-batches';
 
 const STATUSES: (RunStatus | 'all')[] = [
   'all',
@@ -32,10 +34,25 @@ export function RunHistory() {
   const selectedRunId = useWorkbench((s) => s.selectedRunId);
   const view = useWorkbench((s) => s.view);
   const now = useNow(true, 60_000);
-  const list = useMemo(
+  const rows = useMemo(
     () => nestForks(filterHistory(runs, order, filters, now)),
     [runs, order, filters, now],
   );
+  // A batch's runs sit under one entry, closed until the user opens it (or shows one of
+  // its runs, or filters by it); what the user opened or closed stays so.
+  const [toggled, setToggled] = useState<ReadonlyMap<string, boolean>>(() => new Map());
+  const list = useMemo(
+    () =>
+      groupBatches(rows, {
+        toggled,
+        filteredBatch: filters.batch,
+        shownRunId: view === 'run' && selectedRunId ? selectedRunId : undefined,
+      }),
+    [rows, toggled, filters.batch, view, selectedRunId],
+  );
+  const toggleBatch = useCallback((batchId: string, wasOpen: boolean) => {
+    setToggled((before) => new Map(before).set(batchId, !wasOpen));
+  }, []);
   const facets = useMemo(() => historyFacets(runs, order), [runs, order]);
   const fileRef = useRef<HTMLInputElement>(null);
   const [importError, setImportError] = useState<string | null>(null);
@@ -143,6 +160,23 @@ export function RunHistory() {
             <option value="7d">last 7 days</option>
             <option value="30d">last 30 days</option>
           </select>
+          {facets.batches.length > 0 && (
+            <select
+              aria-label="Batch"
+              className="filter-wide"
+              data-testid={TEST_IDS.historyBatchFilter}
+              value={filters.batch}
+              onChange={(e) => set({ batch: e.target.value })}
+            >
+              <option value="all">any batch or none</option>
+              <option value="none">not in a batch</option>
+              {facets.batches.map((b) => (
+                <option key={b.batchId} value={b.batchId}>
+                  {`batch ${b.batchId} (${b.runs} run${b.runs === 1 ? '' : 's'})`}
+                </option>
+              ))}
+            </select>
+          )}
         </div>
         <div className="filter-checks">
           <label title="Runs that failed, or whose tool calls failed">
@@ -174,15 +208,24 @@ export function RunHistory() {
         </p>
       ) : (
         <ul className="history-list">
-          {list.map(({ summary, depth }) => (
-            <HistoryItem
-              key={summary.runId}
-              summary={summary}
-              depth={depth}
-              isSelected={summary.runId === selectedRunId && view === 'run'}
-              now={now}
-            />
-          ))}
+          {list.map((entry) =>
+            entry.kind === 'batch' ? (
+              <BatchGroupRow
+                key={`batch:${entry.batchId}`}
+                entry={entry}
+                now={now}
+                onToggle={toggleBatch}
+              />
+            ) : (
+              <HistoryItem
+                key={entry.summary.runId}
+                summary={entry.summary}
+                depth={entry.depth}
+                isSelected={entry.summary.runId === selectedRunId && view === 'run'}
+                now={now}
+              />
+            ),
+          )}
         </ul>
       )}
       <div className="history-footer">
@@ -216,7 +259,7 @@ const HistoryItem = memo(function HistoryItem(props: {
   const store = useWorkbenchStore();
   const { summary, isSelected, now, depth } = props;
   const status = runStatus(summary);
-  const origin = summary.forkOf ?? summary.resumeOf;
+  const origin = summary.forkOf ?? summary.resumeOf ?? summary.continueOf;
   return (
     <li
       className={`history-row${depth > 0 ? ' is-branch' : ''}`}
@@ -230,6 +273,7 @@ const HistoryItem = memo(function HistoryItem(props: {
         data-testid={TEST_IDS.runHistoryItem}
         data-run-id={summary.runId}
         data-fork-of={summary.forkOf?.runId}
+        data-continue-of={summary.continueOf?.runId}
         data-status={status}
         data-verdict={runVerdict(summary).kind}
         aria-current={isSelected ? 'true' : undefined}
@@ -244,7 +288,19 @@ const HistoryItem = memo(function HistoryItem(props: {
             <span className="muted" title={`From run ${origin.runId}`}>
               {summary.forkOf
                 ? `↳ fork at step ${origin.step}: `
-                : `↳ resumed at step ${origin.step}: `}
+                : summary.resumeOf
+                  ? `↳ resumed at step ${origin.step}: `
+                  : `↳ continued after step ${origin.step}: `}
+            </span>
+          )}
+          {summary.rerunOf && !origin && (
+            <span
+              className="muted"
+              data-testid={TEST_IDS.historyRerunOf}
+              data-rerun-of={summary.rerunOf}
+              title={`Re-run of run ${summary.rerunOf}${rerunWithText(summary)}`}
+            >
+              {summary.rerunSettings === 'current' ? '↻ re-run (today’s settings): ' : '↻ re-run: '}
             </span>
           )}
           {summary.title ?? summary.task}
@@ -263,6 +319,14 @@ const HistoryItem = memo(function HistoryItem(props: {
     </li>
   );
 });
+
+/** How a re-run was set up, for its marker's tooltip. */
+function rerunWithText(summary: RunSummary): string {
+  if (summary.rerunSettings === 'current')
+    return ' with the settings config.toml had when the re-run started';
+  if (summary.rerunSettings === 'recorded') return ' with the settings that run recorded';
+  return '';
+}
 
 /** Shown at most: a damaged file can have a warning per line. */
 const NOTES_SHOWN = 5;

@@ -5,6 +5,7 @@ import { runModelOf } from '@shared/run-model';
 import { parseBreakpoint } from '@shared/domain/debugger';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
+import { ProfileSelect } from '../../components/ProfilePicker';
 import { PreflightPanel } from './PreflightPanel';
 import { usePreflight } from './use-preflight';
 import { WorkspaceField, type WorkspaceValue } from './WorkspaceField';
@@ -32,18 +33,26 @@ export function NewRunForm() {
   const [task, setTask] = useState('');
   const [agent, setAgent] = useState<AgentName>('manus');
   const [isPlanning, setPlanning] = useState(false);
+  /** '' is the agent's own profile */
+  const [profile, setProfile] = useState('');
   const [workspace, setWorkspace] = useState<WorkspaceValue>({ path: '', isIsolated: false });
   const [breakpoints, setBreakpoints] = useState('');
   const [approveTools, setApproveTools] = useState('');
   const [isStarting, setIsStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const agentView = config?.agents[isPlanning ? 'planning' : agent];
-  const model = agentView ? runModelOf(agentView) : undefined;
+  const profileViews = config?.profileViews ?? [];
+  const picked = profileViews.find((p) => p.name === profile);
+  const chosenProfile = picked ? profile : '';
+  const modelView = picked && !isPlanning ? picked : agentView;
+  const model = modelView ? runModelOf(modelView) : undefined;
   const chosen = workspaceChoice(workspace);
   const preflightInput: PreflightInput = {
     agent,
     ...(isPlanning ? { flow: 'planning' as const } : {}),
     ...(chosen ? { workspace: chosen } : {}),
+    // a planning flow runs several agents, each on its own profile
+    ...(chosenProfile && !isPlanning ? { profile: chosenProfile } : {}),
   };
   const preflight = usePreflight(preflightInput, config);
   const isRefused = preflight.status === 'done' && !preflight.report.canStart;
@@ -113,6 +122,14 @@ export function NewRunForm() {
             ))}
           </select>
         </label>
+        {!isPlanning && profileViews.length > 0 && (
+          <ProfileSelect
+            profiles={profileViews}
+            value={chosenProfile}
+            ownLabel={`${agent}'s own (${agentView?.profile ? `[llm.${agentView.profile}]` : '[llm]'})`}
+            onChange={setProfile}
+          />
+        )}
         <label>
           <input
             type="checkbox"

@@ -57,8 +57,40 @@ describe('run header: Resume and Run again', () => {
       task: 'Fix the failing test',
       agent: 'manus',
       rerunOf: 'run-b',
+      // the settings run-b recorded, not today's (issue 25 item 10)
+      rerunSettings: 'recorded',
       sessionId: expect.stringMatching(/^rerun-/),
     });
+    // today's settings only when asked for, by a button that says so
+    await open('run-b');
+    const today = screen.getByTestId('run-again-today');
+    expect(today.textContent).toBe('Run again with today’s settings');
+    await act(async () => fireEvent.click(today));
+    await flush();
+    expect(api.calls.filter((c) => c.method === 'startRun').at(-1)?.input).toMatchObject({
+      rerunOf: 'run-b',
+      rerunSettings: 'current',
+    });
+  });
+
+  it('says why a run cannot run again with its recorded settings', async () => {
+    const api = createMemoryApi();
+    api.history.set('run-b', history('run-b', [1].map(plainStep), { startTs: 1_700_000_100_000 }));
+    const summary = { ...summarize(api.history.get('run-b')!)!, lastSeq: 1 };
+    api.override('listRuns', async () => [summary]);
+    api.override('startRun', async () => {
+      throw new Error(
+        'The run cannot start with its recorded settings: Run run-b was recorded before runs kept their settings',
+      );
+    });
+    await renderApp(api);
+    await act(async () => fireEvent.click(screen.getByTestId('run-history-item')));
+    await flush();
+    await act(async () => fireEvent.click(screen.getByTestId('run-again')));
+    await flush();
+    expect(screen.getByTestId('run-again-error').textContent).toContain(
+      'recorded before runs kept their settings',
+    );
   });
 
   it('an imported run is never resumed, and runs again in a fresh session, not in the folder it names', async () => {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { isAgentName } from '@shared/domain/agent';
+import type { RerunSettings } from '@shared/events';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
 import { runStatus } from '../../store/run-events';
@@ -45,7 +46,9 @@ export function RunHeader({ runId }: { runId: string }) {
   // "Run again": the same task and agent from step 0, recorded as this run's sibling; in
   // its workspace (mounted again, or copied again), or in a fresh session of its own. An
   // imported run's folder belongs to the machine it came from: it gets a fresh session.
-  const onRunAgain = async () => {
+  // By default with the settings this run recorded (its model profile and agent settings;
+  // the host refuses, saying why, when they cannot be rebuilt); today's only when asked.
+  const onRunAgain = async (settings: RerunSettings) => {
     setAgainError(null);
     try {
       await bridge.startRun({
@@ -59,6 +62,7 @@ export function RunHeader({ runId }: { runId: string }) {
           ? { workspace: { path: summary.workspace.path, mode: summary.workspace.mode } }
           : { sessionId: `rerun-${Date.now().toString(36)}` }),
         rerunOf: runId,
+        rerunSettings: settings,
       });
     } catch (error) {
       setAgainError((error as Error).message);
@@ -145,15 +149,27 @@ export function RunHeader({ runId }: { runId: string }) {
             Resume
           </button>
         )}
-        {!isLive && (
+        {/* a continuation's task is a follow-up that means nothing without its parent */}
+        {!isLive && !summary.continueOf && (
           <button
             type="button"
             className="secondary"
             data-testid={TEST_IDS.runAgain}
-            onClick={() => void onRunAgain()}
-            title="Run the same task with the same agent again, from step 0 (listed beside this run)"
+            onClick={() => void onRunAgain('recorded')}
+            title={`Run the same task with the same agent again, from step 0, with the settings this run recorded (model ${summary.model}; the API key from today's settings), listed beside this run`}
           >
             Run again
+          </button>
+        )}
+        {!isLive && !summary.continueOf && (
+          <button
+            type="button"
+            className="secondary"
+            data-testid={TEST_IDS.runAgainToday}
+            onClick={() => void onRunAgain('current')}
+            title="Run the same task with the same agent again, from step 0, with the settings config.toml has now (today's model profile and agent settings)"
+          >
+            Run again with today’s settings
           </button>
         )}
         {!isLive && (
@@ -179,7 +195,7 @@ export function RunHeader({ runId }: { runId: string }) {
         </p>
       )}
       {againError && (
-        <p className="field-error" role="alert">
+        <p className="field-error" role="alert" data-testid={TEST_IDS.runAgainError}>
           Could not start it: {againError}
         </p>
       )}

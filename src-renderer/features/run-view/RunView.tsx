@@ -8,7 +8,8 @@ import { TimelineToolbar } from '../timeline/TimelineToolbar';
 import { RunWaterfall } from '../timeline/RunWaterfall';
 import { RunHeader } from './RunHeader';
 import { SandboxBanner } from './SandboxBanner';
-import { ForkOrigin } from './ForkOrigin';
+import { ForkOrigin, RerunOrigin } from './ForkOrigin';
+import { ContinueRun } from './ContinueRun';
 import { DebuggerBar } from '../debugger/DebuggerBar';
 
 /** The selected run: header, open question, plan, filters and the timeline. */
@@ -47,6 +48,7 @@ export function RunView() {
       )}
       <SandboxBanner runId={runId} />
       <ForkOrigin runId={runId} />
+      <RerunOrigin runId={runId} />
       <CompareWithParent runId={runId} />
       <HumanAnswerBox runId={runId} />
       <PlanView runId={runId} />
@@ -61,6 +63,7 @@ export function RunView() {
             : 'Waiting for the first events…'}
         </div>
       )}
+      <ContinueRun key={runId} runId={runId} />
     </section>
   );
 }

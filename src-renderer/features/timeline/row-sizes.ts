@@ -90,7 +90,9 @@ export function shapeOf(item: TimelineItem): number {
         (item.live !== undefined ? 4 : 0) |
         (item.repeats !== undefined ? 8 : 0);
       const length = Math.max(item.output?.length ?? 0, item.error?.length ?? 0);
-      return shape(kind, STATUS_INDEX[item.status] ?? 0, flags, length);
+      // a card with a sandbox line (4 statuses, so +4 stays within the variant's 3 bits)
+      const variant = (STATUS_INDEX[item.status] ?? 0) + (item.sandbox ? 4 : 0);
+      return shape(kind, variant, flags, length);
     }
     case 'step':
       return shape(kind, 0, (item.request ? 1 : 0) | (item.usage ? 2 : 0), 0);

@@ -4,8 +4,10 @@
  * The API key is write-only: the draft holds what the user typed until it is saved,
  * and nothing ever reads a key back from the main process.
  */
+import { profileOfTarget } from '@shared/ipc';
 import type {
   AgentConfigView,
+  ConfigAgentName,
   AgentSettingEdits,
   ApiKeyEdit,
   ConfigField,
@@ -48,7 +50,18 @@ export function pageView(config: ConfigView, target: ConfigTarget) {
       profileSharedWith: [],
     };
   }
-  const agent: AgentConfigView = config.agents[target];
+  const profile = profileOfTarget(target);
+  if (profile !== null) {
+    const view = config.profileViews.find((p) => p.name === profile);
+    return {
+      llm: view?.llm ?? config.defaults.llm,
+      apiKey: view?.apiKey ?? config.defaults.apiKey,
+      settings: null,
+      profile,
+      profileSharedWith: view?.usedBy.map((use) => use.agent) ?? [],
+    };
+  }
+  const agent: AgentConfigView = config.agents[target as ConfigAgentName];
   return agent;
 }
 
@@ -76,6 +89,8 @@ export function isOverridden(
   profile: string | null,
 ): boolean {
   if (target === 'default') return source.kind === 'llm';
+  const own = profileOfTarget(target);
+  if (own !== null) return source.kind === 'profile' && source.profile === own;
   if (source.kind === 'agent') return source.agent === target;
   if (source.kind === 'profile') return source.profile === (profile ?? target);
   return false;
@@ -90,7 +105,7 @@ export function validateDraft(
   const settings: Record<string, unknown> = {};
   for (const spec of FIELD_SPECS) {
     if (!(spec.key in draft.fields)) continue;
-    if (spec.group === 'settings' && target === 'default') continue;
+    if (spec.group === 'settings' && !isAgentTarget(target)) continue;
     const raw = draft.fields[spec.key];
     const out = spec.group === 'llm' ? llm : settings;
     if (raw === null || raw === undefined) {
@@ -108,6 +123,11 @@ export function validateDraft(
   if (Object.keys(settings).length > 0) input.settings = settings as AgentSettingEdits;
   if (draft.apiKey) input.apiKey = draft.apiKey;
   return { input, errors };
+}
+
+/** An agent's page (with run settings), not `[llm]` or a profile's own page. */
+export function isAgentTarget(target: ConfigTarget): target is ConfigAgentName {
+  return target !== 'default' && profileOfTarget(target) === null;
 }
 
 function apiKeyError(edit: ApiKeyEdit | undefined): string | null {

@@ -151,6 +151,7 @@ class Draft extends StructureDraft {
         this.replyBeforeTool(e);
         this.m.index.toolNames.add(e.name);
         this.m.index.tools.set(e.toolCallId, this.items.length);
+        this.m.runningTool = this.items.length;
         this.push({
           kind: 'tool',
           id: e.seq,
@@ -216,6 +217,7 @@ class Draft extends StructureDraft {
         return;
       }
       case 'run.finished': {
+        delete this.m.runningTool;
         this.m.streams = {};
         this.m.pendingCalls = {};
         this.m.openQuestions = [];
@@ -391,6 +393,7 @@ class Draft extends StructureDraft {
     const position = this.m.index.tools.get(e.toolCallId);
     const tool = position === undefined ? undefined : this.items[position];
     if (position === undefined || tool?.kind !== 'tool') return;
+    if (this.m.runningTool === position) delete this.m.runningTool;
     const changes = this.toolOutcome(e, tool);
     this.patch(position, tool, changes);
     if (changes.status === 'error')

@@ -5,7 +5,12 @@
  * occurrence and the latest few (its count is exact), and only the first occurrence of
  * each key is marked as repeated. The lists live in the timeline's grow-only index.
  */
-import { contentKey, EMPTY_RESPONSE_KEY, toolSignature } from '@shared/duplicate-keys';
+import {
+  contentKey,
+  EMPTY_RESPONSE_KEY,
+  repeatSignature,
+  toolSignature,
+} from '@shared/duplicate-keys';
 import type { DuplicateInfo, MessageItem, TimelineIndex } from './types';
 
 interface Seen {
@@ -56,8 +61,9 @@ export function matchDuplicate(
   position: number,
 ): DuplicateMatch | undefined {
   const byContent = contentKey(item.content);
-  const bySignature = toolSignature(item.toolCalls);
-  const contentK = byContent ?? (bySignature === null ? EMPTY_RESPONSE_KEY : null);
+  const bySignature = repeatSignature(item.toolCalls);
+  const isEmpty = toolSignature(item.toolCalls) === null;
+  const contentK = byContent ?? (isEmpty ? EMPTY_RESPONSE_KEY : null);
   const content =
     contentK === null
       ? NONE_EARLIER

@@ -43,6 +43,111 @@ const markers = (items: TimelineItem[], marker: MarkerItem['marker']) =>
   items.filter((i): i is MarkerItem => i.kind === 'marker' && i.marker === marker);
 const tools = (items: TimelineItem[]) => items.filter((i): i is ToolItem => i.kind === 'tool');
 
+/** A python_execute call in step `step`, with `during` emitted between its start and finish. */
+function sandboxCall(script: RunScript, step: number, id: string, during: () => void) {
+  script.emit({
+    type: 'tool.started',
+    agent: 'manus',
+    step,
+    toolCallId: id,
+    name: 'python_execute',
+    args: { code: 'print(1)' },
+  });
+  during();
+  script.emit({
+    type: 'tool.finished',
+    agent: 'manus',
+    step,
+    toolCallId: id,
+    name: 'python_execute',
+    ok: true,
+    output: '1\n',
+    durationMs: 400,
+  });
+}
+
+const image = 'agent-workbench/sandbox:local';
+const sandboxEvent = (status: 'queued' | 'creating' | 'ready' | 'busy' | 'idle') =>
+  ({
+    type: 'sandbox.changed',
+    image,
+    status,
+    ...(status === 'ready' || status === 'busy' || status === 'idle'
+      ? { containerId: 'cabc16c3a43a2ded08d7' }
+      : {}),
+  }) as const;
+
+describe('the sandbox a call waited for (issue 25: its rows came after the call’s result)', () => {
+  it('is shown in the card of the call that needed it, above its result, not as rows after it', () => {
+    // the order the runtime emits for Manus's first sandbox call (no pre-warm)
+    const script = new RunScript('r').start('compute');
+    script.emit({ type: 'step.started', agent: 'manus', step: 1, maxSteps: 20 });
+    sandboxCall(script, 1, 'c1', () => {
+      for (const status of ['creating', 'ready', 'busy', 'idle'] as const) {
+        script.emit(sandboxEvent(status));
+      }
+    });
+    script.emit({ type: 'step.finished', agent: 'manus', step: 1, durationMs: 500 });
+    // a later call finds it ready: nothing more to say
+    script.emit({ type: 'step.started', agent: 'manus', step: 2, maxSteps: 20 });
+    sandboxCall(script, 2, 'c2', () => {
+      script.emit(sandboxEvent('busy'));
+      script.emit(sandboxEvent('idle'));
+    });
+    const model = applyTimelineEvents(createTimeline(), script.events);
+
+    expect(markers(model.items, 'sandbox')).toEqual([]);
+    const [first, second] = tools(model.items);
+    expect(first!.sandbox).toEqual({
+      status: 'ready',
+      text: `Sandbox ready (${image}, cabc16c3a43a)`,
+    });
+    expect(second!.sandbox).toBeUndefined();
+    // what came after the first card is the next step, not a sandbox row
+    const after = model.items[model.items.indexOf(first!) + 1]!;
+    expect(after.kind).toBe('step');
+  });
+
+  it('shows a sandbox started while the model thought as a row before the call, and its ready in the card', () => {
+    // swe pre-warms: `creating` comes during the model call, `ready` during the first call
+    const script = new RunScript('r').start('fix it');
+    script.emit({ type: 'step.started', agent: 'manus', step: 1, maxSteps: 20 });
+    script.emit(sandboxEvent('creating'));
+    sandboxCall(script, 1, 'c1', () => {
+      script.emit(sandboxEvent('ready'));
+      script.emit(sandboxEvent('busy'));
+    });
+    const model = applyTimelineEvents(createTimeline(), script.events);
+    const rows = markers(model.items, 'sandbox');
+    expect(rows.map((r) => r.text)).toEqual([`Sandbox creating (${image})`]);
+    const tool = tools(model.items)[0]!;
+    expect(model.items.indexOf(rows[0]!)).toBeLessThan(model.items.indexOf(tool));
+    expect(tool.sandbox?.status).toBe('ready');
+  });
+
+  it('updates the card while the call waits in the queue and the image is pulled', () => {
+    const script = new RunScript('r').start('compute');
+    script.emit({ type: 'step.started', agent: 'manus', step: 1, maxSteps: 20 });
+    const seen: (string | undefined)[] = [];
+    let model = applyTimelineEvents(createTimeline(), script.events);
+    sandboxCall(script, 1, 'c1', () => {
+      for (const event of [
+        { ...sandboxEvent('queued'), progress: '2nd in line' },
+        { ...sandboxEvent('creating'), progress: 'pulling 40 %' },
+      ]) {
+        script.emit(event);
+        model = applyTimelineEvents(model, script.events);
+        seen.push(tools(model.items)[0]!.sandbox?.text);
+      }
+    });
+    expect(seen).toEqual([
+      `Sandbox queued (${image}): 2nd in line`,
+      `Sandbox creating (${image}): pulling 40 %`,
+    ]);
+    expect(markers(model.items, 'sandbox')).toEqual([]);
+  });
+});
+
 describe('the timeline never contradicts the outcome', () => {
   it('shows a sandbox that cannot start once, ×N, linked to every call it failed', () => {
     const script = new RunScript('r').start('compute');

@@ -70,6 +70,12 @@ export class OutcomeDraft extends TimelineDraft {
       // A retry after a failure is folded into the failure's row (or its `ready` shows);
       // pull progress updates the creating row in place.
       if (failure && !failure.isResolved) return;
+    }
+    if (e.status === 'ready' && failure && !failure.isResolved) {
+      this.m.sandboxFailure = { ...failure, isResolved: true };
+    }
+    if (this.noteInRunningTool(e)) return;
+    if (e.status === 'creating') {
       const row = previous?.status === 'creating' ? this.sandboxRow() : undefined;
       if (row) {
         this.patch(row.position, row.marker, { text: sandboxText(e) });
@@ -96,11 +102,34 @@ export class OutcomeDraft extends TimelineDraft {
       };
       return;
     }
-    if (e.status === 'ready' && failure && !failure.isResolved) {
-      this.m.sandboxFailure = { ...failure, isResolved: true };
-    }
     this.m.sandboxMarker = this.items.length;
     this.marker(e, this.m.lastAgent, 'sandbox', sandboxText(e), 'info');
+  }
+
+  /**
+   * A sandbox queued for, created or made ready while a tool call runs is the one that
+   * call waits for (the runtime emits these between its tool.started and tool.finished):
+   * its card says so above its result. As a row it came after the card, so after the
+   * result it was needed for (issue 25). A failure stays a row of its own (one for all
+   * the calls it failed, with the banner); the card of such a call says it was not run.
+   */
+  private noteInRunningTool(e: RunEventOf<'sandbox.changed'>): boolean {
+    const position = this.m.runningTool;
+    const tool = position === undefined ? undefined : this.items[position];
+    if (position === undefined || tool?.kind !== 'tool' || tool.status !== 'running') return false;
+    if (e.status === 'failed') {
+      // the cause is said once, on the failure's row and in the banner
+      if (tool.sandbox) {
+        const text = `Sandbox failed to start (${e.image})`;
+        this.patch(position, tool, { sandbox: { status: e.status, text } });
+      }
+      return false;
+    }
+    if (e.status !== 'queued' && e.status !== 'creating' && e.status !== 'ready') return false;
+    this.patch(position, tool, { sandbox: { status: e.status, text: sandboxText(e) } });
+    // a later status or failure must not update an older row in place
+    delete this.m.sandboxMarker;
+    return true;
   }
 
   /** The changes a finished tool call makes to its card (and to earlier cards it repeats). */

@@ -178,6 +178,11 @@ export interface ToolItem extends ItemBase {
   droppedAtSeq?: number;
   /** the call failed because the sandbox could not start (the banner says why) */
   isSandboxFailure?: boolean;
+  /**
+   * the session's sandbox being queued for, created or made ready while this call waited
+   * for it: shown in the card before the result, not as a row after it
+   */
+  sandbox?: { status: SandboxStatus; text: string };
   /** the same error came earlier in the run: the id of the first call that had it */
   repeatOf?: number;
   /** on the first call with an error: the ids of later calls with the same error */
@@ -361,6 +366,8 @@ export interface TimelineModel {
   runStateMarker?: number;
   /** position of the latest sandbox row (a repeated status updates it) */
   sandboxMarker?: number;
+  /** position of the tool call running now (a sandbox made for it is shown in its card) */
+  runningTool?: number;
   sandboxFailure?: SandboxFailure;
   /** tool call ids of questions still waiting for an answer */
   openQuestions: string[];

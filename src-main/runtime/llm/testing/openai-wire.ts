@@ -180,7 +180,7 @@ export interface CompletionParts {
   model: string;
   content: string | null;
   toolCalls: WireToolCall[];
-  finishReason: string;
+  finishReason: string | null;
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
 }
 

@@ -15,8 +15,12 @@ export function completionParts(
   reply: ScriptedServerReply,
 ): CompletionParts {
   const turn = record.messages.filter((m) => m.role === 'assistant').length + 1;
+  const origin = `http://${record.headers['host'] ?? '127.0.0.1'}`;
   const fill = (text: string) =>
-    text.replaceAll('{{model}}', record.model).replaceAll('{{turn}}', String(turn));
+    text
+      .replaceAll('{{model}}', record.model)
+      .replaceAll('{{turn}}', String(turn))
+      .replaceAll('{{origin}}', origin);
   const content = typeof reply.content === 'string' ? fill(reply.content) : null;
   const toolCalls: WireToolCall[] = (reply.toolCalls ?? []).map((call, i) => ({
     id: call.id ?? `call_${record.index + 1}_${i + 1}`,

@@ -80,6 +80,7 @@ async function writeStream(
   const sent = reply.dropStreamedToolCalls
     ? { ...parts, toolCalls: [], finishReason: reply.finishReason ?? 'stop' }
     : parts;
+  const finishing = reply.omitFinishReason ? { ...sent, finishReason: null } : sent;
   const chunks = reply.emptyChoices
     ? [
         {
@@ -90,7 +91,7 @@ async function writeStream(
           choices: [],
         },
       ]
-    : completionChunks(sent, reply.chunkSize ?? 16, options?.include_usage === true);
+    : completionChunks(finishing, reply.chunkSize ?? 16, options?.include_usage === true);
   res.writeHead(200, {
     ...(reply.noContentType ? {} : { 'content-type': 'text/event-stream; charset=utf-8' }),
     'cache-control': 'no-cache',
@@ -98,11 +99,15 @@ async function writeStream(
   });
   const stopAt =
     reply.cutAfterChunks ??
+    reply.endAfterChunks ??
     reply.sseError?.afterChunks ??
     reply.malformedSse?.afterChunks ??
     reply.inBandError?.afterChunks;
   const limit =
-    reply.cutAfterChunks !== undefined || reply.sseError || reply.malformedSse
+    reply.cutAfterChunks !== undefined ||
+    reply.endAfterChunks !== undefined ||
+    reply.sseError ||
+    reply.malformedSse
       ? Math.min(stopAt ?? 2, chunks.length)
       : reply.inBandError
         ? Math.min(stopAt ?? 0, chunks.length)
@@ -116,6 +121,10 @@ async function writeStream(
   if (reply.cutAfterChunks !== undefined) {
     await wait(20, res);
     res.destroy();
+    return;
+  }
+  if (reply.endAfterChunks !== undefined || reply.omitDone) {
+    res.end();
     return;
   }
   if (reply.sseError) {

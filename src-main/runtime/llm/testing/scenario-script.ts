@@ -6,6 +6,8 @@
  *   "models": ["gpt-4o", "gpt-4o-mini"],        // optional: ids for GET /v1/models
  *   "default": "hello",                          // optional: scenario used when none matches
  *                                                //   (default: the first one)
+ *   "pages": { "demo": "<html>…</html>" },       // optional: web pages the server serves at
+ *                                                //   GET /_scripted/pages/NAME (the browser demo)
  *   "scenarios": [
  *     {
  *       "name": "hello",
@@ -27,9 +29,12 @@
  *
  * A turn is any reply of ScriptedServerReply (see scripted-openai-server.ts): content,
  * toolCalls (arguments as an object, or a raw string for malformed JSON), finishReason,
- * usage, delayMs, chunkDelayMs, error, hang, cutAfterChunks, sseError, malformedSse, html,
+ * usage, delayMs, chunkDelayMs, error, hang, cutAfterChunks, endAfterChunks, omitDone,
+ * omitFinishReason, sseError, malformedSse, html,
  * emptyChoices, noContentType, dropStreamedToolCalls, inBandError. "{{model}}" in content or tool arguments becomes the model the request
- * asked for (the UI e2e checks that a changed model is really called); "{{turn}}" the turn.
+ * asked for (the UI e2e checks that a changed model is really called); "{{turn}}" the turn;
+ * "{{origin}}" the server's own origin (http://127.0.0.1:PORT, from the request's Host), so a
+ * reply can point a browser at one of the file's pages.
  *
  * The turn of a request is the number of assistant messages it carries, plus one: stateless,
  * so concurrent runs and retries do not disturb each other. (An agent whose memory window
@@ -74,6 +79,9 @@ const replySchema = z
       .optional(),
     hang: z.boolean().optional(),
     cutAfterChunks: z.number().int().nonnegative().optional(),
+    endAfterChunks: z.number().int().nonnegative().optional(),
+    omitDone: z.boolean().optional(),
+    omitFinishReason: z.boolean().optional(),
     sseError: z
       .object({
         message: z.string(),
@@ -110,6 +118,12 @@ export const scenarioFileSchema = z
   .object({
     models: z.array(z.string().min(1)).optional(),
     default: z.string().optional(),
+    pages: z
+      .record(
+        z.string().regex(/^[a-z0-9-]+$/, 'a page name is lowercase letters, digits and -'),
+        z.string(),
+      )
+      .optional(),
     scenarios: z.array(scenarioSchema).min(1),
   })
   .strict()

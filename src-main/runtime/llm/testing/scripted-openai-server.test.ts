@@ -28,6 +28,48 @@ async function clientFor(script: ServerScript, apiKey = 'sk-test') {
 const task = [{ role: 'user' as const, content: 'say hi' }];
 
 describe('scripted OpenAI server', () => {
+  it('serves a scenario file’s pages and points replies at them with {{origin}}', async () => {
+    const file = parseScenarioFile(
+      JSON.stringify({
+        pages: { demo: '<title>Demo</title><a href="/x">x</a>' },
+        scenarios: [
+          {
+            name: 's',
+            turns: [
+              {
+                toolCalls: [
+                  { name: 'browser', arguments: { url: '{{origin}}/_scripted/pages/demo' } },
+                ],
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    const started = await startScriptedServer(scenarioScript(file), {
+      apiKey: 'sk-test',
+      ...(file.pages ? { pages: file.pages } : {}),
+    });
+    server = started.server;
+    const client = new OpenAI({ baseURL: started.baseUrl, apiKey: 'sk-test', maxRetries: 0 });
+    const completion = await client.chat.completions.create({ model: 'm', messages: task });
+    const call = completion.choices[0]!.message.tool_calls![0]!;
+    const url = (
+      JSON.parse(call.type === 'function' ? call.function.arguments : '{}') as {
+        url: string;
+      }
+    ).url;
+    expect(url).toBe(`${server.origin}/_scripted/pages/demo`);
+    // a page needs no key (a browser sends none); an unknown one is a 404
+    const page = await fetch(url);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toBe('<title>Demo</title><a href="/x">x</a>');
+    expect((await fetch(`${server.origin}/_scripted/pages/nope`)).status).not.toBe(200);
+    expect(() =>
+      parseScenarioFile(JSON.stringify({ pages: { '../x': '' }, scenarios: [] })),
+    ).toThrow();
+  });
+
   it('answers a non-streaming request and records what was sent', async () => {
     const client = await clientFor([{ content: 'hi from {{model}}' }]);
     const completion = await client.chat.completions.create({ model: 'gpt-x', messages: task });

@@ -8,6 +8,7 @@
  *   GET  /v1/models                                (also /openai/models)
  *   GET  /_scripted/requests                       the recorded requests as JSON (auth headers redacted)
  *   POST /_scripted/reset                          forgets recorded requests and attempt counters
+ *   GET  /_scripted/pages/NAME                     an HTML page given in the options (`pages`)
  *   anything else                                  404 "404 page not found"
  *
  * Script: a list of replies consumed in order (one per chat request, retries included), or
@@ -26,6 +27,9 @@
  *   error          {status, body?, headers?}: an HTTP error; body defaults to an OpenAI error body
  *   hang           true: never answer (until the client disconnects or the server closes)
  *   cutAfterChunks N: stream N chunks then destroy the socket (non-streaming: cut mid-body)
+ *   endAfterChunks N: stream N chunks then end the response cleanly (no finish, no [DONE])
+ *   omitDone       the stream ends after its finish chunk, without `data: [DONE]`
+ *   omitFinishReason the finish chunk says `finish_reason: null` ([DONE] still sent)
  *   sseError       {message, afterChunks?}: stream chunks then an SSE `event: error`
  *   malformedSse   {afterChunks?}: stream chunks then `data: {not json`
  *   html           200 with an HTML body instead of JSON (a proxy or a wrong base_url)
@@ -37,6 +41,9 @@
  *                  after N chunks, or as the whole JSON body), as LiteLLM, OpenRouter and
  *                  mock servers send errors
  *
+ * Model rules (model-rules.ts): o1/o3/o4/gpt-5 (and `reasoningModels`) refuse `max_tokens` and
+ * a temperature other than 1 with OpenAI's 400s; `modelsWithoutTools` refuse `tools`.
+ *
  * Every chat request is validated like the real API (openai-wire.ts): a tool message that
  * answers no preceding `tool_calls`, or an assistant `tool_calls` id without a following tool
  * message, is rejected with OpenAI's own 400 text and never reaches the script.
@@ -44,6 +51,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { validateChatRequest, wireError, type WireMessage } from './openai-wire';
+import { modelRuleError } from './model-rules';
 import { invalidKey } from './reply-parts';
 import { sendJson, sendWireError, writeReply } from './reply-writer';
 import type { RecordedRequest, ScriptedServerReply, ServerScript } from './scripted-types';
@@ -64,12 +72,19 @@ export interface ScriptedServerOptions {
   apiKey?: string;
   /** ids returned by GET /v1/models */
   models?: string[];
+  /** HTML pages served at GET /_scripted/pages/NAME (a scenario file's `pages`) */
+  pages?: Record<string, string>;
   /** set false to skip OpenAI's message-list checks */
   validate?: boolean;
+  /** models treated as reasoning models besides o1/o3/o4/gpt-5 (model-rules.ts) */
+  reasoningModels?: string[];
+  /** models that refuse `tools`, as Ollama's models without tool support do */
+  modelsWithoutTools?: string[];
 }
 
 const CHAT_PATH = /^(?:\/v1|\/openai\/deployments\/[^/]+)\/chat\/completions$/;
 const MODELS_PATH = /^\/(?:v1|openai)\/models$/;
+const PAGE_PATH = /^\/_scripted\/pages\/([a-z0-9-]+)$/;
 
 export class ScriptedOpenAiServer {
   readonly requests: RecordedRequest[] = [];
@@ -153,6 +168,12 @@ export class ScriptedOpenAiServer {
         this.reset();
         return sendJson(res, 200, { ok: true });
       }
+      const page = PAGE_PATH.exec(path)?.[1];
+      if (page !== undefined && req.method === 'GET' && this.options.pages?.[page] !== undefined) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(this.options.pages[page]);
+        return;
+      }
       if (!this.authorized(req)) return sendWireError(res, invalidKey(req));
       if (MODELS_PATH.test(path) && req.method === 'GET') {
         const ids = this.options.models ?? ['scripted-model'];
@@ -215,7 +236,10 @@ export class ScriptedOpenAiServer {
       record.closedAt = Date.now();
       record.clientAborted = !res.writableFinished;
     });
-    const invalid = this.options.validate === false ? null : validateChatRequest(body);
+    const invalid =
+      this.options.validate === false
+        ? null
+        : (validateChatRequest(body) ?? modelRuleError(b, this.options));
     if (invalid) {
       record.rejected = invalid.body.error.message;
       return sendWireError(res, invalid);

@@ -32,6 +32,39 @@ export const reply = {
       },
     };
   },
+  /** OpenAI's answer when the account has no credit left: a 429 that waiting does not fix */
+  quotaExceeded(): ScriptedServerReply {
+    return {
+      error: {
+        status: 429,
+        body: {
+          error: {
+            message:
+              'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+            type: 'insufficient_quota',
+            param: null,
+            code: 'insufficient_quota',
+          },
+        },
+      },
+    };
+  },
+  /** a valid key whose project may not use the requested model */
+  modelNotAllowed(model = 'gpt-4o'): ScriptedServerReply {
+    return {
+      error: {
+        status: 403,
+        body: {
+          error: {
+            message: `Project \`proj_x\` does not have access to model \`${model}\``,
+            type: 'invalid_request_error',
+            param: null,
+            code: 'model_not_found',
+          },
+        },
+      },
+    };
+  },
   serverError(status = 500): ScriptedServerReply {
     return { error: { status } };
   },

@@ -19,6 +19,12 @@ export interface ScriptedServerReply {
   error?: { status: number; body?: unknown; headers?: Record<string, string> };
   hang?: boolean;
   cutAfterChunks?: number;
+  /** stream N chunks, then end the response cleanly: no finish chunk, no [DONE] */
+  endAfterChunks?: number;
+  /** the stream ends after the finish chunk, without `data: [DONE]` */
+  omitDone?: boolean;
+  /** the finish chunk carries `finish_reason: null` (the stream still ends with [DONE]) */
+  omitFinishReason?: boolean;
   sseError?: { message: string; type?: string; afterChunks?: number };
   malformedSse?: { afterChunks?: number };
   html?: string | boolean;

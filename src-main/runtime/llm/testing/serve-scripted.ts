@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     host: values.host,
     port,
     models: file.models,
+    ...(file.pages ? { pages: file.pages } : {}),
     apiKey: values['api-key'],
   });
   const url = await server.start();

@@ -36,6 +36,8 @@ export interface BrowserActionArgs {
   scroll_amount?: number | null;
   tab_id?: number | null;
   goal?: string | null;
+  /** extract_content: where in the page text to start reading */
+  from_char?: number | null;
   keys?: string | null;
   seconds?: number | null;
 }
@@ -217,7 +219,13 @@ const HANDLERS: Record<BrowserAction, Handler> = {
   async extract_content(args, env) {
     const goal = need(args.goal, 'goal', 'extract_content');
     const page = await env.browser.activePage();
-    return { message: '', showState: false, extraction: { page: await readPageText(page), goal } };
+    const read = await readPageText(page);
+    const fromChar = args.from_char ?? undefined;
+    return {
+      message: '',
+      showState: false,
+      extraction: { page: fromChar === undefined ? read : { ...read, fromChar }, goal },
+    };
   },
 
   async switch_tab(args, env) {

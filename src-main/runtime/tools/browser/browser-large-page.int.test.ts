@@ -18,7 +18,12 @@ import { Session } from '../../session/session';
 import { ToolRegistry } from '../tool-registry';
 import { createBrowserTool, type BrowserToolArgs } from './browser-tool';
 import { probeChromium } from './testing/chromium-env';
-import { BIG_PAGE_LINKS, startTestSite, type TestSite } from './testing/test-site';
+import {
+  BIG_PAGE_LINKS,
+  LONG_PAGE_SECTIONS,
+  startTestSite,
+  type TestSite,
+} from './testing/test-site';
 
 const chromium = probeChromium();
 const MAX_OBSERVE = 10_000; // the agents' default
@@ -141,3 +146,64 @@ describe.skipIf(!chromium.available)('browser tool on a large page (real Chromiu
     }
   });
 });
+
+describe.skipIf(!chromium.available)(
+  'extract_content far down a long page (issue 26 item 12)',
+  () => {
+    let site: TestSite;
+    const sessions: Session[] = [];
+    beforeAll(async () => {
+      site = await startTestSite();
+    });
+    afterAll(async () => {
+      await Promise.allSettled(sessions.map((s) => s.close()));
+      await site.close();
+    });
+
+    it('reads from where the page is scrolled to, 150,000 px down, and pages on with from_char', async () => {
+      const session = new Session('extract-far', mkdtempSync(join(tmpdir(), 'wb-extract-')));
+      sessions.push(session);
+      const llm = new ScriptedLlm(() => ({ content: 'found it' }));
+      const tool = createBrowserTool({
+        session,
+        settings: { headless: true, max_content_length: 2000, keep_screenshots: 1 },
+        llm,
+      });
+      const context = {
+        signal: new AbortController().signal,
+        runId: 'run-extract',
+        agent: 'browser',
+        step: 1,
+        toolCallId: 'call_1',
+        emit: () => undefined,
+      };
+      await tool.execute({ action: 'go_to_url', url: `${site.url}/sections` }, context);
+      const last = `Section ${LONG_PAGE_SECTIONS}`;
+      const scrolled = await tool.execute({ action: 'scroll_to_text', text: last }, context);
+      expect(scrolled.output).toMatch(/scroll|Scrolled/i);
+
+      const extracted = await tool.execute(
+        { action: 'extract_content', goal: 'the answer of the last section' },
+        context,
+      );
+      const prompt = llm.requests[0]!.messages[1]!.content!;
+      expect(prompt).toContain(`The answer of the last section is ${site.secret}.`);
+      expect(prompt).not.toContain('Section 1\n');
+      expect(prompt).toMatch(/characters \d+ to \d+ of \d+, from where the page is scrolled to/);
+      expect(extracted.output).toMatch(
+        /^Extracted from .*\/sections \(from characters \d+ to \d+ of \d+\):\nfound it$/,
+      );
+
+      // back at the top, from_char pages through the text: the second part starts where the
+      // first one said
+      await tool.execute({ action: 'go_to_url', url: `${site.url}/sections` }, context);
+      const first = await tool.execute({ action: 'extract_content', goal: 'section 1' }, context);
+      const next = Number(/from_char=(\d+) reads on/.exec(first.output ?? '')?.[1]);
+      expect(next).toBe(2000);
+      await tool.execute({ action: 'extract_content', goal: 'more', from_char: next }, context);
+      const paged = llm.requests[2]!.messages[1]!.content!;
+      expect(paged).toMatch(/characters 2001 to 4000 of \d+, from from_char/);
+      expect(paged).not.toContain('Section 1\n');
+    }, 60_000);
+  },
+);

@@ -184,7 +184,7 @@ describe.skipIf(!chromium.available)('browser tool (real Chromium)', () => {
       context({ emit: (e) => events.push(e) }),
     );
     expect(result.output).toMatch(
-      /^Extracted from .*\(from the first 100 characters of the page\):\nthe code is on the page$/,
+      /^Extracted from .*\(from the first 100 characters of the page; extract_content with from_char=100 reads on\):\nthe code is on the page$/,
     );
     expect(result.image).toBeUndefined();
     const request = llm.requests[0]!;

@@ -48,6 +48,9 @@ export const browserToolSchema = z
       "Tab id, for 'switch_tab' and 'close_tab' (close_tab without it closes the active tab).",
     ),
     goal: optional(z.string()).describe("What to extract from the page, for 'extract_content'."),
+    from_char: optional(z.number().int().min(0)).describe(
+      "For 'extract_content': the character of the page text to start reading at (the extraction says where the next part starts); default: where the page is scrolled to.",
+    ),
     keys: optional(z.string()).describe(
       "Key or combination to press, for 'send_keys' (e.g. 'Enter', 'Tab', 'Control+A').",
     ),
@@ -82,7 +85,7 @@ Actions and their parameters:
 - select_dropdown_option (index, text): choose a dropdown option by its text
 - go_back: go back in the active tab's history
 - wait (seconds optional): wait for the page, default ${DEFAULT_WAIT_SECONDS} seconds
-- extract_content (goal): read the page text and extract what the goal asks for
+- extract_content (goal, from_char optional): read the page text from where the page is scrolled to (or from from_char) and extract what the goal asks for
 - switch_tab (tab_id), open_tab (url), close_tab (tab_id optional)
 After each action you get the page state: URL, title, tabs, scroll position and the numbered interactive elements in and near the visible area (use those numbers as 'index'; a number stays the same until the page changes). There is no web search: open URLs directly.`;
 

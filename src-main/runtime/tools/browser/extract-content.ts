@@ -27,12 +27,34 @@ export interface PageText {
   url: string;
   title: string;
   text: string;
+  /** where the visible area begins in `text` (0 when the page is not scrolled) */
+  viewStart?: number;
+  /** the model's `from_char`: where to start reading instead */
+  fromChar?: number;
 }
+
+/** Never in a page: marks the viewport's first text for a moment (page-script.ts). */
+const VIEW_MARKER = '\u2063wb-view-start\u2063';
 
 /** Reads the page (inside the browser's lock); the model is asked afterwards, outside it. */
 export async function readPageText(page: Page): Promise<PageText> {
-  const text = (await page.evaluate(callScript(PAGE_SCRIPTS.pageText))) as string;
-  return { url: page.url(), title: await page.title(), text };
+  const { text, viewStart } = (await page.evaluate(
+    callScript(PAGE_SCRIPTS.pageText, VIEW_MARKER),
+  )) as { text: string; viewStart: number };
+  return { url: page.url(), title: await page.title(), text, viewStart };
+}
+
+/**
+ * The part of the page text the model reads: max_content_length characters from where the
+ * page is scrolled to, or from `from_char` (issue 26 item 12: it read only the first 2,000
+ * characters, even after scrolling to a section far down). Near the end the window moves
+ * back so it stays full.
+ */
+export function textWindow(page: PageText, cap: number): { start: number; end: number } {
+  const total = page.text.length;
+  const wanted = page.fromChar ?? page.viewStart ?? 0;
+  const start = Math.max(0, Math.min(wanted, total - cap));
+  return { start, end: Math.min(total, start + cap) };
 }
 
 export async function extractContent(
@@ -41,11 +63,16 @@ export async function extractContent(
   ctx: ExtractContext,
 ): Promise<string> {
   const { text } = page;
-  const capped = text.slice(0, ctx.maxContentLength);
-  const cutNote =
-    text.length > capped.length
+  const { start, end } = textWindow(page, ctx.maxContentLength);
+  const capped = text.slice(start, end);
+  const isWhole = start === 0 && end === text.length;
+  const from =
+    page.fromChar !== undefined ? 'from from_char' : 'from where the page is scrolled to';
+  const cutNote = isWhole
+    ? 'Page text:'
+    : start === 0
       ? `Page text (first ${capped.length} of ${text.length} characters; the rest was cut):`
-      : 'Page text:';
+      : `Page text (characters ${start + 1} to ${end} of ${text.length}, ${from}; the rest was cut):`;
   const messages = [
     { role: 'system' as const, content: EXTRACT_SYSTEM_PROMPT },
     {
@@ -98,7 +125,11 @@ export async function extractContent(
   });
   const answer = response.content?.trim();
   if (!answer) throw new Error('the model returned no text for the extraction');
-  const truncated =
-    text.length > capped.length ? ` (from the first ${capped.length} characters of the page)` : '';
+  const readOn = end < text.length ? `; extract_content with from_char=${end} reads on` : '';
+  const truncated = isWhole
+    ? ''
+    : start === 0
+      ? ` (from the first ${capped.length} characters of the page${readOn})`
+      : ` (from characters ${start + 1} to ${end} of ${text.length}${readOn})`;
   return `Extracted from ${page.url}${truncated}:\n${answer}`;
 }

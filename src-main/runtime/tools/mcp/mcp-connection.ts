@@ -411,6 +411,8 @@ export class McpConnection {
   }
 
   private hint(): string {
+    const { givenBy } = this.settings;
+    if (givenBy) return ` Check ${givenBy}.`;
     return this.settings.type === 'stdio'
       ? ` Check [mcp.servers.${this.serverName}] command and args in config.toml.`
       : ` Check that the server is running and [mcp.servers.${this.serverName}] url is right.`;

@@ -9,7 +9,9 @@ import {
   type SectionsView,
 } from '@shared/ipc';
 import { TEST_IDS } from '../../../test-ids';
+import { mcpReach } from '@shared/mcp-reach';
 import { useBridge } from '../../../store/StoreProvider';
+import { usePageDirty } from '../use-settings-guard';
 
 interface ServerDraft {
   name: string;
@@ -144,11 +146,23 @@ export function McpSettings({ mcp }: { mcp: SectionsView['mcp'] }) {
       setTest({ name, result: await bridge.settings.testMcpServer(name, server) });
     });
   const parsed = serverFromDraft(draft);
+  usePageDirty('mcp', isEditing || JSON.stringify(draft) !== JSON.stringify(EMPTY));
+  const others = mcp.servers.map((s) => s.name);
+  const reach = (name: string) =>
+    mcpReach(
+      name,
+      others,
+      mcp.agentServer,
+      test?.name === name && test.result.ok ? test.result.tools.length : undefined,
+    );
   const save = () =>
     run('save', async () => {
       if ('error' in parsed) throw new Error(parsed.error);
       await bridge.settings.saveSections({ mcp: { servers: { [draft.name]: parsed.server } } });
-      setStatus({ ok: true, message: `Saved [mcp.servers.${draft.name}]. The next run uses it.` });
+      setStatus({
+        ok: true,
+        message: `Saved [mcp.servers.${draft.name}]. ${isEditing ? 'The next run uses it.' : reach(draft.name)}`,
+      });
       setDraft(EMPTY);
       setEditing(false);
     });
@@ -294,6 +308,12 @@ export function McpSettings({ mcp }: { mcp: SectionsView['mcp'] }) {
           </label>
         </div>
         {'error' in parsed && draft.name !== '' && <p className="field-error">{parsed.error}</p>}
+        {'server' in parsed && !isEditing && (
+          <p className="muted" data-testid={TEST_IDS.mcpReach}>
+            Once added: {reach(draft.name)}
+            {test?.name !== draft.name && ' Test lists its tools.'}
+          </p>
+        )}
         <div className="config-actions">
           <button
             type="button"

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { usePageDirty } from '../use-settings-guard';
 import { AppApiError, type SectionField } from '@shared/ipc';
 import { settingsFieldId, settingsResetId, TEST_IDS } from '../../../test-ids';
 import { useBridge } from '../../../store/StoreProvider';
@@ -35,6 +36,7 @@ export function SectionForm(props: {
     if ('error' in parsed) errors[spec.key] = parsed.error;
   }
   const isDirty = Object.keys(draft).length > 0;
+  usePageDirty(section, isDirty);
 
   const save = async () => {
     if (Object.keys(errors).length > 0) {

@@ -16,10 +16,12 @@ export function StepRow({
   if (item.duplicateCount > 0)
     flags.push(`${item.duplicateCount} duplicate${item.duplicateCount > 1 ? 's' : ''}`);
   if (item.isStuck) flags.push('stuck');
-  // A fork's first own step: the branch starts here (the rows above are the parent's context).
-  const forkStep = useWorkbench((s) =>
-    s.selectedRunId ? s.runs[s.selectedRunId]?.summary?.forkOf?.step : undefined,
-  );
+  // A fork's (or continuation's) first own step: the branch starts here (the rows above
+  // are the parent's context).
+  const forkStep = useWorkbench((s) => {
+    const summary = s.selectedRunId ? s.runs[s.selectedRunId]?.summary : undefined;
+    return (summary?.forkOf ?? summary?.continueOf)?.step;
+  });
   const isBranchStart = forkStep !== undefined && item.step === forkStep + 1;
   return (
     <RowShell

@@ -14,7 +14,7 @@ import type { RowProps } from './row-props';
 
 /**
  * A tool call: name, status, exit code and duration in the header; arguments as JSON,
- * the result and the error below. Collapsed it shows the head of each; expanded (click
+ * the sandbox made while it waited for one, the result and the error below. Collapsed it shows the head of each; expanded (click
  * "show more" or press Enter) everything.
  */
 const TOOL_STATUS_LABELS: Record<ToolItem['status'], string> = {
@@ -90,6 +90,18 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
         <div className="tool-section">
           <div className="section-label">Arguments</div>
           <ToolArguments tool={item.name} args={item.args} hasLineNumbers={output.hasLineNumbers} />
+        </div>
+      )}
+      {item.sandbox && (
+        <div
+          className={`tool-section tool-sandbox tone-${item.sandbox.status === 'failed' ? 'error' : 'info'}`}
+          data-testid={TEST_IDS.toolSandbox}
+          data-sandbox-status={item.sandbox.status}
+        >
+          <span className="marker-icon" aria-hidden="true">
+            ▣
+          </span>{' '}
+          {item.sandbox.text}
         </div>
       )}
       {item.status === 'running' && item.live && (

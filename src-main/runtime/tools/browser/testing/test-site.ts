@@ -18,6 +18,8 @@ export interface TestSite {
 
 /** Links on the /big page. */
 export const BIG_PAGE_LINKS = 4000;
+/** /sections: a page of this many 500 px sections of text (150,000 px tall) */
+export const LONG_PAGE_SECTIONS = 300;
 
 function page(title: string, body: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>
@@ -76,6 +78,21 @@ export async function startTestSite(): Promise<TestSite> {
           { length: BIG_PAGE_LINKS },
           (_, i) => `<li><a href="/entry?n=${i}">Entry ${i} of the index</a></li>`,
         ).join('')}</ul>`,
+      ),
+    // A long article: every section has text, so the page's first characters are far from
+    // the last section (150,000 px down), whose sentence names the secret.
+    '/sections': () =>
+      page(
+        'Long article',
+        Array.from(
+          { length: LONG_PAGE_SECTIONS },
+          (_, i) =>
+            `<section style="height:500px"><h2>Section ${i + 1}</h2><p>${
+              i + 1 === LONG_PAGE_SECTIONS
+                ? `The answer of the last section is ${secret}.`
+                : `Filler text of section ${i + 1}, about nothing in particular.`
+            }</p></section>`,
+        ).join(''),
       ),
     '/entry': (q) =>
       page('Entry', `<h1>Entry <span id="entry">${escapeHtml(q.get('n') ?? '')}</span></h1>`),
