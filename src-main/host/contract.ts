@@ -123,7 +123,8 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       const result = transfer(() =>
         importRun(runs.history, content, fileName, (id) => runs.isRunning(id)),
       );
-      deps.onRunsChanged([result.summary]);
+      // the same run again changed nothing: no push
+      if (!result.isAlreadyPresent) deps.onRunsChanged([result.summary]);
       return result;
     },
     'runs:diff': async ({ a, b }) => comparing(() => comparer.diff(a, b)),
