@@ -186,6 +186,10 @@ export const TEST_IDS = {
   runModel: 'run-model',
   runHealth: 'run-health',
   runWorkspace: 'run-workspace',
+  /** a host folder shown with a copy button (the workspace of a run, of this session) */
+  hostPath: 'host-path',
+  /** the new-run form: where a run without a chosen folder works */
+  sessionWorkspace: 'session-workspace',
   // the run's error (a run that ended as `error`), under the header's health line
   runError: 'run-error',
   sandboxBanner: 'sandbox-banner',
@@ -282,6 +286,7 @@ export const TEST_IDS = {
   historySearch: 'history-search',
   /** what an import skipped or could not keep (RunHistory.tsx) */
   importNotes: 'import-notes',
+  importError: 'import-error',
   historyStatus: 'history-status',
   historyAgent: 'history-agent',
   historyModel: 'history-model',
@@ -311,6 +316,8 @@ export const TEST_IDS = {
   sandboxStatus: 'sandbox-status',
   sandboxDetails: 'sandbox-details',
   connectionLost: 'connection-lost',
+  /** browser mode: the page stopped reconnecting (data-end: token-rejected | gave-up) */
+  connectionEnded: 'connection-ended',
   errorBanner: 'error-banner',
   navConfig: 'nav-config',
   configEditor: 'config-editor',

@@ -28,6 +28,15 @@ export const WS_PATH = '/ws';
 export const TOKEN_PARAM = 'token';
 
 /**
+ * A page cannot read why its WebSocket upgrade was refused (a browser reports 1006 for a
+ * 401 exactly as for a server that is down), so the server answers a plain
+ * `GET WS_PATH?token=` too: 204 when it accepts the token, 401 when not. A page whose
+ * connection failed asks once, and on 401 knows the server was restarted with another
+ * token (or the link is wrong): retrying cannot help. The answer has no body.
+ */
+export const TOKEN_REJECTED_STATUS = 401;
+
+/**
  * `workbench serve` serves a run's stored images at `IMAGE_PATH/<runId>/<ref>?token=`
  * (the token as for the WebSocket: an <img> cannot send headers).
  */

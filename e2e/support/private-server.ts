@@ -1,8 +1,8 @@
 /**
  * A `workbench serve` of a spec's own, for what the shared server cannot show: Docker
  * that is down (DOCKER_HOST pointing nowhere), no API key (the built-in demo model).
- * It gets its own WORKBENCH_HOME and a free port, and stops with SIGTERM (so it removes
- * whatever containers it made).
+ * It gets its own WORKBENCH_HOME and a free port (or the home and port given: a restart),
+ * and stops with SIGTERM (so it removes whatever containers it made).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 export interface PrivateServer {
   url: string;
   home: string;
+  port: number;
   stop(): Promise<void>;
 }
 
@@ -22,20 +23,25 @@ export async function startPrivateServer(options: {
   env?: Record<string, string>;
   /** more files for the home (a scenario file the config names), by name */
   files?: Record<string, string>;
+  /** an earlier server's home and port: the same workbench, restarted */
+  home?: string;
+  port?: number;
+  /** a new random token at each start, as `workbench serve` makes without the variable */
+  isTokenRandom?: boolean;
 }): Promise<PrivateServer> {
-  const home = mkdtempSync(join(tmpdir(), 'workbench-e2e-private-'));
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'workbench-e2e-private-'));
   writeFileSync(join(home, 'config.toml'), options.configToml, { mode: 0o600 });
   for (const [name, text] of Object.entries(options.files ?? {})) {
     writeFileSync(join(home, name), text, { mode: 0o600 });
   }
   const child: ChildProcess = spawn(
     process.execPath,
-    ['bin/workbench.js', 'serve', '--port', '0'],
+    ['bin/workbench.js', 'serve', '--port', String(options.port ?? 0)],
     {
       env: {
-        ...process.env,
+        ...withoutServeToken(process.env),
         WORKBENCH_HOME: home,
-        WORKBENCH_SERVE_TOKEN: TOKEN,
+        ...(options.isTokenRandom ? {} : { WORKBENCH_SERVE_TOKEN: TOKEN }),
         WORKBENCH_DEMO_DELAY_MS: '150',
         ...options.env,
       },
@@ -63,6 +69,7 @@ export async function startPrivateServer(options: {
   return {
     url,
     home,
+    port: Number(new URL(url).port),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -74,4 +81,9 @@ export async function startPrivateServer(options: {
         child.kill('SIGTERM');
       }),
   };
+}
+
+function withoutServeToken(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { WORKBENCH_SERVE_TOKEN: _token, ...rest } = env;
+  return rest;
 }

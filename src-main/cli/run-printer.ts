@@ -36,6 +36,10 @@ export class RunPrinter {
     private readonly write: (line: string) => void,
     /** where the history keeps a run's image (the line names the file) */
     private readonly imagePath?: (runId: string, ref: string) => string | undefined,
+    /** a live run: the line saying where its files are on the host (workspace-line.ts) */
+    private readonly workspaceOf?: (
+      event: Extract<RunEvent, { type: 'run.started' }>,
+    ) => string | undefined,
   ) {}
 
   onEvent(event: RunEvent): void {
@@ -84,6 +88,11 @@ export class RunPrinter {
           return null;
         }
         return formatEvent(event);
+      }
+      case 'run.started': {
+        const where = this.workspaceOf?.(event);
+        const line = formatEvent(event);
+        return where === undefined || line === null ? line : `${line}\n${where}`;
       }
       case 'plan.updated':
         return this.planLines(event.title, event.steps);

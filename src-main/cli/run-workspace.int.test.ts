@@ -61,6 +61,26 @@ describe.skipIf(!docker.available)('workbench run with the sandbox', () => {
     const fixed = readFileSync(join(dir, 'demo', 'greet.py'), 'utf8');
     expect(fixed).toContain('"Hello " + name');
     expect(ran.stdout).toMatch(/Fixed and verified/);
+    expect(ran.stderr).toContain(`  workspace: ${dir} (mounted read-write), seen at /workspace\n`);
+  }, 120_000);
+
+  it("without --workspace it names the session folder the run's files are left in (issue 25 item 11)", async () => {
+    const workbenchHome = home();
+    const ran = await workbench(['run', '--agent', 'swe', 'fix the failing test'], workbenchHome);
+    expect(ran.code, ran.stderr).toBe(0);
+    const line = /^ {2}workspace: (\S+) \(this run's session folder, seen at \/workspace\)$/m.exec(
+      ran.stderr,
+    );
+    expect(line, ran.stderr).not.toBeNull();
+    const folder = line![1]!;
+    expect(folder.startsWith(join(workbenchHome, 'workspaces', 's-'))).toBe(true);
+    // it is where the agent's edits are
+    expect(readFileSync(join(folder, 'demo', 'greet.py'), 'utf8')).toContain('"Hello " + name');
+    // right under the run's first line, before any step
+    const lines = ran.stderr.split('\n');
+    expect(lines.findIndex((l) => l.startsWith('  workspace:'))).toBe(
+      lines.findIndex((l) => l.startsWith('  task:')) + 1,
+    );
   }, 120_000);
 
   it('--isolated works on a copy: the folder itself is left as it was', async () => {

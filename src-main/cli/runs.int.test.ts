@@ -4,7 +4,7 @@
  * history that `runs show` reads.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,9 +69,42 @@ describe('workbench runs', () => {
     expect((await workbench(['runs', 'show', first.runId, '--jsonl'], otherHome)).stdout).toBe(
       live.stdout,
     );
+    // the same file again: said, nothing to do (issue 25 item 11: it used to be exit 2)
     const again = await workbench(['runs', 'import', file], otherHome);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/already in the history/);
+    expect(again.code).toBe(0);
+    expect(again.stdout.trim()).toBe(first.runId);
+    expect(again.stderr).toBe(
+      `Run ${first.runId} is already in the history with the same events: nothing imported\n`,
+    );
+  });
+
+  it('runs export → import keeps a renamed title; a changed file under that run id is refused', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'wb-runs-title-'));
+    const live = await workbench(['run', '--agent', 'toolcall', '--jsonl', 'say hello'], home);
+    const first = JSON.parse(live.stdout.split('\n')[0] ?? '') as RunEvent;
+    await workbench(['runs', 'rename', 'last', 'Baseline', 'run'], home);
+    const file = join(mkdtempSync(join(tmpdir(), 'wb-export-')), 'run.jsonl');
+    expect((await workbench(['runs', 'export', 'last', '-o', file], home)).code).toBe(0);
+
+    const otherHome = mkdtempSync(join(tmpdir(), 'wb-runs-title-'));
+    const imported = await workbench(['runs', 'import', file], otherHome);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toBe(`Imported run ${first.runId} "Baseline run" (finished)\n`);
+    expect((await workbench(['runs', 'list'], otherHome)).stdout).toMatch(/Baseline run/);
+    const shown = await workbench(['runs', 'list', '--json'], otherHome);
+    expect(JSON.parse(shown.stdout)).toMatchObject([{ runId: first.runId, title: 'Baseline run' }]);
+
+    // the same run id with other events: refused, exit 2, the run here kept
+    const changed = readFileSync(file, 'utf8').replace('"say hello"', '"say goodbye"');
+    const changedFile = join(mkdtempSync(join(tmpdir(), 'wb-export-')), 'changed.jsonl');
+    writeFileSync(changedFile, changed);
+    const refused = await workbench(['runs', 'import', changedFile], otherHome);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `run ${first.runId} ("Baseline run") is already in the history, with other events`,
+    );
+    expect(refused.stderr).toContain('An import never replaces a run: delete it first');
+    expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 
   it('runs rename names a run in the list; runs delete removes its files', async () => {

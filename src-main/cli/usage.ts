@@ -81,7 +81,9 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
   'config test': `  config test [--agent NAME]
                       test the model connection of an agent's profile`,
   serve: `  serve [--host 127.0.0.1] [--port N]
-                      serve the workbench UI in a browser (prints the URL to open)`,
+                      serve the workbench UI in a browser (prints the URL to open; its
+                      token is new at every start unless WORKBENCH_SERVE_TOKEN sets one;
+                      a --host other than loopback is reachable from the network: warned)`,
 };
 
 const RUN_REF = 'RUN is a run id, a unique prefix of one, or last (the newest run).';

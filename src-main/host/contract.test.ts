@@ -56,10 +56,15 @@ describe('contract over WebSocket: one round trip per entry', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as RunEvent),
     ).toEqual(snapshot.events);
-    // the same run cannot be imported twice; into another home it can
-    await expect(api.importRun({ content: exported.content })).rejects.toMatchObject({
-      code: 'conflict',
+    // the same run again changes nothing and says so; other events under its id are
+    // refused (issue 25 item 11); into another home it can be imported
+    expect(await api.importRun({ content: exported.content })).toMatchObject({
+      isAlreadyPresent: true,
+      summary: { runId, outcome: 'finished' },
     });
+    await expect(
+      api.importRun({ content: exported.content.replace('"steps: 3"', '"steps: 4"') }),
+    ).rejects.toMatchObject({ code: 'conflict' });
     const other = await serve();
     const changed: RunSummary[][] = [];
     other.api.onRunsChanged((s) => changed.push(s));

@@ -3,6 +3,7 @@
  * against the channel list, validated with zod, and answered with an IpcResult: a typed
  * error for bad input or a failure, never an exception across the transport.
  */
+import { join } from 'node:path';
 import {
   REQUEST_CHANNELS,
   type IpcResult,
@@ -66,6 +67,8 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       home: services.home,
       configFile: services.config.file,
       sessionId: runtime.sessionId,
+      workspacesDir: join(services.home, 'workspaces'),
+      sessionWorkspace: join(services.home, 'workspaces', runtime.sessionId),
       secretStorage: services.config.secrets.kind,
     }),
     'run:start': async (input) => {
@@ -120,7 +123,8 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       const result = transfer(() =>
         importRun(runs.history, content, fileName, (id) => runs.isRunning(id)),
       );
-      deps.onRunsChanged([result.summary]);
+      // the same run again changed nothing: no push
+      if (!result.isAlreadyPresent) deps.onRunsChanged([result.summary]);
       return result;
     },
     'runs:diff': async ({ a, b }) => comparing(() => comparer.diff(a, b)),

@@ -2,7 +2,10 @@
  * AppApi over the WebSocket of `workbench serve`. Requests made while the socket is
  * connecting are queued; a dropped connection rejects what is pending, is reported to
  * the connection listeners, and is retried with a growing delay (the listeners hear
- * `true` again when it is back, which is when a UI re-reads its snapshot).
+ * `true` again when it is back, which is when a UI re-reads its snapshot). After an attempt
+ * fails it asks the server whether the token is the reason (ws-protocol.ts): a restarted
+ * serve has a new token and refuses this one for ever, so retrying ends there, as it does
+ * after the last delay; the end listeners hear which, once.
  */
 import {
   API_METHODS,
@@ -17,6 +20,7 @@ import {
 } from '@shared/ipc';
 import {
   TOKEN_PARAM,
+  TOKEN_REJECTED_STATUS,
   WS_PATH,
   runImagePath,
   type WsRequestFrame,
@@ -31,7 +35,15 @@ export interface WsApi extends AppApi {
    */
   imageUrl(runId: string, ref: string): string;
   onConnectionChange(listener: (connected: boolean) => void): () => void;
+  /** the client stopped retrying, and why */
+  onConnectionEnded(listener: (end: ConnectionEnd) => void): () => void;
 }
+
+/**
+ * Why a client stopped retrying: the server does not accept the page's token (it was
+ * restarted with a new one, or the link is wrong), or it did not answer through every delay.
+ */
+export type ConnectionEnd = 'token-rejected' | 'gave-up';
 
 export interface WsApiOptions {
   /** delays between reconnection attempts; after the last one it gives up */
@@ -59,6 +71,7 @@ export function createWsApi(
     PUSH_CHANNELS.map((channel) => [channel, new Set()]),
   );
   const connectionListeners = new Set<(connected: boolean) => void>();
+  const endListeners = new Set<(end: ConnectionEnd) => void>();
   let socket: WebSocket;
   let isClosedByUser = false;
   let failedAttempts = 0;
@@ -72,6 +85,10 @@ export function createWsApi(
     for (const l of connectionListeners) l(value);
   }
 
+  function end(reason: ConnectionEnd): void {
+    for (const l of endListeners) l(reason);
+  }
+
   function open(): void {
     socket = new WebSocketImpl(url);
     let wasOpen = false;
@@ -82,6 +99,9 @@ export function createWsApi(
       setConnected(true);
     });
     socket.addEventListener('message', (message: MessageEvent) => onFrame(String(message.data)));
+    // 'close' follows every error and decides what happens next; a WebSocket outside a
+    // browser (ws) throws an error nobody listens to (a refused connection while retrying).
+    socket.addEventListener('error', () => undefined);
     socket.addEventListener('close', () => {
       const error = unavailable('The connection to the workbench server was lost');
       for (const p of pending.values()) p.reject(error);
@@ -89,11 +109,21 @@ export function createWsApi(
       queue.length = 0;
       setConnected(false);
       if (isClosedByUser) return;
-      if (!wasOpen) failedAttempts += 1;
-      const delay = delays[Math.min(failedAttempts, delays.length - 1)];
-      if (failedAttempts >= delays.length || delay === undefined) return;
-      reconnectTimer = setTimeout(open, delay);
+      if (wasOpen) return retry();
+      failedAttempts += 1;
+      // A server that answers but refuses the token will refuse every retry the same way.
+      void isTokenRefused(url).then((isRefused) => {
+        if (isClosedByUser) return;
+        if (isRefused) end('token-rejected');
+        else retry();
+      });
     });
+  }
+
+  function retry(): void {
+    const delay = delays[Math.min(failedAttempts, delays.length - 1)];
+    if (failedAttempts >= delays.length || delay === undefined) return end('gave-up');
+    reconnectTimer = setTimeout(open, delay);
   }
 
   function onFrame(text: string): void {
@@ -142,6 +172,10 @@ export function createWsApi(
       connectionListeners.add(listener);
       return () => connectionListeners.delete(listener);
     },
+    onConnectionEnded(listener: (end: ConnectionEnd) => void) {
+      endListeners.add(listener);
+      return () => endListeners.delete(listener);
+    },
     imageUrl(runId: string, ref: string) {
       const token = new URL(url, 'http://placeholder').searchParams.get(TOKEN_PARAM) ?? '';
       return runImagePath(runId, ref, token);
@@ -152,6 +186,20 @@ export function createWsApi(
       socket.close();
     },
   });
+}
+
+/**
+ * Whether the server behind a WebSocket URL answers that it does not accept its token
+ * (`GET /ws?token=` → 401). A server that is down, or any other answer, is not a refusal.
+ */
+async function isTokenRefused(wsUrl: string): Promise<boolean> {
+  const checkUrl = wsUrl.replace(/^ws(s?):/, 'http$1:');
+  try {
+    const response = await fetch(checkUrl);
+    return response.status === TOKEN_REJECTED_STATUS;
+  } catch {
+    return false;
+  }
 }
 
 /** ws://same-host/ws?token=... from the page's own URL (`?token=` is printed by serve). */

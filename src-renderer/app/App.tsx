@@ -12,13 +12,13 @@ import { SandboxStatus } from '../features/sandbox/SandboxStatus';
 import { useSettingsGuard } from '../features/config/use-settings-guard';
 import { useUrlSync } from './use-url-sync';
 import { PaneSplitter } from './PaneSplitter';
+import { ConnectionBadge, ConnectionEndBanner } from './ConnectionNotice';
 import { loadPaneWidths, savePaneWidths, type Pane } from './pane-widths';
 
 /** The window: top bar, run history, the page (new run, run, settings), the inspector. */
 export function App() {
   const store = useWorkbenchStore();
   const appState = useWorkbench((s) => s.appState);
-  const isConnected = useWorkbench((s) => s.isConnected);
   const lastError = useWorkbench((s) => s.lastError);
   const view = useWorkbench((s) => s.view);
   const mode = useWorkbench((s) => s.appInfo?.mode);
@@ -68,12 +68,9 @@ export function App() {
         <span className="spacer" />
         {mode === 'browser' && <span className="muted">browser mode</span>}
         <SandboxStatus />
-        {!isConnected && (
-          <span className="badge badge-error" role="status" data-testid={TEST_IDS.connectionLost}>
-            disconnected — reconnecting…
-          </span>
-        )}
+        <ConnectionBadge />
       </header>
+      <ConnectionEndBanner />
       {lastError && (
         <div className="error-banner" role="alert" data-testid={TEST_IDS.errorBanner}>
           {lastError}

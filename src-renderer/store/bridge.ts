@@ -20,6 +20,7 @@ import {
   type RunContinueInput,
   type CheckpointView,
 } from '@shared/ipc';
+import type { ConnectionEnd } from '../api/ws-api';
 import type { RunEvent } from '@shared/events';
 import type { RunDiff, RunsComparison } from '@shared/compare/types';
 import { issuesToFieldErrors, validateDraft } from './config/config-draft';
@@ -31,6 +32,8 @@ import { createImageSource, type ImageSource } from './image-source';
 
 export type BridgeApi = AppApi & {
   onConnectionChange?: (l: (c: boolean) => void) => () => void;
+  /** browser mode: the client stopped reconnecting, and why */
+  onConnectionEnded?: (l: (end: ConnectionEnd) => void) => () => void;
   /** browser mode: a stored image's address on the serving host */
   imageUrl?: (runId: string, ref: string) => string;
 };
@@ -51,7 +54,10 @@ export interface Bridge {
   answerHuman(runId: string, toolCallId: string, answer: string): Promise<void>;
   exportRun(runId: string): Promise<RunExport>;
   /** the run id, and what the import skipped or could not keep (damaged lines, images) */
-  importRun(content: string, fileName: string): Promise<{ runId: string; warnings: string[] }>;
+  importRun(
+    content: string,
+    fileName: string,
+  ): Promise<{ runId: string; warnings: string[]; isAlreadyPresent: boolean }>;
   /** names a run in the history (blank: the task is shown again) */
   renameRun(runId: string, title: string): Promise<void>;
   /** removes a run with its files (a live run is stopped first) */
@@ -255,6 +261,9 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       }),
     );
   }
+  if (api.onConnectionEnded) {
+    stops.push(api.onConnectionEnded((end) => state().setConnectionEnded(end)));
+  }
   // Load the selected run's history when a run is picked whose events we do not hold.
   stops.push(
     store.subscribe((s, previous) => {
@@ -372,7 +381,11 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
     async importRun(content, fileName) {
       const result = await api.importRun({ content, fileName });
       state().setSummaries([result.summary]);
-      return { runId: result.summary.runId, warnings: result.warnings };
+      return {
+        runId: result.summary.runId,
+        warnings: result.warnings,
+        isAlreadyPresent: result.isAlreadyPresent === true,
+      };
     },
     async renameRun(runId, title) {
       const summary = await api.renameRun({ runId, title });

@@ -3,6 +3,7 @@
  * Playwright specs drive the real one). It answers every contract method from data the
  * test controls, records the calls, and lets the test push events and changes.
  */
+import type { ConnectionEnd } from '../api/ws-api';
 import {
   API_METHODS,
   AppApiError,
@@ -32,6 +33,9 @@ export interface MemoryApi extends AppApi {
   pushBatchProgress(progress: PushMap['batch:progress']): void;
   setConnected(isConnected: boolean): void;
   onConnectionChange(listener: (c: boolean) => void): () => void;
+  /** the WebSocket client's end: it stopped retrying, and why */
+  endConnection(end: ConnectionEnd): void;
+  onConnectionEnded(listener: (end: ConnectionEnd) => void): () => void;
   /** replaces one method's behaviour */
   override<M extends keyof typeof API_METHODS>(method: M, impl: AppApi[M]): void;
 }
@@ -47,6 +51,7 @@ export function createMemoryApi(
     'batch:progress': new Set<(p: PushMap['batch:progress']) => void>(),
   };
   const connection = new Set<(c: boolean) => void>();
+  const ends = new Set<(end: ConnectionEnd) => void>();
   const history = new Map<string, RunEvent[]>();
   const images = new Map<string, RunImageData>();
   const calls: { method: string; input: unknown }[] = [];
@@ -83,6 +88,8 @@ export function createMemoryApi(
       home: '/tmp/home',
       configFile: '/tmp/home/config.toml',
       sessionId: 's-test',
+      workspacesDir: '/tmp/home/workspaces',
+      sessionWorkspace: '/tmp/home/workspaces/s-test',
       secretStorage: 'user-file',
     }),
     startRun: async () => ({ runId: `run-${nextRun++}` }),
@@ -243,6 +250,14 @@ export function createMemoryApi(
     onConnectionChange(listener: (c: boolean) => void) {
       connection.add(listener);
       return () => connection.delete(listener);
+    },
+    endConnection(end: ConnectionEnd) {
+      for (const l of connection) l(false);
+      for (const l of ends) l(end);
+    },
+    onConnectionEnded(listener: (end: ConnectionEnd) => void) {
+      ends.add(listener);
+      return () => ends.delete(listener);
     },
     override(method: string, impl: unknown) {
       handlers[method] = impl as Handler;

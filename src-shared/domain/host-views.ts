@@ -34,5 +34,12 @@ export interface AppInfo {
   configFile: string;
   /** the session new runs use unless told otherwise */
   sessionId: string;
+  /**
+   * the host folder that holds the sessions' workspaces (`<home>/workspaces`): a run
+   * without a chosen folder works in `<workspacesDir>/<its sessionId>`
+   */
+  workspacesDir: string;
+  /** this session's workspace folder on the host: what the sandbox sees at /workspace */
+  sessionWorkspace: string;
   secretStorage: SecretStorageKind;
 }

@@ -220,4 +220,10 @@ export interface RunImportInput {
 export interface RunImportResult {
   summary: RunSummary;
   warnings: string[];
+  /**
+   * the history already holds this run with the same events (imported before, or
+   * recorded here): nothing was imported or changed. A file whose events differ from the
+   * run's is refused (`conflict`), never imported over it.
+   */
+  isAlreadyPresent?: boolean;
 }

@@ -10,6 +10,7 @@ import { UsageError } from '../usage-error';
 import { followRun } from '../follow-run';
 import { attachTerminalPrompt } from '../human-prompt';
 import { RunPrinter } from '../run-printer';
+import { workspaceLine } from '../workspace-line';
 import { readTask } from '../task-input';
 import { preflightOrExit } from '../preflight-report';
 import { attachDebugTerminal } from '../debug-terminal';
@@ -124,6 +125,7 @@ export async function runCommand(args: string[]): Promise<number> {
       if (!values.jsonl) process.stderr.write(`${line}\n`);
     },
     (id, ref) => runtime.runs.history.imagePath?.(id, ref),
+    workspaceLine(runtime.services.home),
   );
   runtime.runs.onEvent((event: RunEvent) => {
     if (values.jsonl) process.stdout.write(`${JSON.stringify(event)}\n`);

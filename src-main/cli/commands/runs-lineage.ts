@@ -15,6 +15,7 @@ import { LineageError, type LineageRequest } from '../../runtime/runs/run-lineag
 import { parseCommandArgs, parsePositiveInt } from '../parse-args';
 import { attachTerminalPrompt } from '../human-prompt';
 import { RunPrinter } from '../run-printer';
+import { workspaceLine } from '../workspace-line';
 import { resolveRunRef } from '../run-ref';
 import { EXIT, UsageError } from '../usage-error';
 import { followRun } from '../follow-run';
@@ -130,6 +131,7 @@ async function follow(
       if (!isJsonl) process.stderr.write(`${line}\n`);
     },
     (id, ref) => runtime.runs.history.imagePath?.(id, ref),
+    workspaceLine(runtime.services.home),
   );
   let handle;
   try {

@@ -198,9 +198,19 @@ function importCommand(args: string[]): number {
   const store = openStore();
   try {
     const result = importRun(store, content, file);
-    for (const warning of result.warnings) process.stderr.write(`workbench: ${warning}\n`);
-    process.stdout.write(`${result.summary.runId}\n`);
-    process.stderr.write(`Imported run ${result.summary.runId} (${statusOf(result.summary)})\n`);
+    // warnings come from the file (a title, image names): no raw escapes
+    for (const warning of result.warnings) {
+      process.stderr.write(`workbench: ${terminalSafe(warning)}\n`);
+    }
+    const { summary } = result;
+    process.stdout.write(`${summary.runId}\n`);
+    const title = summary.title === undefined ? '' : ` "${terminalSafe(summary.title)}"`;
+    // The same run again is nothing to do, not an error: scripts may import a folder twice.
+    process.stderr.write(
+      result.isAlreadyPresent
+        ? `Run ${summary.runId}${title} is already in the history with the same events: nothing imported\n`
+        : `Imported run ${summary.runId}${title} (${statusOf(summary)})\n`,
+    );
     return EXIT.finished;
   } catch (error) {
     if (error instanceof RunTransferError) throw new UsageError(error.message);

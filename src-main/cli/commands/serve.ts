@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { startWsHost } from '../../host/ws/ws-host';
 import { createRuntime } from '../../runtime/runtime';
 import { parseCommandArgs } from '../parse-args';
+import { isLoopbackHost, listenFailure, networkWarning } from '../serve-listen';
 import { EXIT, UsageError } from '../usage-error';
 
 /**
@@ -39,13 +40,27 @@ export async function serveCommand(args: string[]): Promise<number> {
     );
   }
   const runtime = createRuntime();
-  const host = await startWsHost({
-    runtime,
-    host: values.host,
-    port,
-    staticDir,
-    ...(token ? { token } : {}),
-  });
+  let host;
+  try {
+    host = await startWsHost({
+      runtime,
+      host: values.host,
+      port,
+      staticDir,
+      ...(token ? { token } : {}),
+    });
+  } catch (error) {
+    await runtime.dispose();
+    // a port in use or a wrong address is the user's to fix: one line, exit 2, no stack
+    const reason = await listenFailure(error, values.host, port);
+    throw reason === undefined ? error : new UsageError(reason);
+  }
+  if (!isLoopbackHost(values.host)) process.stderr.write(networkWarning(values.host, host.port));
+  process.stderr.write(
+    token
+      ? 'The token comes from WORKBENCH_SERVE_TOKEN: the URL stays the same after a restart.\n'
+      : 'The token is new at every start: after a restart, open the new URL (or set WORKBENCH_SERVE_TOKEN to keep one).\n',
+  );
   process.stderr.write(
     `Agent Workbench is serving on ${values.host}; open this URL in a browser:\n`,
   );

@@ -103,14 +103,37 @@ describe('ws host', () => {
 
   it('refuses a wrong token and a foreign Origin', async () => {
     const h = await start();
-    await expect(connect(h, { token: 'wrong' })).rejects.toThrow('HTTP 401');
-    await expect(connect(h, { token: '' })).rejects.toThrow('HTTP 401');
+    for (const token of ['wrong', '', h.token.slice(0, -1), `${h.token}x`]) {
+      await expect(connect(h, { token }), token).rejects.toThrow('HTTP 401');
+    }
+    // another origin learns nothing about the token it tries: refused before it is read
+    await expect(connect(h, { token: 'wrong', origin: 'http://evil.example' })).rejects.toThrow(
+      'HTTP 403',
+    );
     await expect(connect(h, { origin: 'http://evil.example' })).rejects.toThrow('HTTP 403');
     await expect(connect(h, { origin: `http://127.0.0.1:${h.port + 1}` })).rejects.toThrow(
       'HTTP 403',
     );
     const ok = await connect(h, { origin: `http://127.0.0.1:${h.port}` });
     ok.close();
+  });
+
+  it('tells a page whose upgrade failed whether its token is the reason, and nothing more', async () => {
+    const h = await start();
+    const check = (token: string, headers: Record<string, string> = {}) =>
+      fetch(`http://127.0.0.1:${h.port}/ws?token=${encodeURIComponent(token)}`, { headers });
+    const accepted = await check(h.token);
+    expect(accepted.status).toBe(204);
+    expect(await accepted.text()).toBe('');
+    for (const token of ['', 'old-token-of-a-restarted-server', `${h.token}x`]) {
+      const refused = await check(token);
+      expect(refused.status, token).toBe(401);
+      expect(await refused.text()).toBe('');
+    }
+    expect((await check(h.token, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await check('wrong', { origin: `http://127.0.0.1:${h.port}` })).status).toBe(401);
+    const post = await fetch(`http://127.0.0.1:${h.port}/ws?token=${h.token}`, { method: 'POST' });
+    expect(post.status).toBe(405);
   });
 
   it('serves the UI with a CSP and never a file outside its folder', async () => {

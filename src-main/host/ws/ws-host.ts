@@ -2,13 +2,20 @@
  * Browser mode (`workbench serve`): serves the built renderer over HTTP and the contract
  * over a WebSocket. Listens on 127.0.0.1 by default. Every WebSocket connection must
  * carry the random token printed in the URL, and browsers from a foreign Origin (or a
- * foreign Host header: DNS rebinding) are refused.
+ * foreign Host header: DNS rebinding) are refused. A page whose upgrade failed can ask
+ * `GET /ws?token=` whether its token is the reason (a tab left open across a restart):
+ * a browser never shows it the upgrade's 401.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { TOKEN_PARAM, WS_PATH, type WsServerFrame } from '@shared/ws-protocol';
+import {
+  TOKEN_PARAM,
+  TOKEN_REJECTED_STATUS,
+  WS_PATH,
+  type WsServerFrame,
+} from '@shared/ws-protocol';
 import type { Runtime } from '../../runtime/runtime';
 import { dispatchRequest, type Handlers } from '../contract';
 import { createHostContext, type HostContextOptions, type PushSink } from '../host-context';
@@ -78,6 +85,10 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
   const server: Server = createServer((req, res) => {
     if (!isAllowedHost(req, host, port())) {
       res.writeHead(421, { 'content-type': 'text/plain' }).end('Misdirected request');
+      return;
+    }
+    if (new URL(req.url ?? '/', 'http://placeholder').pathname === WS_PATH) {
+      answerTokenCheck(req, res, { token, host, port: port() });
       return;
     }
     const history = options.runtime.runs.history;
@@ -174,7 +185,10 @@ function rawText(data: WebSocket.RawData): string {
   return data.toString('utf8');
 }
 
-/** Returns an HTTP status line when the upgrade must be refused. */
+/**
+ * Returns an HTTP status line when the upgrade must be refused. The Origin is checked
+ * before the token, so a page of another origin learns nothing about a token it tries.
+ */
 function checkUpgrade(
   req: IncomingMessage,
   token: string,
@@ -184,18 +198,43 @@ function checkUpgrade(
   const url = new URL(req.url ?? '/', 'http://placeholder');
   if (url.pathname !== WS_PATH) return '404 Not Found';
   if (!isAllowedHost(req, host, port)) return '421 Misdirected Request';
-  const given = url.searchParams.get(TOKEN_PARAM) ?? '';
-  if (!safeEqual(given, token)) return '401 Unauthorized';
   const origin = req.headers.origin;
   // Non-browser clients send no Origin; a browser page from anywhere else is refused.
   if (origin !== undefined && !isOwnOrigin(origin, host, port)) return '403 Forbidden';
+  if (!safeEqual(tokenOf(req), token)) return `${TOKEN_REJECTED_STATUS} Unauthorized`;
   return null;
 }
 
+/**
+ * `GET /ws?token=` without an upgrade: 204 when the token is accepted, 401 when not, and
+ * nothing else (the page asks after its upgrade failed; ws-protocol.ts). It tells no more
+ * than the upgrade's own 401; a foreign Origin is refused as for the upgrade.
+ */
+function answerTokenCheck(
+  req: IncomingMessage,
+  res: ServerResponse,
+  bound: { token: string; host: string; port: number },
+): void {
+  const { token, host, port } = bound;
+  const headers = { 'cache-control': 'no-store' };
+  const origin = req.headers.origin;
+  if (origin !== undefined && !isOwnOrigin(origin, host, port)) {
+    res.writeHead(403, headers).end();
+  } else if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { ...headers, allow: 'GET, HEAD' }).end();
+  } else {
+    res.writeHead(safeEqual(tokenOf(req), token) ? 204 : TOKEN_REJECTED_STATUS, headers).end();
+  }
+}
+
+function tokenOf(req: IncomingMessage): string {
+  return new URL(req.url ?? '/', 'http://placeholder').searchParams.get(TOKEN_PARAM) ?? '';
+}
+
+/** Constant time, the length included: both sides are hashed to 32 bytes first. */
 function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(a), digest(b));
 }
 
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];

@@ -8,7 +8,7 @@
  * be read that way is parsed in full; a line that does not parse is skipped and said.
  */
 import { looksLikeRunEvent, type RunEvent } from '@shared/events';
-import { isImageLineValue } from './export-images';
+import { isExtraLineValue } from './export-title';
 
 const HEAD = 400;
 const TYPE_FIELD = /"type":"([a-z.]+)"/;
@@ -52,8 +52,8 @@ export function readForComparison(text: string, runId: string): ComparisonLog {
       warnings.push(`${runId}.jsonl line ${i + 1}: not valid JSON; skipped`);
       continue;
     }
-    // an exported run's images (export-images.ts): not events, not damage
-    if (isImageLineValue(value)) continue;
+    // an exported run's images and title (export-title.ts): not events, not damage
+    if (isExtraLineValue(value)) continue;
     if (!looksLikeRunEvent(value) || value.runId !== runId) {
       warnings.push(`${runId}.jsonl line ${i + 1}: not an event of this run; skipped`);
       continue;

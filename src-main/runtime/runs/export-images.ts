@@ -33,11 +33,6 @@ export function isImageLineValue(value: unknown): boolean {
   return keys.length === 1 && keys[0] === IMAGE_KEY;
 }
 
-/** Whether a line is an image line; only a line that mentions the key is parsed. */
-export function isImageLine(line: string): boolean {
-  return line.includes(IMAGE_KEY) && isImageLineValue(parseOrUndefined(line));
-}
-
 /**
  * The image refs the events' messages name (`message.image.ref` of `memory.appended`,
  * and of the messages an `llm.requested` carries), each once, in order. Only refs of the

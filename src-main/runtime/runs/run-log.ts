@@ -4,7 +4,7 @@
  * skipped and reported with its line number, never fatal.
  */
 import { looksLikeRunEvent, type RunEvent } from '@shared/events';
-import { isImageLine, isImageLineValue } from './export-images';
+import { isExtraLine, isExtraLineValue } from './export-title';
 
 export interface ParsedLog {
   events: RunEvent[];
@@ -62,8 +62,9 @@ class LogReader {
       }
       return;
     }
-    // an exported run's images (export-images.ts) follow its events: not events, not damage
-    if (isImageLineValue(value)) return;
+    // an exported run's images and title (export-images.ts, export-title.ts) follow its
+    // events: not events, not damage
+    if (isExtraLineValue(value)) return;
     if (!looksLikeRunEvent(value)) {
       warnings.push(`${where}: not a run event; skipped`);
       return;
@@ -133,7 +134,7 @@ export function parseRunLogPage(
   for (let rest = line; rest < raw.length && !hasMore; rest++) {
     if (rest === lastIndex && tailIsTorn) break;
     const next = raw[rest] ?? '';
-    hasMore = next.trim() !== '' && !isImageLine(next);
+    hasMore = next.trim() !== '' && !isExtraLine(next);
   }
   if (tailIsTorn && line <= lastIndex) reader.read(tail, lastIndex + 1, true);
   return { ...reader.log, hasMore, nextLine: line };

@@ -1,8 +1,12 @@
 /**
  * Export and import of one run as a single file: the history format itself (one
  * RunEvent per line, exactly as emitted), so an exported run replays identically
- * wherever it is imported; then the images its events name, one line each
- * (export-images.ts), so its screenshots come along.
+ * wherever it is imported; then its title when it was renamed (export-title.ts) and the
+ * images its events name, one line each (export-images.ts), so both come along.
+ *
+ * A run the history already holds is never imported over: the same events again is said
+ * and changes nothing (`isAlreadyPresent`); other events under that run id are refused
+ * (delete the run first to import the file instead).
  *
  * An import finds everything by parsing (export-images.ts) and stores each event as the
  * app writes it (`eventLine`), not the file's text: a file written again by another JSON
@@ -19,6 +23,7 @@ import { summarize } from '@shared/run-summary';
 import type { RunHistory } from './run-history';
 import { parseRunLog } from './run-log';
 import { badImageRefCount, imageLine, imageRefsOf, splitImageLines } from './export-images';
+import { splitTitleLine, titleLine } from './export-title';
 
 export class RunTransferError extends Error {
   constructor(
@@ -35,6 +40,8 @@ export function exportRun(history: RunHistory, runId: string): RunExport {
   if (!log || log.lines.length === 0)
     throw new RunTransferError('not_found', `No run with id ${runId}`);
   const lines = [...log.lines];
+  const title = history.summary(runId)?.title;
+  if (title !== undefined) lines.push(titleLine(title));
   for (const ref of imageRefsOf(log.events)) {
     // a file lost from the history is left out: the import then says it is missing
     const image = history.readImage?.(runId, ref);
@@ -49,7 +56,8 @@ export function importRun(
   fileName = 'the file',
   isLive: (runId: string) => boolean = () => false,
 ): RunImportResult {
-  const split = splitImageLines(content, fileName);
+  const titled = splitTitleLine(content, fileName);
+  const split = splitImageLines(titled.events, fileName);
   const parsed = parseRunLog(split.events, null, fileName);
   const first = parsed.events[0];
   if (!first) {
@@ -68,9 +76,14 @@ export function importRun(
   if (!isRunId(runId)) {
     throw new RunTransferError('invalid_input', `${fileName}: "${runId}" is not a valid run id`);
   }
-  if (history.summary(runId) || isLive(runId)) {
-    throw new RunTransferError('conflict', `Run ${runId} is already in the history`);
+  if (isLive(runId)) {
+    throw new RunTransferError(
+      'conflict',
+      `${fileName}: run ${runId} is running here; nothing imported`,
+    );
   }
+  const present = history.summary(runId);
+  if (present) return alreadyPresent(history, present, parsed.events, fileName, titled.title);
   const base = summarize(parsed.events) as RunSummary;
   const last = parsed.events.at(-1);
   const summary: RunSummary = {
@@ -78,7 +91,7 @@ export function importRun(
     ...(last ? { lastSeq: last.seq } : {}),
     ...(base.finishedAt === undefined ? { isInterrupted: true } : {}),
   };
-  const warnings = [...parsed.warnings, ...split.warnings];
+  const warnings = [...parsed.warnings, ...titled.warnings, ...split.warnings];
   // the images first: a history never names a file a crash lost (run-images.ts)
   const named = new Set(imageRefsOf(parsed.events));
   for (const image of split.images) {
@@ -113,8 +126,42 @@ export function importRun(
     );
   }
   history.addLog(runId, `${parsed.events.map(eventLine).join('\n')}\n`, summary);
+  // the name the user gave it where it was recorded
+  if (titled.title !== undefined) history.rename(runId, titled.title);
   // as the history lists it from now on: marked imported
   return { summary: history.summary(runId) ?? summary, warnings };
+}
+
+/**
+ * The file's run is already in the history. The same events (the file imported twice, or
+ * exported from here): said, nothing changes, and a different title in the file is left
+ * to a rename. Other events: refused, since importing over a run would lose what the
+ * history holds of it (its own title, its forks' parent).
+ */
+function alreadyPresent(
+  history: RunHistory,
+  present: RunSummary,
+  events: RunEvent[],
+  fileName: string,
+  fileTitle: string | undefined,
+): RunImportResult {
+  const runId = present.runId;
+  const name = present.title === undefined ? '' : ` ("${present.title}")`;
+  const held = history.read(runId)?.lines ?? [];
+  const isSame = held.length === events.length && events.every((e, i) => eventLine(e) === held[i]);
+  if (!isSame) {
+    throw new RunTransferError(
+      'conflict',
+      `${fileName}: run ${runId}${name} is already in the history, with other events (${held.length} there, ${events.length} in the file); nothing imported. An import never replaces a run: delete it first to import this file instead`,
+    );
+  }
+  const warnings =
+    fileTitle !== undefined && fileTitle !== present.title
+      ? [
+          `${fileName} names the run "${fileTitle}"; the history keeps ${present.title === undefined ? 'it untitled' : `"${present.title}"`} (rename it to change that)`,
+        ]
+      : [];
+  return { summary: present, warnings, isAlreadyPresent: true };
 }
 
 /**

@@ -11,13 +11,19 @@ import { flush, renderApp } from '../../testing/render-app';
 import { RunScript } from '../../testing/run-script';
 import { TEST_IDS } from '../../test-ids';
 
-function importAnswering(api: MemoryApi, warnings: string[]) {
+function importAnswering(
+  api: MemoryApi,
+  warnings: string[],
+  extra: { isAlreadyPresent?: boolean; title?: string } = {},
+) {
   const script = new RunScript('run-imp', 'manus', { maxSteps: 3, startTs: 1_700_000_000_000 });
   script.start('imported task');
   script.finish();
+  const { isAlreadyPresent, title } = extra;
   api.override('importRun', async () => {
     api.history.set('run-imp', script.events);
-    return { summary: summarize(script.events) as RunSummary, warnings };
+    const summary = { ...(summarize(script.events) as RunSummary), ...(title ? { title } : {}) };
+    return { summary, warnings, ...(isAlreadyPresent ? { isAlreadyPresent } : {}) };
   });
 }
 
@@ -55,6 +61,19 @@ describe('importing a run', () => {
     await renderApp(api);
     await importFile();
     expect(screen.queryByTestId(TEST_IDS.importNotes)).toBeNull();
+    expect(document.querySelector('[data-run-id="run-imp"]')).not.toBeNull();
+  });
+
+  it('says so when the run was already there and nothing was imported (issue 25 item 11)', async () => {
+    const api = createMemoryApi();
+    importAnswering(api, [], { isAlreadyPresent: true, title: 'Baseline' });
+    await renderApp(api);
+    await importFile();
+    const notes = screen.getByTestId(TEST_IDS.importNotes);
+    expect(notes.getAttribute('role')).toBe('status');
+    expect(notes.textContent).toContain(
+      'run-imp.jsonl: this run (“Baseline”) is already in the history with the same events; nothing imported.',
+    );
     expect(document.querySelector('[data-run-id="run-imp"]')).not.toBeNull();
   });
 });

@@ -56,7 +56,9 @@ export function RunHistory() {
   const facets = useMemo(() => historyFacets(runs, order), [runs, order]);
   const fileRef = useRef<HTMLInputElement>(null);
   const [importError, setImportError] = useState<string | null>(null);
-  const [importNotes, setImportNotes] = useState<{ file: string; warnings: string[] } | null>(null);
+  const [importNotes, setImportNotes] = useState<{ headline: string; warnings: string[] } | null>(
+    null,
+  );
   const set = (patch: Partial<HistoryFilters>) => store.getState().setHistoryFilters(patch);
 
   const onImport = async (file: File | undefined) => {
@@ -64,9 +66,23 @@ export function RunHistory() {
     setImportError(null);
     setImportNotes(null);
     try {
-      const { runId, warnings } = await bridge.importRun(await file.text(), file.name);
-      // what was skipped is said where the user imported, not only in a log
-      if (warnings.length > 0) setImportNotes({ file: file.name, warnings });
+      const { runId, warnings, isAlreadyPresent } = await bridge.importRun(
+        await file.text(),
+        file.name,
+      );
+      // what was skipped, or that nothing was imported, is said where the user imported
+      const title = store.getState().runs[runId]?.summary?.title;
+      if (isAlreadyPresent) {
+        setImportNotes({
+          headline: `${file.name}: this run${title ? ` (“${title}”)` : ''} is already in the history with the same events; nothing imported.`,
+          warnings,
+        });
+      } else if (warnings.length > 0) {
+        setImportNotes({
+          headline: `Imported ${file.name} with ${warnings.length} note${warnings.length === 1 ? '' : 's'}:`,
+          warnings,
+        });
+      }
       store.getState().selectRun(runId);
     } catch (error) {
       setImportError(`${file.name}: ${(error as Error).message}`);
@@ -224,7 +240,7 @@ export function RunHistory() {
           onChange={(e) => void onImport(e.target.files?.[0])}
         />
         {importError && (
-          <p className="field-error" role="alert">
+          <p className="field-error" role="alert" data-testid={TEST_IDS.importError}>
             {importError}
           </p>
         )}
@@ -315,18 +331,23 @@ function rerunWithText(summary: RunSummary): string {
 /** Shown at most: a damaged file can have a warning per line. */
 const NOTES_SHOWN = 5;
 
-/** What an import skipped or could not keep: damaged lines, images refused or missing. */
-function ImportNotes(props: { file: string; warnings: string[]; onClose: () => void }) {
-  const { file, warnings } = props;
+/**
+ * What an import skipped or could not keep (damaged lines, images refused or missing), or
+ * that the run was already there and nothing was imported.
+ */
+function ImportNotes(props: { headline: string; warnings: string[]; onClose: () => void }) {
+  const { headline, warnings } = props;
   const rest = warnings.length - NOTES_SHOWN;
   return (
     <div className="import-notes" role="status" data-testid={TEST_IDS.importNotes}>
-      <p>{`Imported ${file} with ${warnings.length} note${warnings.length === 1 ? '' : 's'}:`}</p>
-      <ul>
-        {warnings.slice(0, NOTES_SHOWN).map((warning, i) => (
-          <li key={i}>{warning}</li>
-        ))}
-      </ul>
+      <p>{headline}</p>
+      {warnings.length > 0 && (
+        <ul>
+          {warnings.slice(0, NOTES_SHOWN).map((warning, i) => (
+            <li key={i}>{warning}</li>
+          ))}
+        </ul>
+      )}
       {rest > 0 && <p className="muted">{`and ${rest} more`}</p>}
       <button type="button" className="link" onClick={props.onClose}>
         dismiss

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
+import { HostPath } from '../../components/HostPath';
 
 export interface WorkspaceValue {
   path: string;
@@ -10,7 +11,8 @@ export interface WorkspaceValue {
 /**
  * The host folder the sandbox sees at /workspace: typed, or chosen with the desktop
  * app's folder dialog; "isolated" runs on a copy so the folder itself never changes.
- * Empty: the app's own workspace for this session.
+ * Empty: the app's own workspace for this session, whose host path is shown (issue 25
+ * item 11: nothing said where "this session's workspace folder" was on disk).
  */
 export function WorkspaceField({
   value,
@@ -21,6 +23,7 @@ export function WorkspaceField({
 }) {
   const bridge = useBridge();
   const mode = useWorkbench((s) => s.appInfo?.mode);
+  const sessionWorkspace = useWorkbench((s) => s.appInfo?.sessionWorkspace);
   const [error, setError] = useState<string | null>(null);
   const browse = async () => {
     setError(null);
@@ -65,6 +68,13 @@ export function WorkspaceField({
           isolated copy
         </label>
       </div>
+      {value.path.trim() === '' && sessionWorkspace && (
+        <p className="muted field-help" data-testid={TEST_IDS.sessionWorkspace}>
+          Empty: the run works in this session&apos;s workspace folder,{' '}
+          <HostPath path={sessionWorkspace} /> (the sandbox sees it at /workspace; its files stay
+          there after the run).
+        </p>
+      )}
       {mode === 'browser' && (
         <p className="muted field-help">
           In browser mode, type the folder&apos;s path on the machine that runs the workbench.

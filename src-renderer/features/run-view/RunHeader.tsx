@@ -10,6 +10,7 @@ import { downloadText } from '../../lib/download';
 import { formatCount, formatDuration, totalTokens } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
 import { runErrorText, sandboxCause } from '../../store/timeline/run-error-text';
+import { RunWorkspaceLine } from './RunWorkspaceLine';
 
 /**
  * Agent, model, the run's one badge (state and outcome together), the health line
@@ -182,16 +183,7 @@ export function RunHeader({ runId }: { runId: string }) {
           </button>
         )}
       </div>
-      {summary.workspace && (
-        <p className="muted run-workspace" data-testid={TEST_IDS.runWorkspace}>
-          Workspace: <span className="mono">{summary.workspace.path}</span>
-          {summary.isImported
-            ? ' (on the machine this run was recorded on; an imported run never uses it here)'
-            : summary.workspace.mode === 'copy'
-              ? ` (copied; the run works on ${summary.workspace.copyPath ?? 'a copy'})`
-              : ' (mounted read-write at /workspace)'}
-        </p>
-      )}
+      <RunWorkspaceLine summary={summary} />
       {summary.error && (
         <p className="field-error" role="alert" data-testid={TEST_IDS.runError}>
           {runErrorText(summary.error, sandboxCause(summary.error, sandboxFailure))}
