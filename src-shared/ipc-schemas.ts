@@ -99,6 +99,7 @@ const llmEdits = z
     temperature: nullable(z.number()),
     max_input_tokens: nullable(z.number().int()),
     stream: nullable(z.boolean()),
+    reasoning: nullable(z.boolean()),
     timeout: nullable(z.number()),
     max_retries: nullable(z.number().int()),
     max_concurrency: nullable(z.number().int()),

@@ -31,6 +31,7 @@ export const LLM_SETTING_KEYS = [
   'temperature',
   'max_input_tokens',
   'stream',
+  'reasoning',
   'timeout',
   'max_retries',
   'max_concurrency',
@@ -51,6 +52,8 @@ export interface LlmSettingValues {
   /** per-request context guard */
   max_input_tokens: number;
   stream: boolean;
+  /** a reasoning model whatever its name (max_completion_tokens, no temperature) */
+  reasoning: boolean;
   /** seconds per attempt */
   timeout: number;
   max_retries: number;

@@ -40,6 +40,7 @@ const LLM_KEYS = [
   'temperature',
   'max_input_tokens',
   'stream',
+  'reasoning',
   'timeout',
   'max_retries',
   'scenario',

@@ -9,7 +9,10 @@ import {
   ScriptedOpenAiServer,
   type ScriptedServerOptions,
 } from '../llm/testing/scripted-openai-server';
+import { requestParamsOf } from '../llm/request-params';
 import { testConnection } from './connection-test';
+import { parseConfigText } from './load';
+import { resolveNamedProfile } from './resolve';
 import type { LlmProfile } from './schema';
 
 let server: ScriptedOpenAiServer | undefined;
@@ -76,6 +79,27 @@ describe('Test connection asks what a run asks', () => {
     expect(result).toMatchObject({ ok: false, status: 400 });
     expect(result.message).toMatch(
       /wants max_completion_tokens.*Set reasoning = true in \[llm\.fast\]/,
+    );
+  });
+
+  it('reasoning = true makes such a deployment pass, and a run send the same shape', async () => {
+    const baseUrl = await start({ reasoningModels: ['my-reasoner'] });
+    const declared = profile(baseUrl, { model: 'my-reasoner', reasoning: true });
+    const result = await testConnection(declared);
+    expect(result, result.message).toMatchObject({ ok: true });
+    expect(server!.requests[0]!.body).not.toHaveProperty('max_tokens');
+    expect(requestParamsOf(declared)).toEqual({ max_completion_tokens: 4096 });
+  });
+
+  it('config.toml says it as `reasoning = true` in a profile', () => {
+    const config = parseConfigText(
+      '[llm]\nmodel = "gpt-4o"\n[llm.azure-o]\nmodel = "prod"\nreasoning = true\n',
+      'config.toml',
+    );
+    expect(resolveNamedProfile(config, 'azure-o').reasoning).toBe(true);
+    expect(resolveNamedProfile(config, null).reasoning).toBeUndefined();
+    expect(() => parseConfigText('[llm]\nreasoning = "yes"\n', 'config.toml')).toThrow(
+      /llm\.reasoning/,
     );
   });
 });

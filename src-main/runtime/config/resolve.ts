@@ -65,6 +65,7 @@ export function resolveNamedProfile(
     temperature: merged.temperature,
     maxInputTokens: merged.max_input_tokens,
     stream: merged.stream,
+    ...(merged.reasoning ? { reasoning: true } : {}),
     timeoutMs: merged.timeout * 1000,
     maxRetries: merged.max_retries,
     scenario: merged.scenario,

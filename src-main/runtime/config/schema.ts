@@ -41,6 +41,11 @@ export const llmProfileShape = {
   /** per-request context guard, not a lifetime budget (fixes openmanus.md 7.2 item 3) */
   max_input_tokens: z.number().int().min(256).max(10_000_000),
   stream: z.boolean(),
+  /**
+   * a reasoning model whatever its name (an Azure deployment called "prod"): requests carry
+   * max_completion_tokens and no temperature. o1/o3/o4/gpt-5 names are recognised anyway.
+   */
+  reasoning: z.boolean(),
   /** per attempt, seconds */
   timeout: z.number().positive().max(3600),
   max_retries: z.number().int().min(0).max(20),
@@ -326,6 +331,8 @@ export interface LlmProfile {
   temperature: number;
   maxInputTokens: number;
   stream: boolean;
+  /** `reasoning = true`: a reasoning model whatever its name (config/reasoning-model.ts) */
+  reasoning?: boolean;
   timeoutMs: number;
   maxRetries: number;
   /** api_type = "scripted": the scenario file ('' or absent = the agent's bundled demo) */
@@ -360,6 +367,7 @@ export const LLM_DEFAULTS = {
   temperature: 1.0,
   max_input_tokens: 120_000,
   stream: true,
+  reasoning: false,
   timeout: 300,
   max_retries: 4,
   scenario: '',

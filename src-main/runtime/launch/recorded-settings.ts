@@ -50,6 +50,7 @@ const PROFILE_KEYS = [
   'temperature',
   'max_input_tokens',
   'stream',
+  'reasoning',
   'timeout',
   'max_retries',
   'scenario',

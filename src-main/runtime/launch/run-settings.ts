@@ -50,6 +50,7 @@ export function agentSettingsRecord(
     [`${p}llm.temperature`]: profile.temperature,
     [`${p}llm.max_input_tokens`]: profile.maxInputTokens,
     [`${p}llm.stream`]: profile.stream,
+    ...(profile.reasoning ? { [`${p}llm.reasoning`]: true } : {}),
     [`${p}llm.timeout`]: profile.timeoutMs / 1000,
     [`${p}llm.max_retries`]: profile.maxRetries,
     ...(profile.scenario ? { [`${p}llm.scenario`]: profile.scenario } : {}),

@@ -8,7 +8,7 @@ import type { LlmProfile } from '../config/schema';
 import { isReasoningProfile } from '../config/reasoning-model';
 
 export function requestParamsOf(
-  profile: Pick<LlmProfile, 'apiType' | 'model' | 'maxTokens' | 'temperature'>,
+  profile: Pick<LlmProfile, 'apiType' | 'model' | 'maxTokens' | 'temperature' | 'reasoning'>,
 ): RequestParams {
   return isReasoningProfile(profile)
     ? { max_completion_tokens: profile.maxTokens }

@@ -146,6 +146,14 @@ export const FIELD_SPECS: readonly FieldSpec[] = [
     isAdvanced: true,
   },
   {
+    key: 'reasoning',
+    group: 'llm',
+    label: 'Reasoning model',
+    kind: 'bool',
+    help: 'Sends max_completion_tokens and no temperature, as o1/o3/o4/gpt-5 need (recognised by name anyway). Turn on for a reasoning deployment named otherwise (Azure).',
+    isAdvanced: true,
+  },
+  {
     key: 'timeout',
     group: 'llm',
     label: 'Timeout (s)',
