@@ -133,6 +133,35 @@ describe('workbench CLI', () => {
     );
   });
 
+  it('run --profile NAME runs on that profile; an unknown one is refused naming the others', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-cli-profile-'));
+    const config = join(dir, 'config.toml');
+    writeFileSync(config, '[llm.fast]\nmodel = "fast-model"\n');
+    const ran = await workbench([
+      'run',
+      '--agent',
+      'toolcall',
+      '-c',
+      config,
+      '--profile',
+      'fast',
+      '--jsonl',
+      'hi',
+    ]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const started = JSON.parse(ran.stdout.split('\n')[0]!) as RunEvent;
+    expect(started).toMatchObject({ type: 'run.started' });
+    expect((started as { settings?: Record<string, unknown> }).settings?.['llm.profile']).toBe(
+      'fast',
+    );
+
+    const unknown = await workbench(['run', '-c', config, '--profile', 'slow', 'hi']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toBe(
+      'workbench: --profile slow: no [llm.slow] in the config (default, fast)',
+    );
+  });
+
   it('exits 2 with a one-line reason for bad usage', async () => {
     for (const args of [
       ['run'],

@@ -34,6 +34,7 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
                       once the run finished (nothing when it stopped, failed or ran out
                       of steps); file:PATH reads the task from a file, - from stdin;
                       --workspace mounts DIR at /workspace (--isolated: a copy of it)
+      [--profile NAME]  the model profile for this run only ([llm.NAME]; default: [llm])
       [--break SPEC]... [--approve TOOL]... [--no-breakpoints]
                       debug it in this terminal: pause at breakpoints (tool:NAME[:PATTERN],
                       stuck, tool_error, model_error, step:N, tokens:N, cost:USD), approve

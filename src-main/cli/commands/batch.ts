@@ -17,6 +17,7 @@ import { parseCommandArgs, parsePositiveInt } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
 import { verdictExitCode } from '@shared/run-outcome';
 import { formatGrid, progressLine } from '../batch-report';
+import { checkProfileName } from '../profile-option';
 
 const MAX_TASK_FILE = 16 * 1024 * 1024;
 
@@ -55,14 +56,7 @@ export async function batchCommand(args: string[]): Promise<number> {
       if (!isAgentName(agent))
         throw new UsageError(`unknown agent "${agent}" (manus, swe, browser, mcp, toolcall)`);
       const profiles = values.profile ?? [];
-      for (const profile of profiles) {
-        if (profile !== 'default' && !config.llm.profiles[profile]) {
-          const known = ['default', ...Object.keys(config.llm.profiles)].join(', ');
-          throw new UsageError(
-            `--profile ${profile}: no [llm.${profile}] in the config (${known})`,
-          );
-        }
-      }
+      for (const profile of profiles) checkProfileName(config, profile);
       const maxSteps = parsePositiveInt(values['max-steps'], '--max-steps');
       const tasks = parseTaskLines(
         readRegularFile(resolve(file), MAX_TASK_FILE, 'The task file'),

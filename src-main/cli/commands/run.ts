@@ -18,11 +18,13 @@ import { resolveDebugOptions } from '../debug-options';
 import { mcpServerOverlay } from '../mcp-server-options';
 import { resolveTaskText } from '../task-file';
 import { mcpPromptChoice } from '../mcp-prompt-options';
+import { checkProfileName } from '../profile-option';
 
 export async function runCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('run', args, {
     agent: { type: 'string' },
     flow: { type: 'string' },
+    profile: { type: 'string' },
     // -c FILE and -p TEXT: the short forms OpenManus users reach for (issue 25 item 8)
     config: { type: 'string', short: 'c' },
     'max-steps': { type: 'string' },
@@ -90,6 +92,13 @@ export async function runCommand(args: string[]): Promise<number> {
       throw new UsageError(`config file not found: ${values.config}`);
     }
     config = runtime.services.loadConfig();
+    if (values.profile !== undefined) {
+      if (values.flow === 'planning')
+        throw new UsageError(
+          '--profile is for one agent: a planning flow runs each agent on its own',
+        );
+      checkProfileName(config, values.profile);
+    }
   } catch (error) {
     await runtime.dispose();
     if (error instanceof ConfigError || error instanceof UsageError)
@@ -115,6 +124,7 @@ export async function runCommand(args: string[]): Promise<number> {
     ...(debugging.breakpoints.length > 0 ? { breakpoints: debugging.breakpoints } : {}),
     ...(debugging.approveTools.length > 0 ? { approveTools: debugging.approveTools } : {}),
     ...(prompt ? { prompt } : {}),
+    ...(values.profile !== undefined ? { profile: values.profile } : {}),
   };
   // Warnings are said before the run; errors refuse it (exit 2) with the fix.
   await preflightOrExit(runtime, input);
