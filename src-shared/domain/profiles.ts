@@ -6,6 +6,7 @@
  */
 import {
   CONFIG_AGENT_NAMES,
+  LLM_SETTING_KEYS,
   type ApiKeyStatus,
   type ConfigAgentName,
   type LlmFields,
@@ -30,24 +31,7 @@ export function profileOfTarget(target: string): string | null {
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** Keys of `[llm]` itself: a sub-table with such a name would be read as that key. */
-const LLM_KEYS = [
-  'model',
-  'base_url',
-  'api_key',
-  'api_type',
-  'api_version',
-  'max_tokens',
-  'temperature',
-  'max_input_tokens',
-  'stream',
-  'reasoning',
-  'timeout',
-  'max_retries',
-  'scenario',
-  'input_price',
-  'output_price',
-  'max_concurrency',
-];
+const LLM_KEYS: readonly string[] = [...LLM_SETTING_KEYS, 'api_key', 'scenario'];
 
 /**
  * Why NAME cannot be a new profile's name, or null when it can. An agent's name is

@@ -12,7 +12,7 @@
  * settings (older runs), the re-run is refused with why and what to do. The sandbox,
  * browser and MCP servers are today's.
  */
-import { CONFIG_AGENT_NAMES } from '@shared/domain/config-view';
+import { CONFIG_AGENT_NAMES, LLM_SETTING_KEYS } from '@shared/domain/config-view';
 import type { RunSettings } from '@shared/events';
 import {
   LLM_DEFAULTS,
@@ -42,22 +42,14 @@ export type KeyResolver = (raw: string) => string;
 
 const TODAY = 'use “Run again with today’s settings” (config.toml as it is now)';
 
-/** Recorded `llm.*` keys that map one to one onto a profile's keys. */
+/**
+ * Recorded `llm.*` keys that map one to one onto a profile's keys: the Settings keys but
+ * the model and base URL (rebuilt with the key above), and the scenario file.
+ */
 const PROFILE_KEYS = [
-  'api_type',
-  'api_version',
-  'max_tokens',
-  'temperature',
-  'max_input_tokens',
-  'stream',
-  'reasoning',
-  'timeout',
-  'max_retries',
+  ...LLM_SETTING_KEYS.filter((key) => key !== 'model' && key !== 'base_url'),
   'scenario',
-  'input_price',
-  'output_price',
-  'max_concurrency',
-] as const satisfies readonly (keyof LlmProfileInput)[];
+] satisfies readonly (keyof LlmProfileInput)[];
 
 /** Recorded `agent.*` keys. */
 const AGENT_KEYS = [
