@@ -12,6 +12,7 @@ import { toolSpec } from '../tools/tool';
 import { createPlanningTool, type PlanningArgs } from '../tools/planning/planning-tool';
 import { formatPlan, type Plan } from '../tools/planning/plan';
 import type { PlanStore } from '../tools/planning/plan-store';
+import { respondedEvent } from '../llm/responded-event';
 
 export const PLANNER_AGENT = 'planning';
 
@@ -160,19 +161,7 @@ async function ask(
   });
   deps.usage.prompt += response.usage.prompt;
   deps.usage.completion += response.usage.completion;
-  deps.emit({
-    type: 'llm.responded',
-    agent: PLANNER_AGENT,
-    step,
-    model: response.model,
-    content: response.content,
-    toolCalls: response.toolCalls,
-    usage: response.usage,
-    durationMs: Math.round(performance.now() - started),
-    finishReason: response.finishReason,
-    ...(response.usageSource ? { usageSource: response.usageSource } : {}),
-    ...(response.queuedMs ? { queuedMs: response.queuedMs } : {}),
-  });
+  deps.emit(respondedEvent(PLANNER_AGENT, step, response, started));
   return response;
 }
 

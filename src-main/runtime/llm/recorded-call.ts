@@ -7,6 +7,7 @@ import type { LlmRequestedEvent, RunEventPayload } from '@shared/events';
 import type { Message } from '@shared/domain/message';
 import type { ChatResponse, LlmClient } from './llm-client';
 import { eventMessagesOf, RequestRecorder } from './request-record';
+import { respondedEvent } from './responded-event';
 
 export interface RecordedCallContext {
   llm: LlmClient;
@@ -50,18 +51,6 @@ export async function recordedCall(
         ...notice,
       }),
   });
-  ctx.emit({
-    type: 'llm.responded',
-    agent: ctx.agent,
-    step: ctx.step,
-    model: response.model,
-    content: response.content,
-    toolCalls: response.toolCalls,
-    usage: response.usage,
-    durationMs: Math.round(performance.now() - started),
-    finishReason: response.finishReason,
-    ...(response.usageSource ? { usageSource: response.usageSource } : {}),
-    ...(response.queuedMs ? { queuedMs: response.queuedMs } : {}),
-  });
+  ctx.emit(respondedEvent(ctx.agent, ctx.step, response, started));
   return response;
 }

@@ -81,6 +81,7 @@ import {
   TRUNCATED_REASON,
   DISABLED_REASON,
 } from './loop-limits';
+import { respondedEvent } from '../llm/responded-event';
 type PendingMode = 'run' | 'truncated';
 
 export class ToolCallAgent extends ReActAgent {
@@ -232,19 +233,7 @@ export class ToolCallAgent extends ReActAgent {
     // The ids the events show are the ones memory keeps and the results answer.
     const response = { ...answer, toolCalls: this.callIds.unique(answer.toolCalls, context.step) };
     this.addUsage(response.usage);
-    emit({
-      type: 'llm.responded',
-      agent: this.name,
-      step: context.step,
-      model: response.model,
-      content: response.content,
-      toolCalls: response.toolCalls,
-      usage: response.usage,
-      durationMs: Math.round(performance.now() - started),
-      finishReason: response.finishReason,
-      ...(response.usageSource ? { usageSource: response.usageSource } : {}),
-      ...(response.queuedMs ? { queuedMs: response.queuedMs } : {}),
-    });
+    emit(respondedEvent(this.name, context.step, response, started));
     return response;
   }
 
