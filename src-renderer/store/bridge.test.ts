@@ -81,6 +81,23 @@ describe('bridge', () => {
     expect(api.calls.filter((c) => c.method === 'getRun')).toHaveLength(1);
   });
 
+  it("the top bar's sandbox is the selected run's session's, else the app's", async () => {
+    const api = createMemoryApi();
+    api.history.set('old', finishedRun('old'));
+    const asked = () =>
+      api.calls.filter((c) => c.method === 'getSandboxStatus').map((c) => c.input);
+    const store = createWorkbenchStore();
+    startBridge(api, store);
+    await tick();
+    expect(asked()).toEqual([{}]);
+    store.getState().selectRun('old');
+    await tick();
+    expect(asked().at(-1)).toEqual({ sessionId: 's-test' });
+    store.getState().selectRun(null);
+    await tick();
+    expect(asked().at(-1)).toEqual({});
+  });
+
   it('loads a long run in pages: a small first page, then the rest after it', async () => {
     const api = createMemoryApi();
     const long = finishedRun('long', 400); // a few thousand events

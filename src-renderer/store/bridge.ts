@@ -230,9 +230,16 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
     }
   }
 
+  /**
+   * The top bar shows the sandbox of the selected run's session (a fork's, a run in a
+   * folder of its own), else the app's: it said "not started" beside a run whose own
+   * sandbox was working.
+   */
   async function refreshSandbox(): Promise<void> {
+    const selected = state().selectedRunId;
+    const sessionId = selected ? state().runs[selected]?.summary?.sessionId : undefined;
     try {
-      state().setSandbox(await api.getSandboxStatus({}));
+      state().setSandbox(await api.getSandboxStatus(sessionId ? { sessionId } : {}));
     } catch (error) {
       state().setSandboxError(message(error));
     }
@@ -267,6 +274,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
   // Load the selected run's history when a run is picked whose events we do not hold.
   stops.push(
     store.subscribe((s, previous) => {
+      if (s.selectedRunId !== previous.selectedRunId) void refreshSandbox();
       if (s.selectedRunId && s.selectedRunId !== previous.selectedRunId)
         void loadRun(s.selectedRunId);
     }),
