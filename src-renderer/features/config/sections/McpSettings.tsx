@@ -78,6 +78,17 @@ export function serverFromDraft(
   };
 }
 
+/** A saved server as the edit that keeps it as it is (header values stay where they are). */
+function inputOf(server: McpServerView): McpServerInput {
+  const { name: _name, headers, ...rest } = server;
+  return {
+    ...rest,
+    ...(headers?.length
+      ? { headers: Object.fromEntries(headers.map((h) => [h.name, { action: 'keep' as const }])) }
+      : {}),
+  };
+}
+
 function draftOf(server: McpServerView): ServerDraft {
   return {
     name: server.name,
@@ -208,7 +219,7 @@ export function McpSettings({ mcp }: { mcp: SectionsView['mcp'] }) {
                 type="button"
                 className="link"
                 disabled={busy !== null}
-                onClick={() => void testServer(server.name, server)}
+                onClick={() => void testServer(server.name, inputOf(server))}
               >
                 {busy === `test:${server.name}` ? 'Testing…' : 'Test'}
               </button>{' '}
