@@ -3,7 +3,7 @@
  * listener on 127.0.0.1 that takes the authorization code the browser brings back,
  * checks the `state` it was sent with, answers the browser with a short page and closes.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { abortError } from '../../util/abort';
 
 export const CALLBACK_PATH = '/callback';
@@ -108,7 +108,7 @@ export async function awaitAuthorizationCode(
   return { code, close: () => finish(new Error('the sign-in was abandoned')) };
 }
 
-function page(res: import('node:http').ServerResponse, status: number, text: string): void {
+function page(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', connection: 'close' });
   res.end(`<!doctype html><title>Agent Workbench</title><p>${text}</p>`);
 }
