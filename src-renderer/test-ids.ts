@@ -154,7 +154,8 @@
  *                              sandbox-image-option (`data-tag`), sandbox-image-missing,
  *                              mcp-server (`data-name`), mcp-empty, mcp-remove,
  *                              mcp-field-KEY (name, type, command, args, url, env, timeout),
- *                              mcp-save, mcp-test, mcp-test-result (`data-ok`), mcp-tools
+ *                              mcp-save, mcp-test, mcp-test-result (`data-ok`), mcp-tools,
+ *                              mcp-headers, mcp-header (-name, -value: write-only), mcp-header-add
  * Batch runs                   nav-batch, batch-view (`data-batch-id` of the batch shown), the
  *                              form: batch-tasks (one task a line), batch-agent, batch-profiles
  *                              (comma-separated), batch-repeat, batch-concurrency, batch-check,
@@ -218,6 +219,9 @@ export const TEST_IDS = {
   mcpTest: 'mcp-test',
   mcpTestResult: 'mcp-test-result',
   mcpTools: 'mcp-tools',
+  mcpHeaders: 'mcp-headers',
+  mcpHeaderRow: 'mcp-header',
+  mcpHeaderAdd: 'mcp-header-add',
   repeatLink: 'repeat-link',
   timeline: 'timeline',
   runEmpty: 'run-empty',

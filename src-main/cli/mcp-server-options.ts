@@ -84,6 +84,7 @@ function useServer(
     timeout: 60,
     sampling: true,
     log_level: 'info' as const,
+    headers: {},
     ...server,
   };
   return (config) => ({

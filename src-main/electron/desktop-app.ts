@@ -11,6 +11,7 @@ import { FileSecretStore } from '../runtime/config/secrets';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime/runtime';
 import { APP_ORIGIN, handleAppProtocol, registerAppScheme } from './app-protocol';
 import { hardenWebContents } from './harden';
+import { desktopSignInOpener } from './sign-in-opener';
 import { menuTemplate } from './menu';
 import { createQuitSequence } from './quit-sequence';
 import { createSafeStorageCodec } from './safe-storage';
@@ -74,6 +75,7 @@ async function boot(options: DesktopOptions): Promise<DesktopApp> {
   const runtime = (options.createRuntime ?? createRuntime)({
     home,
     secrets: new FileSecretStore(join(home, 'secrets.json'), codec),
+    openUrl: desktopSignInOpener((url) => shell.openExternal(url)),
   });
   const host = startElectronHost({
     runtime,

@@ -10,6 +10,7 @@ import type { WorkbenchConfig } from '../runtime/config/schema';
 import { preflight } from '../runtime/launch/preflight';
 import type { Runtime } from '../runtime/runtime';
 import { testMcpServer } from '../runtime/tools/mcp/mcp-test';
+import { mcpAuthContext } from '../runtime/agents/mcp-auth';
 import type { Handlers } from './contract';
 import { HandlerError } from './handler-error';
 
@@ -73,8 +74,26 @@ export function createSettingsHandlers(
         throw error;
       }
     },
-    'mcp:test': async ({ name, server }) =>
-      testMcpServer(name, server, { cwd: services.sessions.open(runtime.sessionId).workspaceDir }),
+    'mcp:test': async ({ name, server }) => {
+      let headers: Record<string, string>;
+      try {
+        // typed values as typed (memory only), the others from their saved references
+        headers = services.config.previewMcpHeaders(name, server.headers);
+      } catch (error) {
+        if (error instanceof ConfigError) {
+          throw new HandlerError('invalid_input', error.message, error.issues);
+        }
+        throw error;
+      }
+      return testMcpServer(
+        name,
+        { ...server, headers },
+        {
+          cwd: services.sessions.open(runtime.sessionId).workspaceDir,
+          auth: mcpAuthContext(services),
+        },
+      );
+    },
     'dialog:pick-folder': async () => {
       if (!deps.pickFolder) {
         throw new HandlerError(

@@ -51,6 +51,8 @@ export interface RuntimeOptions {
   sweepAtStart?: boolean;
   /** applied to the config each run reads (the CLI's per-run choices, e.g. --server-url) */
   configOverlay?: (config: WorkbenchConfig) => WorkbenchConfig;
+  /** shows an MCP server's OAuth sign-in page (the host's browser opener; RuntimeServices) */
+  openUrl?: RuntimeServices['openUrl'];
 }
 
 export interface Runtime {
@@ -85,6 +87,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     sandboxes: options.sandboxes ?? new SandboxManager(),
     scripted: new ScriptedProvider({ baseDir: home, ...(options.env ? { env: options.env } : {}) }),
     modelGates: new ModelGates(),
+    ...(options.openUrl ? { openUrl: options.openUrl } : {}),
   };
   // Containers left by a crashed instance are removed at start (in the background), or
   // before this instance's first container is created.

@@ -3,6 +3,8 @@
  * `[browser]` and `[mcp.servers.NAME]` (docs/configuration.md). Each value says whether
  * config.toml sets it or it is the built-in default; saves keep the file's comments.
  */
+import type { McpHeaderEdit, McpHeaderView } from '../mcp-headers';
+export type { McpHeaderEdit, McpHeaderView } from '../mcp-headers';
 export interface SectionField<T> {
   value: T;
   /** `file`: set in config.toml; `default`: the built-in default */
@@ -58,10 +60,17 @@ export interface McpServerInput {
   env?: Record<string, string>;
   /** seconds per tool call */
   timeout?: number;
+  /**
+   * sse, http: the HTTP headers; each value is write-only like an API key (stored in the
+   * secret store, config.toml says `secret:mcp.NAME.HEADER`); a header left out is removed
+   */
+  headers?: Record<string, McpHeaderEdit>;
 }
 
-export interface McpServerView extends McpServerInput {
+/** A configured server as the UI sees it: its headers' names, never their values. */
+export interface McpServerView extends Omit<McpServerInput, 'headers'> {
   name: string;
+  headers?: McpHeaderView[];
 }
 
 export interface SectionsView {

@@ -1,3 +1,4 @@
+import { cliSignInOpener } from '../sign-in-opener';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isAgentName } from '@shared/domain/agent';
@@ -82,6 +83,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const runtime = createRuntime({
     // a run that never uses the sandbox does not load the Docker client (issue 16 item 7)
     sweepAtStart: false,
+    openUrl: cliSignInOpener(),
     ...(values.config !== undefined ? { configFile: values.config } : {}),
     ...(overlay ? { configOverlay: overlay } : {}),
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWsHost } from '../../host/ws/ws-host';
 import { createRuntime } from '../../runtime/runtime';
+import { cliSignInOpener } from '../sign-in-opener';
 import { parseCommandArgs } from '../parse-args';
 import { isLoopbackHost, listenFailure, networkWarning } from '../serve-listen';
 import { EXIT, UsageError } from '../usage-error';
@@ -39,7 +40,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       'WORKBENCH_SERVE_TOKEN must be at least 16 characters (or unset it for a random token)',
     );
   }
-  const runtime = createRuntime();
+  const runtime = createRuntime({ openUrl: cliSignInOpener() });
   let host;
   try {
     host = await startWsHost({

@@ -10,6 +10,7 @@ import type { AgentBuildInput } from './catalog';
 import { createBrowserTool } from '../tools/browser/browser-tool';
 import type { Tool } from '../tools/tool';
 import { mcpRunHost } from './mcp-host';
+import { mcpAuthContext } from './mcp-auth';
 import { loadMcpTools, type McpServerFailure, type McpToolset } from '../tools/mcp/mcp-toolset';
 
 export interface ManusExtras {
@@ -37,6 +38,7 @@ export async function browserAndMcpTools(
     servers: input.config.mcp.servers,
     reservedNames: [...reservedNames, browser.name],
     workDir: input.config.sandbox.work_dir,
+    ...(input.services ? { auth: mcpAuthContext(input.services) } : {}),
     ...(input.env && input.services && input.name
       ? { host: mcpRunHost(input as AgentBuildInput) }
       : {}),

@@ -17,6 +17,7 @@ import { VisualToolAgent } from '../loop/visual-tool-agent';
 import { createTerminateTool } from '../tools/terminate';
 import { loadMcpTools } from '../tools/mcp/mcp-toolset';
 import { mcpRunHost } from './mcp-host';
+import { mcpAuthContext } from './mcp-auth';
 import { promptTaskFor } from '../tools/mcp/mcp-toolset';
 
 /** Images from MCP tools kept in the agent's memory. */
@@ -79,6 +80,7 @@ export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent>
     reservedNames: [terminate.name],
     workDir: input.config.sandbox.work_dir,
     host: mcpRunHost(input),
+    auth: mcpAuthContext(input.services),
   });
   const failure = toolset.failures[0];
   if (failure) {
@@ -88,7 +90,14 @@ export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent>
   let task: string | undefined;
   if (input.prompt) {
     try {
-      task = await promptTaskFor(input.session, server, settings, input.prompt, input.task ?? '');
+      task = await promptTaskFor(
+        input.session,
+        server,
+        settings,
+        input.prompt,
+        input.task ?? '',
+        mcpAuthContext(input.services),
+      );
     } catch (error) {
       toolset.detach();
       throw error;

@@ -11,6 +11,7 @@ import type { SandboxManager } from '../sandbox/sandbox-manager';
 
 import type { ScriptedProvider } from '../demo/scripted-provider';
 import type { ModelGates } from '../llm/model-gates';
+import type { SignInRequest } from '../tools/mcp/mcp-oauth';
 
 export interface RuntimeServices {
   /** WORKBENCH_HOME: config.toml, runs/, workspaces/ */
@@ -30,4 +31,9 @@ export interface RuntimeServices {
   scripted: ScriptedProvider;
   /** per-profile gates: `[llm.NAME] max_concurrency` and 429 rests (absent in some tests) */
   modelGates?: ModelGates;
+  /**
+   * shows an MCP server's OAuth sign-in page to the user (the desktop app: the system
+   * browser; the CLI: the terminal and xdg-open); absent, such a server cannot sign in
+   */
+  openUrl?: (request: SignInRequest) => void | Promise<void>;
 }

@@ -36,6 +36,8 @@ import { resolveLlmProfile, resolveNamedProfile, resolveSecret } from './resolve
 import { configSchema, type LlmProfile, type WorkbenchConfig } from './schema';
 import { SECRET_REF_PREFIX, type SecretStore } from './secrets';
 import { applyEdits } from './apply-edits';
+import { OAUTH_SECRET_PARTS, oauthSecretName } from '@shared/mcp-headers';
+import { HeaderEditError, planHeaderEdits, type HeaderPlan } from './mcp-header-edits';
 import { getPath, type TomlEdit, type TomlValue } from './toml-document';
 
 export interface ConfigServiceOptions {
@@ -156,6 +158,11 @@ export class ConfigService {
    * Every API key value this config can resolve to, so runs can keep them out of their
    * events and logs (stored secrets, inline keys, and env: references).
    */
+  /** `secret:NAME` / `env:VAR` (an MCP header) to its value; '' when there is none. */
+  resolveRef(ref: string): string {
+    return resolveSecret(ref, this.env, this.secrets);
+  }
+
   secretValues(): string[] {
     const values = new Set(this.secrets.values());
     let config: WorkbenchConfig;
@@ -167,6 +174,13 @@ export class ConfigService {
     for (const profile of [config.llm.default, ...Object.values(config.llm.profiles)]) {
       if (profile.api_key) {
         const value = resolveSecret(profile.api_key, this.env, this.secrets);
+        if (value) values.add(value);
+      }
+    }
+    // an MCP server's header values are credentials too (env: ones are not in the store)
+    for (const server of Object.values(config.mcp.servers)) {
+      for (const ref of Object.values(server.headers)) {
+        const value = resolveSecret(ref, this.env, this.secrets);
         if (value) values.add(value);
       }
     }
@@ -251,10 +265,20 @@ export class ConfigService {
       const cleared = key === 'executable_path' && value === '';
       edits.push({ table: ['browser'], key, value: cleared ? undefined : (value ?? undefined) });
     }
+    const store: HeaderPlan['store'] = [];
+    const drop: string[] = [];
     for (const [name, server] of Object.entries(input.mcp?.servers ?? {})) {
       // Replaced whole (keys the edit left out must go), written as [mcp.servers.NAME].
       edits.push({ table: ['mcp', 'servers'], key: name, value: undefined });
-      for (const [key, value] of Object.entries(server ? mcpTable(server) : {})) {
+      // Header values go to the secret store; config.toml gets their references.
+      const headers = this.headerPlan(raw, name, server?.headers, 'save');
+      store.push(...headers.store);
+      drop.push(...headers.drop);
+      // a removed server's sign-in goes with it
+      if (!server) drop.push(...OAUTH_SECRET_PARTS.map((part) => oauthSecretName(name, part)));
+      const table = server ? mcpTable(server) : {};
+      if (Object.keys(headers.headers).length > 0) table['headers'] = headers.headers;
+      for (const [key, value] of Object.entries(table)) {
         edits.push({ table: ['mcp', 'servers', name], key, value });
       }
     }
@@ -267,8 +291,44 @@ export class ConfigService {
     }
     const next = applyEdits(text, raw, edits, this.file);
     validateConfigData(next.raw, next.text, this.file);
+    for (const { name, value } of store) this.secrets.set(name, value);
     writeFileAtomic(this.file, next.text, 0o600);
+    for (const name of drop) this.secrets.delete(name);
     return this.changed();
+  }
+
+  /**
+   * A server as Settings' "Test" uses it: header values typed in are used as typed (in
+   * memory only), the others are read from their saved references.
+   */
+  previewMcpHeaders(name: string, edits: McpServerInput['headers']): Record<string, string> {
+    const raw = parseTomlText(this.readText(), this.file);
+    return this.headerPlan(raw, name, edits, 'test').headers;
+  }
+
+  private headerPlan(
+    raw: RawTable,
+    name: string,
+    edits: McpServerInput['headers'],
+    mode: 'save' | 'test',
+  ): HeaderPlan {
+    const saved = getPath(raw, ['mcp', 'servers', name, 'headers']);
+    const savedRefs =
+      typeof saved === 'object' && saved !== null && !Array.isArray(saved)
+        ? Object.fromEntries(
+            Object.entries(saved as Record<string, unknown>).filter(
+              (e): e is [string, string] => typeof e[1] === 'string',
+            ),
+          )
+        : undefined;
+    try {
+      return planHeaderEdits(name, edits, savedRefs, mode);
+    } catch (error) {
+      if (!(error instanceof HeaderEditError)) throw error;
+      throw new ConfigError(`${this.file}: ${error.message}`, this.file, [
+        { path: error.path, message: error.message.slice(error.path.length + 2) },
+      ]);
+    }
   }
 
   /** The profile a connection test uses: the saved one with unsaved edits on top. */

@@ -16,7 +16,7 @@ import {
 import { apiKeyStatus, llmFields, llmLayers } from './llm-fields';
 import { profileNameFor } from './resolve';
 import { AGENT_DEFAULTS, ALL_AGENTS, type WorkbenchConfig } from './schema';
-import type { SecretStatus } from './secrets';
+import { SECRET_REF_PREFIX, type SecretStatus } from './secrets';
 import { buildProfileViews } from './profiles-view';
 import { buildSectionsView } from './sections-view';
 
@@ -55,6 +55,15 @@ function usableProfile(config: WorkbenchConfig, agent: ConfigAgentName): string 
   return name && config.llm.profiles[name] ? name : null;
 }
 
+/** Whether a header's reference gives a value now (the UI learns only that). */
+function headerIsSet(ref: string, context: ViewContext): boolean {
+  if (ref.startsWith('env:')) return Boolean(context.env[ref.slice(4)]);
+  if (ref.startsWith(SECRET_REF_PREFIX)) {
+    return context.secretStatus(ref.slice(SECRET_REF_PREFIX.length)) === 'set';
+  }
+  return ref !== '';
+}
+
 export function buildConfigView(config: WorkbenchConfig, context: ViewContext): ConfigView {
   const profiles = new Map<ConfigAgentName, string | null>(
     CONFIG_AGENT_NAMES.map((agent) => [agent, usableProfile(config, agent)]),
@@ -82,7 +91,7 @@ export function buildConfigView(config: WorkbenchConfig, context: ViewContext): 
     agents,
     profiles: Object.keys(config.llm.profiles).sort(),
     profileViews: buildProfileViews(config, context),
-    sections: buildSectionsView(config, context.raw),
+    sections: buildSectionsView(config, context.raw, (ref) => headerIsSet(ref, context)),
     secretStorage: context.secretStorage,
     ...(context.error ? { error: context.error } : {}),
     ...(context.warnings ? { warnings: context.warnings } : {}),

@@ -51,7 +51,7 @@ function planMcpJson(content: string, source: string, current: RawTable): Import
   mcp['servers'] = servers;
   return {
     next: { ...current, mcp },
-    secrets: [],
+    secrets: conversion.secrets,
     imported: conversion.imported,
     ignored: conversion.ignored,
   };

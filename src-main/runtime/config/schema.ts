@@ -9,6 +9,7 @@ import { CONFIG_AGENT_NAMES } from '@shared/domain/config-view';
 import { containerDirProblem } from '../util/contained-path';
 import { enginesSchema } from './engines-schema';
 import { parseBreakpoint } from '@shared/domain/debugger';
+import { headerNameProblem } from '@shared/mcp-headers';
 
 /**
  * `scripted` replays a scenario file through the project's own OpenAI-compatible server
@@ -179,6 +180,18 @@ export const mcpServerSchema = z
     args: z.array(z.string()).default([]),
     url: httpUrl.optional(),
     env: z.record(z.string(), z.string()).default({}),
+    /**
+     * HTTP headers sent on every request (sse, http): NAME -> `secret:mcp.SERVER.NAME` or
+     * `env:VAR` (src-shared/mcp-headers.ts); the value is a secret, like an API key
+     */
+    headers: z.record(z.string(), z.string().min(1)).default({}),
+    /**
+     * OAuth (streamable HTTP): a client id registered with the server's authorization
+     * server; absent, the client registers itself (dynamic client registration)
+     */
+    oauth_client_id: z.string().min(1).optional(),
+    /** the scope asked for at sign-in; absent, the one the server names */
+    oauth_scope: z.string().min(1).optional(),
     /** seconds one tool call may take */
     timeout: z.number().positive().max(3600).default(60),
     /**
@@ -207,6 +220,20 @@ export const mcpServerSchema = z
         code: 'custom',
         path: ['url'],
         message: `a ${server.type} server needs a url`,
+      });
+    }
+    for (const name of Object.keys(server.headers)) {
+      const problem =
+        server.type === 'stdio'
+          ? 'a stdio server has no HTTP headers (give it env instead)'
+          : headerNameProblem(name);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['headers', name], message: problem });
+    }
+    if (server.type !== 'http' && (server.oauth_client_id || server.oauth_scope)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [server.oauth_client_id ? 'oauth_client_id' : 'oauth_scope'],
+        message: 'OAuth is for streamable HTTP servers (type = "http")',
       });
     }
   });
@@ -312,8 +339,8 @@ export type SandboxSettings = z.infer<typeof sandboxSchema>;
 export type BrowserSettings = z.infer<typeof browserSchema>;
 type ParsedMcpServer = z.infer<typeof mcpServerSchema>;
 /** A server's settings; the keys with defaults may be left out by callers outside config.toml. */
-export type McpServerSettings = Omit<ParsedMcpServer, 'sampling' | 'log_level'> &
-  Partial<Pick<ParsedMcpServer, 'sampling' | 'log_level'>> & {
+export type McpServerSettings = Omit<ParsedMcpServer, 'sampling' | 'log_level' | 'headers'> &
+  Partial<Pick<ParsedMcpServer, 'sampling' | 'log_level' | 'headers'>> & {
     /** where a server not from config.toml was given (the CLI's flags), for its error messages */
     givenBy?: string;
   };

@@ -17,7 +17,11 @@ function table(raw: Raw | undefined, key: string): Raw {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Raw) : {};
 }
 
-export function buildSectionsView(config: WorkbenchConfig, raw: Raw | undefined): SectionsView {
+export function buildSectionsView(
+  config: WorkbenchConfig,
+  raw: Raw | undefined,
+  headerIsSet: (ref: string) => boolean = () => false,
+): SectionsView {
   const rawSandbox = table(raw, 'sandbox');
   const rawBrowser = table(raw, 'browser');
   const sandbox = Object.fromEntries(
@@ -45,6 +49,16 @@ export function buildSectionsView(config: WorkbenchConfig, raw: Raw | undefined)
       ...(s.url !== undefined ? { url: s.url } : {}),
       env: s.env,
       timeout: s.timeout,
+      // names and whether each can be read, never the values (they are credentials)
+      ...(Object.keys(s.headers).length > 0
+        ? {
+            headers: Object.entries(s.headers).map(([header, ref]) => ({
+              name: header,
+              isSet: headerIsSet(ref),
+              ...(ref.startsWith('env:') ? { env: ref.slice(4) } : {}),
+            })),
+          }
+        : {}),
     }))
     .sort((a, b) => a.name.localeCompare(b.name));
   return {

@@ -13,6 +13,7 @@
  * messages are answered for the run using it (mcp-client-features.ts, mcp-run-host.ts);
  * its prompts are listed and fetched here (mcp-prompts.ts).
  */
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -24,7 +25,8 @@ import { errorText, lastLines, McpToolError, safeUrl, structuredMismatch } from 
 import type { McpCallResult } from './mcp-content';
 import { NotificationGate, UNSOLICITED_PER_SECOND } from './notification-gate';
 import { trackSends, type PendingSends } from './pending-sends';
-import { createTransport } from './mcp-transport';
+import { createTransport, resolveHeaders } from './mcp-transport';
+import { WorkbenchOAuthProvider, type McpAuthContext, type SignInRequest } from './mcp-oauth';
 import { callToolAsTask, type ToolProgress } from './mcp-task-call';
 import { applyLogLevel, clientCapabilities, installClientFeatures } from './mcp-client-features';
 import { HostRouter, type McpCallScope, type McpRunHost } from './mcp-run-host';
@@ -89,7 +91,7 @@ export class McpConnection {
   constructor(
     readonly serverName: string,
     readonly settings: McpServerSettings,
-    private readonly options: { cwd?: string } = {},
+    private readonly options: { cwd?: string; auth?: McpAuthContext } = {},
   ) {
     this.fingerprint = JSON.stringify(settings);
   }
@@ -304,11 +306,16 @@ export class McpConnection {
     );
   }
 
-  private async open(signal?: AbortSignal): Promise<Client> {
+  private async open(signal?: AbortSignal, afterSignIn = false): Promise<Client> {
     this.stderrTail = '';
     this.toolCache = null;
     this.listing = null;
-    const transport = this.createTransport();
+    const headers =
+      this.settings.type === 'stdio'
+        ? undefined
+        : resolveHeaders(this.serverName, this.settings, (ref) => this.resolveRef(ref));
+    const oauth = await this.oauthProvider(headers, signal);
+    const transport = this.createTransport(headers, oauth);
     const pending = trackSends(transport);
     const client = new Client(CLIENT_INFO, {
       capabilities: clientCapabilities(this.settings, this.options.cwd),
@@ -342,6 +349,24 @@ export class McpConnection {
         client.connect(gate, { timeout: CONNECT_TIMEOUT_MS, ...(own ? { signal: own } : {}) }),
       );
     } catch (error) {
+      // The server asked for a sign-in (a 401): the SDK opened the consent page; the code
+      // comes back on the loopback redirect, then the connection starts again signed in.
+      const signIn = afterSignIn ? null : (oauth?.waitForCode() ?? null);
+      if (signIn && !signal?.aborted) {
+        try {
+          await (transport as StreamableHTTPClientTransport).finishAuth(await signIn);
+        } catch (failure) {
+          await client.close().catch(() => undefined);
+          if (signal?.aborted) throw abortError(signal);
+          throw new McpToolError(
+            `${this.describe()} needs you to sign in (OAuth), and the sign-in did not finish: ${errorText(failure)}. The next use of the server asks again.`,
+            'connect',
+          );
+        }
+        await client.close().catch(() => undefined);
+        return this.open(signal, true);
+      }
+      oauth?.dispose();
       await client.close().catch(() => undefined);
       if (signal?.aborted) throw abortError(signal);
       throw new McpToolError(
@@ -367,8 +392,65 @@ export class McpConnection {
     return client;
   }
 
-  private createTransport(): Transport {
+  /** `secret:` and `env:` references of the headers; without a host context, the environment. */
+  private resolveRef(ref: string): string {
+    if (this.options.auth) return this.options.auth.resolve(ref);
+    return ref.startsWith('env:') ? (process.env[ref.slice(4)] ?? '') : ref;
+  }
+
+  /**
+   * The OAuth provider of a streamable HTTP server, when tokens can be kept and no
+   * `Authorization` header is configured (that one is the user's own credential). Tokens
+   * whose lifetime is over are refreshed before connecting.
+   */
+  private async oauthProvider(
+    headers: Record<string, string> | undefined,
+    signal?: AbortSignal,
+  ): Promise<WorkbenchOAuthProvider | undefined> {
+    const context = this.options.auth;
+    if (this.settings.type !== 'http' || !context?.store) return undefined;
+    if (Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization')) {
+      return undefined;
+    }
+    const provider = await WorkbenchOAuthProvider.create(
+      this.serverName,
+      this.settings,
+      context.store,
+      {
+        openUrl: (request) => this.askSignIn(request),
+        ...(context.signInTimeoutMs ? { timeoutMs: context.signInTimeoutMs } : {}),
+        ...(signal ? { signal } : {}),
+      },
+    );
+    if (provider.isExpired() && provider.tokens()?.refresh_token) {
+      // a failed refresh is left to the 401 the server answers (a new sign-in then)
+      await auth(provider, { serverUrl: this.settings.url ?? '' }).catch(() => undefined);
+    }
+    return provider;
+  }
+
+  /** Tells the run (and the terminal) that the server needs a sign-in, and opens the page. */
+  private async askSignIn(request: SignInRequest): Promise<void> {
+    const text = `${this.describe()} needs you to sign in (OAuth): the sign-in page was opened in your browser.`;
+    this.router.route()?.host.emit({
+      type: 'mcp.log',
+      server: this.serverName,
+      level: 'warning',
+      logger: 'workbench',
+      data: `${text} The run waits for it.`,
+    });
+    const opener = this.options.auth?.openUrl;
+    if (!opener) throw new Error('nothing can show the sign-in page here');
+    await opener(request);
+  }
+
+  private createTransport(
+    headers: Record<string, string> | undefined,
+    authProvider: WorkbenchOAuthProvider | undefined,
+  ): Transport {
     return createTransport(this.settings, {
+      ...(headers ? { headers } : {}),
+      ...(authProvider ? { authProvider } : {}),
       ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
       onStderr: (text) => {
         // Keep the end of the server's stderr for error messages instead of flooding ours.

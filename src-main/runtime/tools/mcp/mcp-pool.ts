@@ -8,6 +8,7 @@
 import type { McpServerSettings } from '../../config/schema';
 import type { Session, SessionResource } from '../../session/session';
 import { McpConnection } from './mcp-connection';
+import type { McpAuthContext } from './mcp-oauth';
 
 export const MCP_RESOURCE_KEY = 'mcp';
 
@@ -16,12 +17,20 @@ export class McpConnectionPool implements SessionResource {
 
   constructor(private readonly cwd?: string) {}
 
-  connection(serverName: string, settings: McpServerSettings): McpConnection {
+  /** AUTH: how header secrets are read and OAuth tokens kept (the host's; see mcp-oauth.ts) */
+  connection(
+    serverName: string,
+    settings: McpServerSettings,
+    auth?: McpAuthContext,
+  ): McpConnection {
     const fingerprint = JSON.stringify(settings);
     const current = this.connections.get(serverName);
     if (current && current.fingerprint === fingerprint) return current;
     if (current) void current.close();
-    const created = new McpConnection(serverName, settings, this.cwd ? { cwd: this.cwd } : {});
+    const created = new McpConnection(serverName, settings, {
+      ...(this.cwd ? { cwd: this.cwd } : {}),
+      ...(auth ? { auth } : {}),
+    });
     this.connections.set(serverName, created);
     return created;
   }

@@ -7,11 +7,13 @@
 import type { McpServerInput, McpTestResult } from '@shared/ipc';
 import { mcpServerSchema } from '../../config/schema';
 import { McpConnection } from './mcp-connection';
+import type { McpAuthContext } from './mcp-oauth';
 
 export async function testMcpServer(
   name: string,
-  input: McpServerInput,
-  options: { cwd?: string; signal?: AbortSignal } = {},
+  /** headers as references or values (config-service previewMcpHeaders) */
+  input: Omit<McpServerInput, 'headers'> & { headers?: Record<string, string> },
+  options: { cwd?: string; signal?: AbortSignal; auth?: McpAuthContext } = {},
 ): Promise<McpTestResult> {
   const started = Date.now();
   const parsed = mcpServerSchema.safeParse(input);
@@ -21,7 +23,10 @@ export async function testMcpServer(
       .join('; ');
     return { ok: false, tools: [], message: `[mcp.servers.${name}] ${detail}`, latencyMs: 0 };
   }
-  const connection = new McpConnection(name, parsed.data, options.cwd ? { cwd: options.cwd } : {});
+  const connection = new McpConnection(name, parsed.data, {
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.auth ? { auth: options.auth } : {}),
+  });
   try {
     const tools = await connection.listTools(options.signal);
     const latencyMs = Date.now() - started;

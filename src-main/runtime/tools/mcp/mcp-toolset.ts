@@ -15,6 +15,7 @@ import type { ToolRegistry } from '../tool-registry';
 import type { McpConnection } from './mcp-connection';
 import { checkNameCollisions } from './mcp-names';
 import type { McpRunHost } from './mcp-run-host';
+import type { McpAuthContext } from './mcp-oauth';
 import type { serverTools as serverToolsOfModule } from './mcp-server-tools';
 
 export interface McpServerTools {
@@ -53,6 +54,8 @@ export interface LoadMcpToolsOptions {
   workDir?: string;
   /** the run: answers the servers' sampling and elicitation, receives their logs */
   host?: McpRunHost;
+  /** header secrets, OAuth tokens and the sign-in page (mcp-oauth.ts) */
+  auth?: McpAuthContext;
 }
 
 type ServerToolsLoader = typeof serverToolsOfModule;
@@ -88,7 +91,7 @@ export async function loadMcpTools(options: LoadMcpToolsOptions): Promise<McpToo
   const detaches: (() => void)[] = [];
   const listed = await Promise.all(
     Object.entries(options.servers).map(async ([server, settings]) => {
-      const connection = pool.connection(server, settings);
+      const connection = pool.connection(server, settings, options.auth);
       // before the first connect: what the server asks right after it is answered too
       if (options.host) detaches.push(connection.attach(options.host));
       try {
@@ -153,10 +156,11 @@ export async function promptTaskFor(
   settings: McpServerSettings,
   choice: McpPromptChoice,
   typed: string,
+  auth?: McpAuthContext,
 ): Promise<string> {
   const { mcpPool } = await import('./mcp-server-tools');
   const { argumentProblems, getPrompt, listPrompts, promptTask } = await import('./mcp-prompts');
-  const connection = (await mcpPool(session)).connection(server, settings);
+  const connection = (await mcpPool(session)).connection(server, settings, auth);
   const prompts = await listPrompts(connection);
   const prompt = prompts.find((p) => p.name === choice.name);
   if (!prompt) {
@@ -180,6 +184,7 @@ export async function listServerPrompts(
   session: Session,
   servers: Record<string, McpServerSettings>,
   signal?: AbortSignal,
+  auth?: McpAuthContext,
 ): Promise<McpServerPrompts[]> {
   if (Object.keys(servers).length === 0) return [];
   const { mcpPool } = await import('./mcp-server-tools');
@@ -188,7 +193,10 @@ export async function listServerPrompts(
   return Promise.all(
     Object.entries(servers).map(async ([server, settings]) => {
       try {
-        return { server, prompts: await listPrompts(pool.connection(server, settings), signal) };
+        return {
+          server,
+          prompts: await listPrompts(pool.connection(server, settings, auth), signal),
+        };
       } catch (error) {
         return {
           server,

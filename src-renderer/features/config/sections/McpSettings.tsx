@@ -12,6 +12,7 @@ import { TEST_IDS } from '../../../test-ids';
 import { mcpReach } from '@shared/mcp-reach';
 import { useBridge } from '../../../store/StoreProvider';
 import { usePageDirty } from '../use-settings-guard';
+import { headerEdits, headerRowsOf, McpHeaderFields, type HeaderRow } from './McpHeaderFields';
 
 interface ServerDraft {
   name: string;
@@ -23,6 +24,8 @@ interface ServerDraft {
   /** KEY=VALUE per line */
   env: string;
   timeout: string;
+  /** sse, http: the headers (values write-only) */
+  headers?: HeaderRow[];
 }
 
 const EMPTY: ServerDraft = {
@@ -33,6 +36,7 @@ const EMPTY: ServerDraft = {
   url: '',
   env: '',
   timeout: '',
+  headers: [],
 };
 
 /** The server as config.toml would hold it, or what is wrong with the draft. */
@@ -62,6 +66,8 @@ export function serverFromDraft(
   if (draft.type !== 'stdio' && !/^https?:\/\/\S+$/.test(draft.url.trim())) {
     return { error: `The ${draft.type} server needs an http(s) URL` };
   }
+  const headers = draft.type === 'stdio' ? { headers: {} } : headerEdits(draft.headers ?? []);
+  if ('error' in headers) return headers;
   const args = draft.args
     .split('\n')
     .map((a) => a.trim())
@@ -74,7 +80,19 @@ export function serverFromDraft(
         : { url: draft.url.trim() }),
       ...(Object.keys(env).length > 0 ? { env } : {}),
       ...(timeout !== undefined ? { timeout } : {}),
+      ...(Object.keys(headers.headers).length > 0 ? { headers: headers.headers } : {}),
     },
+  };
+}
+
+/** A saved server as the edit that keeps it as it is (header values stay where they are). */
+function inputOf(server: McpServerView): McpServerInput {
+  const { name: _name, headers, ...rest } = server;
+  return {
+    ...rest,
+    ...(headers?.length
+      ? { headers: Object.fromEntries(headers.map((h) => [h.name, { action: 'keep' as const }])) }
+      : {}),
   };
 }
 
@@ -89,6 +107,7 @@ function draftOf(server: McpServerView): ServerDraft {
       .map(([k, v]) => `${k}=${v}`)
       .join('\n'),
     timeout: server.timeout !== undefined ? String(server.timeout) : '',
+    headers: headerRowsOf(server.headers),
   };
 }
 
@@ -176,7 +195,7 @@ export function McpSettings({ mcp }: { mcp: SectionsView['mcp'] }) {
       });
       setStatus({ ok: true, message: `Removed [mcp.servers.${name}].` });
     });
-  const field = (key: keyof ServerDraft) => ({
+  const field = (key: Exclude<keyof ServerDraft, 'headers'>) => ({
     value: draft[key],
     onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [key]: e.target.value }),
     'data-testid': `${TEST_IDS.mcpField}-${key}`,
@@ -208,7 +227,7 @@ export function McpSettings({ mcp }: { mcp: SectionsView['mcp'] }) {
                 type="button"
                 className="link"
                 disabled={busy !== null}
-                onClick={() => void testServer(server.name, server)}
+                onClick={() => void testServer(server.name, inputOf(server))}
               >
                 {busy === `test:${server.name}` ? 'Testing…' : 'Test'}
               </button>{' '}
@@ -298,6 +317,12 @@ export function McpSettings({ mcp }: { mcp: SectionsView['mcp'] }) {
                 spellCheck={false}
               />
             </label>
+          )}
+          {draft.type !== 'stdio' && (
+            <McpHeaderFields
+              rows={draft.headers ?? []}
+              onChange={(headers) => setDraft({ ...draft, headers })}
+            />
           )}
           <label>
             Environment (KEY=VALUE per line)
