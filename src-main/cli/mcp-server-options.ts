@@ -83,6 +83,7 @@ function useServer(
     env: {},
     timeout: 60,
     sampling: true,
+    roots: true,
     log_level: 'info' as const,
     headers: {},
     ...server,

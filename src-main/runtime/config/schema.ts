@@ -201,6 +201,12 @@ export const mcpServerSchema = z
     sampling: z.boolean().default(true),
     /** the `[llm.NAME]` profile its sampling requests use; absent: the run's own model */
     sampling_profile: z.string().min(1).optional(),
+    /**
+     * whether the client offers the session's workspace folder as its root (MCP roots);
+     * false keeps the server to the folders it was started with (server-filesystem
+     * replaces its command-line folders with the client's roots)
+     */
+    roots: z.boolean().default(true),
     /** the lowest level of `notifications/message` it sends (`logging/setLevel`) */
     log_level: z
       .enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'])
@@ -339,8 +345,11 @@ export type SandboxSettings = z.infer<typeof sandboxSchema>;
 export type BrowserSettings = z.infer<typeof browserSchema>;
 type ParsedMcpServer = z.infer<typeof mcpServerSchema>;
 /** A server's settings; the keys with defaults may be left out by callers outside config.toml. */
-export type McpServerSettings = Omit<ParsedMcpServer, 'sampling' | 'log_level' | 'headers'> &
-  Partial<Pick<ParsedMcpServer, 'sampling' | 'log_level' | 'headers'>> & {
+export type McpServerSettings = Omit<
+  ParsedMcpServer,
+  'sampling' | 'log_level' | 'headers' | 'roots'
+> &
+  Partial<Pick<ParsedMcpServer, 'sampling' | 'log_level' | 'headers' | 'roots'>> & {
     /** where a server not from config.toml was given (the CLI's flags), for its error messages */
     givenBy?: string;
   };

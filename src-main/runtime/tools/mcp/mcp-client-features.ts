@@ -6,8 +6,8 @@
  *   sampling = false`: then it is not declared and the server cannot ask;
  * - elicitation in form mode (`elicitation/create`, mcp-elicitation.ts);
  * - roots (`roots/list`): the session's workspace folder, the folder the sandbox sees
- *   at its work_dir. It never changes for a connection (the pool is the session's), so
- *   `listChanged` is not declared;
+ *   at its work_dir, unless `roots = false`. It never changes for a connection (the pool
+ *   is the session's), so `listChanged` is not declared;
  * - the server's log messages (`notifications/message`, mcp-log-relay.ts), and its
  *   level (`logging/setLevel`, `log_level`) once connected, when it declares logging.
  */
@@ -32,8 +32,12 @@ export function clientCapabilities(settings: McpServerSettings, cwd?: string): C
   return {
     ...(settings.sampling === false ? {} : { sampling: {} }),
     elicitation: { form: {} },
-    ...(cwd ? { roots: {} } : {}),
+    ...(offersRoots(settings, cwd) ? { roots: {} } : {}),
   };
+}
+
+function offersRoots(settings: McpServerSettings, cwd: string | undefined): cwd is string {
+  return cwd !== undefined && settings.roots !== false;
 }
 
 export interface FeatureContext {
@@ -81,7 +85,7 @@ export function installClientFeatures(client: Client, ctx: FeatureContext): void
     }
   });
   const cwd = ctx.cwd;
-  if (cwd) {
+  if (offersRoots(ctx.settings, cwd)) {
     client.setRequestHandler(ListRootsRequestSchema, () => ({
       roots: [{ uri: pathToFileURL(cwd).href, name: 'workspace' }],
     }));

@@ -13,7 +13,6 @@
  * messages are answered for the run using it (mcp-client-features.ts, mcp-run-host.ts);
  * its prompts are listed and fetched here (mcp-prompts.ts).
  */
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -26,7 +25,8 @@ import type { McpCallResult } from './mcp-content';
 import { NotificationGate, UNSOLICITED_PER_SECOND } from './notification-gate';
 import { trackSends, type PendingSends } from './pending-sends';
 import { createTransport, resolveHeaders } from './mcp-transport';
-import { WorkbenchOAuthProvider, type McpAuthContext, type SignInRequest } from './mcp-oauth';
+import type { McpAuthContext, WorkbenchOAuthProvider } from './mcp-oauth';
+import { oauthProvider, resolveRef, type SignInOwner } from './mcp-sign-in';
 import { callToolAsTask, type ToolProgress } from './mcp-task-call';
 import { applyLogLevel, clientCapabilities, installClientFeatures } from './mcp-client-features';
 import { HostRouter, type McpCallScope, type McpRunHost } from './mcp-run-host';
@@ -313,8 +313,10 @@ export class McpConnection {
     const headers =
       this.settings.type === 'stdio'
         ? undefined
-        : resolveHeaders(this.serverName, this.settings, (ref) => this.resolveRef(ref));
-    const oauth = await this.oauthProvider(headers, signal);
+        : resolveHeaders(this.serverName, this.settings, (ref) =>
+            resolveRef(this.signInOwner, ref),
+          );
+    const oauth = await oauthProvider(this.signInOwner, headers, signal);
     const transport = this.createTransport(headers, oauth);
     const pending = trackSends(transport);
     const client = new Client(CLIENT_INFO, {
@@ -392,56 +394,15 @@ export class McpConnection {
     return client;
   }
 
-  /** `secret:` and `env:` references of the headers; without a host context, the environment. */
-  private resolveRef(ref: string): string {
-    if (this.options.auth) return this.options.auth.resolve(ref);
-    return ref.startsWith('env:') ? (process.env[ref.slice(4)] ?? '') : ref;
-  }
-
-  /**
-   * The OAuth provider of a streamable HTTP server, when tokens can be kept and no
-   * `Authorization` header is configured (that one is the user's own credential). Tokens
-   * whose lifetime is over are refreshed before connecting.
-   */
-  private async oauthProvider(
-    headers: Record<string, string> | undefined,
-    signal?: AbortSignal,
-  ): Promise<WorkbenchOAuthProvider | undefined> {
-    const context = this.options.auth;
-    if (this.settings.type !== 'http' || !context?.store) return undefined;
-    if (Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization')) {
-      return undefined;
-    }
-    const provider = await WorkbenchOAuthProvider.create(
-      this.serverName,
-      this.settings,
-      context.store,
-      {
-        openUrl: (request) => this.askSignIn(request),
-        ...(context.signInTimeoutMs ? { timeoutMs: context.signInTimeoutMs } : {}),
-        ...(signal ? { signal } : {}),
-      },
-    );
-    if (provider.isExpired() && provider.tokens()?.refresh_token) {
-      // a failed refresh is left to the 401 the server answers (a new sign-in then)
-      await auth(provider, { serverUrl: this.settings.url ?? '' }).catch(() => undefined);
-    }
-    return provider;
-  }
-
-  /** Tells the run (and the terminal) that the server needs a sign-in, and opens the page. */
-  private async askSignIn(request: SignInRequest): Promise<void> {
-    const text = `${this.describe()} needs you to sign in (OAuth): the sign-in page was opened in your browser.`;
-    this.router.route()?.host.emit({
-      type: 'mcp.log',
-      server: this.serverName,
-      level: 'warning',
-      logger: 'workbench',
-      data: `${text} The run waits for it.`,
-    });
-    const opener = this.options.auth?.openUrl;
-    if (!opener) throw new Error('nothing can show the sign-in page here');
-    await opener(request);
+  /** Who the server is, for its credentials and sign-in (mcp-sign-in.ts). */
+  private get signInOwner(): SignInOwner {
+    return {
+      serverName: this.serverName,
+      settings: this.settings,
+      auth: this.options.auth,
+      router: this.router,
+      describe: () => this.describe(),
+    };
   }
 
   private createTransport(

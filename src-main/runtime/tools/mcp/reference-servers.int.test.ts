@@ -5,7 +5,7 @@
  * tool alive past its timeout, a task-based tool, and the cancellation a stop sends,
  * seen by the server), and server-filesystem and server-memory, which speak stdio only.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -213,13 +213,36 @@ describe.each<Transport>(['stdio', 'sse', 'http'])('server-everything over %s', 
 });
 
 describe('server-filesystem (stdio only)', () => {
-  it('writes, reads and lists files in the directory it was given', async () => {
+  it('with roots offered it works in the session workspace, not the folder it was given', async () => {
+    const given = mkdtempSync(join(tmpdir(), 'wb-fs-given-'));
+    const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'wb-fs-ws-')));
+    const session = new Session('ref-fs-roots', workspace);
+    cleanups.push(() => session.close());
+    const toolset = await loadMcpTools({
+      session,
+      servers: { fs: stdioSettings(FILESYSTEM, [given]) },
+    });
+    expect(toolset.failures).toEqual([]);
+    const inWorkspace = await pick(toolset, 'mcp_fs_write_file').execute(
+      { path: join(workspace, 'note.txt'), content: 'in the workspace' },
+      context(),
+    );
+    expect(inWorkspace.error).toBeUndefined();
+    expect(readFileSync(join(workspace, 'note.txt'), 'utf8')).toBe('in the workspace');
+    const inGiven = await pick(toolset, 'mcp_fs_write_file').execute(
+      { path: join(given, 'note.txt'), content: 'x' },
+      context(),
+    );
+    expect(inGiven.error).toMatch(/outside allowed directories|Access denied/i);
+  });
+
+  it('with roots = false: writes, reads and lists files in the directory it was given', async () => {
     const root = mkdtempSync(join(tmpdir(), 'wb-fs-root-'));
     const session = new Session('ref-fs', mkdtempSync(join(tmpdir(), 'wb-fs-ws-')));
     cleanups.push(() => session.close());
     const toolset = await loadMcpTools({
       session,
-      servers: { fs: stdioSettings(FILESYSTEM, [root]) },
+      servers: { fs: { ...stdioSettings(FILESYSTEM, [root]), roots: false } },
     });
     expect(toolset.failures).toEqual([]);
     const written = await pick(toolset, 'mcp_fs_write_file').execute(
@@ -232,7 +255,8 @@ describe('server-filesystem (stdio only)', () => {
       { path: join(root, 'hello.txt') },
       context(),
     );
-    expect(read.output).toBe('hello from the workbench');
+    // the text, then its structuredContent once as JSON (docs/mcp.md, structured output)
+    expect(read.output).toMatch(/^hello from the workbench(\n|$)/);
     const listed = await pick(toolset, 'mcp_fs_list_directory').execute({ path: root }, context());
     expect(listed.output).toContain('[FILE] hello.txt');
     const outside = await pick(toolset, 'mcp_fs_read_text_file').execute(
