@@ -61,6 +61,7 @@ class Draft extends StructureDraft {
           model: e.model,
           maxSteps: e.maxSteps,
           ...(e.flow ? { flow: e.flow } : {}),
+          ...(e.prompt ? { prompt: e.prompt } : {}),
         });
         return;
       case 'state.changed':
@@ -82,6 +83,7 @@ class Draft extends StructureDraft {
         return this.memoryTruncated(e);
       case 'llm.requested': {
         callRequested(this.m.pendingCalls, e);
+        if (e.sampledBy !== undefined) return this.samplingRequested(e, e.sampledBy);
         // A tool's own model call (extract_content) is shown as waiting like any call, but
         // the step's request stays the agent's, and so does the agent's system prompt.
         if (this.isToolsCall(e.agent)) return;
@@ -106,6 +108,7 @@ class Draft extends StructureDraft {
         return this.delta(e);
       case 'llm.responded':
         callSettled(this.m.pendingCalls, e.agent);
+        if (this.samplingResponded(e)) return;
         // (a tool's own call: its answer is not the reply of the agent's next message)
         if (!this.isToolsCall(e.agent)) {
           // the call's backoff is read before the step's timing takes it (answeredTime)
@@ -205,8 +208,11 @@ class Draft extends StructureDraft {
           ...this.place(this.m.lastAgent),
           toolCallId: e.toolCallId,
           question: e.question,
+          ...(e.form ? { form: e.form } : {}),
         });
         return;
+      case 'mcp.log':
+        return this.mcpLog(e);
       case 'human.answered': {
         const position = this.m.index.human.get(e.toolCallId);
         const item = position === undefined ? undefined : this.items[position];
@@ -387,6 +393,75 @@ class Draft extends StructureDraft {
     }
     this.m.streams[e.agent] = this.items.length;
     this.push({ kind: 'stream', id: e.seq, ts: e.ts, ...this.place(e.agent), text: e.text });
+  }
+
+  /** A line of an MCP server's log: appended to the shared list, never copied. */
+  private mcpLog(e: RunEventOf<'mcp.log'>): void {
+    const lines = this.m.index.mcpLogs;
+    // a replay of the same model's events (reload) starts again from its own count
+    lines.length = this.m.mcpLogCount;
+    lines.push({
+      seq: e.seq,
+      ts: e.ts,
+      server: e.server,
+      level: e.level,
+      data: e.data,
+      ...(e.logger !== undefined ? { logger: e.logger } : {}),
+      ...(e.omitted ? { omitted: e.omitted } : {}),
+    });
+    this.m.mcpLogCount = lines.length;
+  }
+
+  /**
+   * A model call an MCP server asked for while a tool ran: shown in that tool's card as
+   * the server's sampling request (it is not the agent's own request of the step).
+   */
+  private samplingRequested(e: RunEventOf<'llm.requested'>, server: string): void {
+    const position = this.m.runningTool;
+    const tool = position === undefined ? undefined : this.items[position];
+    if (position === undefined || tool?.kind !== 'tool') return;
+    const sampling = [
+      ...(tool.sampling ?? []),
+      {
+        seq: e.seq,
+        server,
+        model: e.model,
+        ...(e.messages ? { messages: e.messages } : {}),
+      },
+    ];
+    this.patch(position, tool, { sampling });
+    this.m.pendingSampling[e.agent] = { position, call: sampling.length - 1 };
+  }
+
+  /** The answer to a sampling call: into its tool card. False: not a sampling call. */
+  private samplingResponded(e: RunEventOf<'llm.responded'>): boolean {
+    const pending = this.m.pendingSampling[e.agent];
+    if (!pending) return false;
+    delete this.m.pendingSampling[e.agent];
+    const tool = this.items[pending.position];
+    if (tool?.kind !== 'tool' || !tool.sampling) return true;
+    const sampling = tool.sampling.map((call, i) =>
+      i === pending.call
+        ? {
+            ...call,
+            reply: {
+              content: e.content,
+              usage: e.usage,
+              durationMs: e.durationMs,
+              finishReason: e.finishReason,
+            },
+          }
+        : call,
+    );
+    this.patch(pending.position, tool, { sampling });
+    this.updateStep(e.agent, e.step, (s) => ({
+      usage: {
+        prompt: (s.usage?.prompt ?? 0) + e.usage.prompt,
+        completion: (s.usage?.completion ?? 0) + e.usage.completion,
+      },
+      ...answeredTime(this.m.waitState, e, s),
+    }));
+    return true;
   }
 
   private toolFinished(e: RunEventOf<'tool.finished'>): void {
