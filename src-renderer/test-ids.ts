@@ -337,6 +337,8 @@ export const TEST_IDS = {
   elicitCancel: 'elicit-cancel',
   /** New run (mcp agent): the prompt picker */
   promptPicker: 'prompt-picker',
+  /** New run (mcp agent): "start from an MCP prompt" */
+  promptToggle: 'prompt-toggle',
   promptSelect: 'prompt-select',
   /** one server's row while listing / its error; `data-server`, `data-status` */
   promptServer: 'prompt-server',
