@@ -137,7 +137,14 @@ export function NewRunForm() {
           start from an MCP prompt (its messages are the task; text above is added after them)
         </label>
       )}
-      {usesPrompt && <PromptPicker servers={mcpServers} value={prompt} onChange={setPrompt} />}
+      {usesPrompt && (
+        <PromptPicker
+          key={mcpServers.join('\u0000')}
+          servers={mcpServers}
+          value={prompt}
+          onChange={setPrompt}
+        />
+      )}
       <WorkspaceField value={workspace} onChange={setWorkspace} />
       <div className="new-run-actions">
         <label>

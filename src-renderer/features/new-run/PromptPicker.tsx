@@ -38,7 +38,7 @@ export function PromptPicker({
   useEffect(() => {
     let isCurrent = true;
     const names = serversKey ? serversKey.split('\u0000') : [];
-    setStates(Object.fromEntries(names.map((n) => [n, { status: 'listing' } as const])));
+    // (a server without a state yet is listing; the form remounts this on a new server list)
     for (const server of names) {
       bridge.settings.listMcpPrompts(server).then(
         (listed) => {
