@@ -39,14 +39,12 @@ function SamplingSection({ call, isExpanded }: { call: SamplingCall; isExpanded:
       data-model={call.model}
       data-answered={call.reply !== undefined}
     >
-      <div className="section-label">
-        Model call: sampling request of MCP server {call.server}{' '}
-        <span className="muted">
-          {call.model}
-          {call.reply
-            ? ` · ${formatCount(call.reply.usage.prompt)} in / ${formatCount(call.reply.usage.completion)} out · ${formatDuration(call.reply.durationMs)}`
-            : ' · waiting…'}
-        </span>
+      <div className="section-label">Model call: sampling request of MCP server {call.server}</div>
+      <div className="muted">
+        {call.model}
+        {call.reply
+          ? ` · ${formatCount(call.reply.usage.prompt)} in / ${formatCount(call.reply.usage.completion)} out · ${formatDuration(call.reply.durationMs)}`
+          : ' · waiting…'}
       </div>
       {asked !== null && (
         <div className="code">
