@@ -96,6 +96,8 @@ export function ElicitationForm({
   const set = (name: string, value: FieldValue | undefined) => {
     setValues((v) => ({ ...v, [name]: value }));
     setProblems(({ [name]: _fixed, ...others }) => others);
+    // the general note only repeats "fix the fields": gone once the user edits one
+    setError(null);
   };
 
   return (
