@@ -8,7 +8,7 @@
 import type { RunEvent, RunEventOf } from '@shared/events';
 import { matchDuplicate } from './duplicate-index';
 import { key } from './timeline-draft';
-import { StructureDraft } from './structure-draft';
+import { McpDraft } from './mcp-draft';
 import { callRequested, callRetried, callSettled } from './pending-calls';
 import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
 import { requestExtras, withOutput } from './request-and-output';
@@ -33,7 +33,7 @@ export function applyTimelineEvents(
  * with the run's outcome (states, tool verdicts, repeats) in OutcomeDraft, the debugger's
  * pauses and edits in DebugDraft.
  */
-class Draft extends StructureDraft {
+class Draft extends McpDraft {
   private readonly stepUpdater = this.updateStep.bind(this);
 
   /** Whether a model call of this agent now is one its running tool makes. */
@@ -393,75 +393,6 @@ class Draft extends StructureDraft {
     }
     this.m.streams[e.agent] = this.items.length;
     this.push({ kind: 'stream', id: e.seq, ts: e.ts, ...this.place(e.agent), text: e.text });
-  }
-
-  /** A line of an MCP server's log: appended to the shared list, never copied. */
-  private mcpLog(e: RunEventOf<'mcp.log'>): void {
-    const lines = this.m.index.mcpLogs;
-    // a replay of the same model's events (reload) starts again from its own count
-    lines.length = this.m.mcpLogCount;
-    lines.push({
-      seq: e.seq,
-      ts: e.ts,
-      server: e.server,
-      level: e.level,
-      data: e.data,
-      ...(e.logger !== undefined ? { logger: e.logger } : {}),
-      ...(e.omitted ? { omitted: e.omitted } : {}),
-    });
-    this.m.mcpLogCount = lines.length;
-  }
-
-  /**
-   * A model call an MCP server asked for while a tool ran: shown in that tool's card as
-   * the server's sampling request (it is not the agent's own request of the step).
-   */
-  private samplingRequested(e: RunEventOf<'llm.requested'>, server: string): void {
-    const position = this.m.runningTool;
-    const tool = position === undefined ? undefined : this.items[position];
-    if (position === undefined || tool?.kind !== 'tool') return;
-    const sampling = [
-      ...(tool.sampling ?? []),
-      {
-        seq: e.seq,
-        server,
-        model: e.model,
-        ...(e.messages ? { messages: e.messages } : {}),
-      },
-    ];
-    this.patch(position, tool, { sampling });
-    this.m.pendingSampling[e.agent] = { position, call: sampling.length - 1 };
-  }
-
-  /** The answer to a sampling call: into its tool card. False: not a sampling call. */
-  private samplingResponded(e: RunEventOf<'llm.responded'>): boolean {
-    const pending = this.m.pendingSampling[e.agent];
-    if (!pending) return false;
-    delete this.m.pendingSampling[e.agent];
-    const tool = this.items[pending.position];
-    if (tool?.kind !== 'tool' || !tool.sampling) return true;
-    const sampling = tool.sampling.map((call, i) =>
-      i === pending.call
-        ? {
-            ...call,
-            reply: {
-              content: e.content,
-              usage: e.usage,
-              durationMs: e.durationMs,
-              finishReason: e.finishReason,
-            },
-          }
-        : call,
-    );
-    this.patch(pending.position, tool, { sampling });
-    this.updateStep(e.agent, e.step, (s) => ({
-      usage: {
-        prompt: (s.usage?.prompt ?? 0) + e.usage.prompt,
-        completion: (s.usage?.completion ?? 0) + e.usage.completion,
-      },
-      ...answeredTime(this.m.waitState, e, s),
-    }));
-    return true;
   }
 
   private toolFinished(e: RunEventOf<'tool.finished'>): void {
