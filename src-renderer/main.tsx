@@ -15,6 +15,7 @@ import './styles/compare.css';
 import './styles/batch.css';
 import './styles/content.css';
 import './styles/structure.css';
+import './styles/mcp.css';
 
 const root = createRoot(document.getElementById('root')!);
 const store = createWorkbenchStore();

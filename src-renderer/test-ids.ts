@@ -244,6 +244,21 @@ export const TEST_IDS = {
   pendingCallElapsed: 'pending-call-elapsed',
   pendingCallAttempt: 'pending-call-attempt',
   pendingCallRetry: 'pending-call-retry',
+  /** inside pending-call: "(sampling request of MCP server X)" for a server's call */
+  pendingCallSampling: 'pending-call-sampling',
+  /** in a tool card: a model call an MCP server asked for; `data-server`, `data-model` */
+  toolSampling: 'tool-sampling',
+  /** in a tool card: its structuredContent as a tree (`json-node` rows, `data-path`) */
+  toolStructured: 'tool-structured',
+  jsonNode: 'json-node',
+  /** the run view's "Server logs" panel; `data-count` = lines recorded, `data-shown` */
+  mcpLogPanel: 'mcp-log-panel',
+  mcpLogLevel: 'mcp-log-level',
+  /** one line; `data-level`, `data-server` */
+  mcpLogLine: 'mcp-log-line',
+  mcpLogOmitted: 'mcp-log-omitted',
+  /** the run view's note "from MCP prompt SERVER/NAME" */
+  runPromptOrigin: 'run-prompt-origin',
   timelinePlanStep: 'timeline-plan-step',
   timelineKeys: 'timeline-keys',
   toolArgs: 'tool-args',
@@ -315,6 +330,24 @@ export const TEST_IDS = {
   humanQuestion: 'human-question',
   humanAnswerInput: 'human-answer-input',
   humanAnswerSend: 'human-answer-send',
+  /** an MCP server's elicitation form in the answer box; `data-server` */
+  elicitForm: 'elicit-form',
+  /** one field's input; `data-field` = the property name, `data-kind` */
+  elicitField: 'elicit-field',
+  /** one field's problem; `data-field` */
+  elicitFieldError: 'elicit-field-error',
+  elicitAccept: 'elicit-accept',
+  elicitDecline: 'elicit-decline',
+  elicitCancel: 'elicit-cancel',
+  /** New run (mcp agent): the prompt picker */
+  promptPicker: 'prompt-picker',
+  /** New run (mcp agent): "start from an MCP prompt" */
+  promptToggle: 'prompt-toggle',
+  promptSelect: 'prompt-select',
+  /** one server's row while listing / its error; `data-server`, `data-status` */
+  promptServer: 'prompt-server',
+  /** an argument input; `data-arg`, `data-required` */
+  promptArg: 'prompt-arg',
   planView: 'plan-view',
   planStep: 'plan-step',
   sandboxStatus: 'sandbox-status',

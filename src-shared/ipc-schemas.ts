@@ -368,6 +368,7 @@ export const requestSchemas = {
     })
     .strict(),
   'mcp:test': z.object({ name: mcpServerName, server: mcpServer }).strict(),
+  'mcp:prompts': z.object({ server: mcpServerName.optional() }).strict(),
   'dialog:pick-folder': empty,
   'debug:pause': z.object({ runId }).strict(),
   'debug:resume': z.object({ runId }).strict(),

@@ -47,6 +47,7 @@ import type {
   StepScope,
 } from './domain/debugger';
 import type { RunDiff, RunsComparison } from './compare/types';
+import type { McpPromptsInput, McpServerPrompts } from './domain/mcp';
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
@@ -59,6 +60,7 @@ export * from './domain/preflight';
 export * from './domain/settings-sections';
 export * from './domain/debugger';
 export * from './domain/batch';
+export * from './domain/mcp';
 
 export type EmptyInput = Record<string, never>;
 
@@ -105,6 +107,11 @@ export interface RequestMap {
   'config:save-sections': { input: SectionsSaveInput; output: ConfigView };
   /** connects to an MCP server (saved or not) and lists its tools */
   'mcp:test': { input: McpTestInput; output: McpTestResult };
+  /**
+   * the prompts of the configured MCP servers (one server's with `server`), each with its
+   * arguments, or why that server could not list them (unreachable, timed out)
+   */
+  'mcp:prompts': { input: McpPromptsInput; output: McpServerPrompts[] };
   /** the desktop app's folder picker; browser mode answers `unavailable` (type the path) */
   'dialog:pick-folder': { input: EmptyInput; output: { path: string | null } };
   // the agent debugger (docs/debugger.md): requests about one live run
@@ -175,6 +182,7 @@ export const REQUEST_CHANNELS = [
   'sandbox:images',
   'config:save-sections',
   'mcp:test',
+  'mcp:prompts',
   'dialog:pick-folder',
   'debug:pause',
   'debug:resume',
@@ -226,6 +234,7 @@ export const API_METHODS = {
   listSandboxImages: 'sandbox:images',
   saveConfigSections: 'config:save-sections',
   testMcpServer: 'mcp:test',
+  listMcpPrompts: 'mcp:prompts',
   pickFolder: 'dialog:pick-folder',
   pauseRun: 'debug:pause',
   resumeRun: 'debug:resume',

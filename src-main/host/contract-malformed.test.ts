@@ -113,6 +113,10 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { name: 'x' }, path: 'server' },
       { input: { name: '', server: { type: 'stdio' } }, path: 'name' },
     ],
+    'mcp:prompts': [
+      { input: { server: 'a b' }, path: 'server' },
+      { input: { all: true }, path: '(input)' },
+    ],
     'dialog:pick-folder': [{ input: { path: '/' }, path: '(input)' }],
     'debug:pause': [{ input: { runId: '' }, path: 'runId' }],
     'debug:resume': [{ input: { runId: 'r', mode: 'fast' }, path: '(input)' }],

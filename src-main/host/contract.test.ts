@@ -344,7 +344,7 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark('sandbox:status');
   });
 
-  it('run:preflight, sandbox:images, config:save-sections, mcp:test, dialog:pick-folder', () => {
+  it('run:preflight, sandbox:images, config:save-sections, mcp:test, mcp:prompts, dialog:pick-folder', () => {
     // their round trips are in settings-contract.test.ts (this file would pass 400 lines)
     const other = readFileSync(join(import.meta.dirname, 'settings-contract.test.ts'), 'utf8');
     const channels = [
@@ -352,6 +352,7 @@ describe('contract over WebSocket: one round trip per entry', () => {
       'sandbox:images',
       'config:save-sections',
       'mcp:test',
+      'mcp:prompts',
       'dialog:pick-folder',
     ] as const;
     for (const channel of channels) expect(other).toContain(`mark('${channel}')`);

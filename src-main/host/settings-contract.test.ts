@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppApiError } from '@shared/ipc';
 import { stdioServerSettings } from '../runtime/tools/mcp/testing/test-mcp-process';
+import { EVERYTHING } from '../runtime/tools/mcp/testing/reference-servers';
 import { serve } from './testing/ws-contract-fixture';
 
 /** (the coverage is asserted by contract.test.ts, which reads these calls) */
@@ -137,6 +138,48 @@ describe('contract over WebSocket: what a run needs besides its model', () => {
     expect(missing.message).toMatch(/Could not connect/);
     mark('mcp:test');
   });
+
+  it("mcp:prompts lists each configured server's prompts, or why one could not", async () => {
+    const toml = (value: unknown) => JSON.stringify(value);
+    const { api } = await serve(
+      [
+        '[mcp.servers.everything]',
+        'type = "stdio"',
+        `command = ${toml(process.execPath)}`,
+        `args = ${toml([EVERYTHING, 'stdio'])}`,
+        '[mcp.servers.gone]',
+        'type = "stdio"',
+        'command = "/no/such/mcp-server"',
+        '[mcp.servers.silent]',
+        'type = "stdio"',
+        `command = ${toml(process.execPath)}`,
+        `args = ["-e", "setInterval(() => {}, 1000)"]`,
+        'timeout = 2',
+      ].join('\n'),
+    );
+    const all = await api.listMcpPrompts({});
+    expect(all.map((s) => s.server)).toEqual(['everything', 'gone', 'silent']);
+    const everything = all[0]!;
+    expect(everything.error).toBeUndefined();
+    expect(everything.prompts.find((p) => p.name === 'args-prompt')).toMatchObject({
+      arguments: [
+        { name: 'city', description: 'Name of the city', required: true },
+        { name: 'state', required: false },
+      ],
+    });
+    expect(all[1]).toMatchObject({ server: 'gone', prompts: [] });
+    expect(all[1]!.error).toMatch(/no\/such\/mcp-server|ENOENT|Could not connect/);
+    // a server that never answers: an error of its own, within its timeout
+    expect(all[2]).toMatchObject({ server: 'silent', prompts: [] });
+    expect(all[2]!.error).toMatch(/"silent" did not list its prompts within 2 s/);
+    // one server's prompts only
+    const one = await api.listMcpPrompts({ server: 'everything' });
+    expect(one.map((s) => s.server)).toEqual(['everything']);
+    const unknown = await api.listMcpPrompts({ server: 'nope' }).catch((e: unknown) => e);
+    expect((unknown as AppApiError).code).toBe('not_found');
+    expect((unknown as AppApiError).message).toMatch(/configured: everything, gone, silent/);
+    mark('mcp:prompts');
+  }, 60_000);
 
   it("dialog:pick-folder is the desktop app's: browser mode says to type the path", async () => {
     const { api } = await serve();

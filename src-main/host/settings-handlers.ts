@@ -11,15 +11,56 @@ import { preflight } from '../runtime/launch/preflight';
 import type { Runtime } from '../runtime/runtime';
 import { testMcpServer } from '../runtime/tools/mcp/mcp-test';
 import { mcpAuthContext } from '../runtime/agents/mcp-auth';
+import { listServerPrompts } from '../runtime/tools/mcp/mcp-toolset';
+import type { McpServerPrompts } from '@shared/domain/mcp';
 import type { Handlers } from './contract';
 import { HandlerError } from './handler-error';
 
 type SettingsChannel =
-  'run:preflight' | 'sandbox:images' | 'config:save-sections' | 'mcp:test' | 'dialog:pick-folder';
+  | 'run:preflight'
+  | 'sandbox:images'
+  | 'config:save-sections'
+  | 'mcp:test'
+  | 'mcp:prompts'
+  | 'dialog:pick-folder';
 
 export interface SettingsDeps {
   /** the desktop app's native folder dialog; absent in browser mode */
   pickFolder?: () => Promise<string | null>;
+}
+
+/** the longest one server may take to list its prompts, connecting included */
+const PROMPTS_TIMEOUT_MS = 20_000;
+
+/**
+ * One server's prompts within `timeoutMs`: a server that does not answer in time is
+ * reported as such (and its listing stopped), the others are not held up by it.
+ */
+async function promptsWithin(
+  list: (signal: AbortSignal) => Promise<McpServerPrompts[]>,
+  server: string,
+  timeoutMs: number,
+): Promise<McpServerPrompts> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<McpServerPrompts>((done) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      done({
+        server,
+        prompts: [],
+        error: `MCP server "${server}" did not list its prompts within ${Math.round(timeoutMs / 1000)} s (check [mcp.servers.${server}] in config.toml, or test it in Settings → MCP servers)`,
+      });
+    }, timeoutMs);
+  });
+  try {
+    const listed = list(controller.signal).then(
+      (all) => all[0] ?? { server, prompts: [], error: 'listed nothing' },
+    );
+    return await Promise.race([listed, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `[sandbox] engines` of config.toml; none while the file does not load (Settings says why). */
@@ -92,6 +133,27 @@ export function createSettingsHandlers(
           cwd: services.sessions.open(runtime.sessionId).workspaceDir,
           auth: mcpAuthContext(services),
         },
+      );
+    },
+    'mcp:prompts': async ({ server }) => {
+      const servers = services.loadConfig().mcp.servers;
+      if (server !== undefined && !servers[server]) {
+        throw new HandlerError(
+          'not_found',
+          `No MCP server "${server}" is configured (configured: ${Object.keys(servers).join(', ') || 'none'}); add [mcp.servers.${server}] in Settings → MCP servers`,
+        );
+      }
+      const session = services.sessions.open(runtime.sessionId);
+      const names = server !== undefined ? [server] : Object.keys(servers);
+      return Promise.all(
+        names.map((name) =>
+          promptsWithin(
+            (signal) => listServerPrompts(session, { [name]: servers[name]! }, signal),
+            name,
+            // the server's own request timeout, at most 20 s: the form waits for it
+            Math.min(PROMPTS_TIMEOUT_MS, servers[name]!.timeout * 1000),
+          ),
+        ),
       );
     },
     'dialog:pick-folder': async () => {

@@ -6,6 +6,7 @@
 import type {
   AppApi,
   McpServerInput,
+  McpServerPrompts,
   McpTestResult,
   PreflightInput,
   PreflightReport,
@@ -23,6 +24,8 @@ export interface SettingsCommands {
   /** saves and puts the new config in the store; throws AppApiError (with issues) */
   saveSections(input: SectionsSaveInput): Promise<void>;
   testMcpServer(name: string, server: McpServerInput): Promise<McpTestResult>;
+  /** one configured server's prompts (connecting to it when needed), or why not */
+  listMcpPrompts(server: string): Promise<McpServerPrompts>;
   /** creates, duplicates, renames, deletes or assigns a profile; throws AppApiError */
   editProfile(edit: ProfileEdit): Promise<void>;
 }
@@ -36,6 +39,10 @@ export function createSettingsCommands(api: AppApi, store: WorkbenchStore): Sett
       store.getState().setConfig(await api.saveConfigSections(input));
     },
     testMcpServer: (name, server) => api.testMcpServer({ name, server }),
+    async listMcpPrompts(server) {
+      const [listed] = await api.listMcpPrompts({ server });
+      return listed ?? { server, prompts: [], error: 'The host listed nothing for this server' };
+    },
     async editProfile(edit) {
       store.getState().setConfig(await api.editProfile(edit));
     },

@@ -187,6 +187,7 @@ export function createMemoryApi(
       return options.config;
     },
     testMcpServer: async () => ({ ok: true, tools: [], message: 'Connected', latencyMs: 5 }),
+    listMcpPrompts: async () => [],
     pickFolder: async () => {
       throw new AppApiError({ code: 'unavailable', message: 'type the folder path instead' });
     },

@@ -29,6 +29,10 @@ export interface ScriptedToolCall {
   durationMs?: number;
   /** skipped by the user in the debugger (with `error` as what the model was told) */
   skipped?: boolean;
+  /** an MCP tool's structuredContent (`tool.finished.structured`) */
+  structured?: unknown;
+  /** events while the call runs (an MCP server's sampling call, a form) */
+  during?: RunEventPayload[];
 }
 
 export interface ScriptedStep {
@@ -194,6 +198,7 @@ export class RunScript {
         name: call.name,
         args: call.rawArgs ?? call.args ?? {},
       });
+      for (const payload of call.during ?? []) this.emit(payload);
       const ok = call.error === undefined;
       const output = call.output ?? (ok ? `output of ${call.name}` : '');
       this.emit({
@@ -208,6 +213,7 @@ export class RunScript {
         ...(call.exitCode !== undefined ? { exitCode: call.exitCode } : {}),
         durationMs: call.durationMs ?? 12,
         ...(call.skipped ? { skipped: true } : {}),
+        ...(call.structured !== undefined ? { structured: call.structured } : {}),
       });
       this.message({
         role: 'tool',

@@ -29,3 +29,8 @@ export interface McpPromptChoice {
   name: string;
   arguments: Record<string, string>;
 }
+
+/** `mcp:prompts`: every configured server's prompts, or one server's */
+export interface McpPromptsInput {
+  server?: string;
+}

@@ -1,8 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
+import { ElicitationForm } from './ElicitationForm';
 
-/** The agent's open `ask_human` question, with a box to answer it. */
+/**
+ * The agent's open `ask_human` question, with a box to answer it; an MCP server's
+ * elicitation (a question with a `form`) is answered with the form instead.
+ */
 export function HumanAnswerBox({ runId }: { runId: string }) {
   const bridge = useBridge();
   const question = useWorkbench((s) => {
@@ -18,6 +22,15 @@ export function HumanAnswerBox({ runId }: { runId: string }) {
     { status: 'idle' | 'sending' } | { status: 'failed'; error: string }
   >({ status: 'idle' });
   if (!question) return null;
+  if (question.form) {
+    return (
+      <ElicitationForm
+        key={question.toolCallId + String(question.id)}
+        form={question.form}
+        onAnswer={(text) => bridge.answerHuman(runId, question.toolCallId, text)}
+      />
+    );
+  }
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

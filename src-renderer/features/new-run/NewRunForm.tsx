@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { AGENT_NAMES, type AgentName } from '@shared/domain/agent';
-import type { PreflightInput, WorkspaceChoice } from '@shared/ipc';
+import type { McpPromptChoice, McpPromptInfo, PreflightInput, WorkspaceChoice } from '@shared/ipc';
 import { runModelOf } from '@shared/run-model';
 import { parseBreakpoint } from '@shared/domain/debugger';
 import { TEST_IDS } from '../../test-ids';
@@ -9,6 +9,7 @@ import { ProfileSelect } from '../../components/ProfilePicker';
 import { PreflightPanel } from './PreflightPanel';
 import { usePreflight } from './use-preflight';
 import { WorkspaceField, type WorkspaceValue } from './WorkspaceField';
+import { missingArguments, PromptPicker } from './PromptPicker';
 
 const AGENT_HELP: Record<AgentName, string> = {
   manus: 'general agent: Python, files, browser, shell',
@@ -38,6 +39,8 @@ export function NewRunForm() {
   const [workspace, setWorkspace] = useState<WorkspaceValue>({ path: '', isIsolated: false });
   const [breakpoints, setBreakpoints] = useState('');
   const [approveTools, setApproveTools] = useState('');
+  const [isFromPrompt, setFromPrompt] = useState(false);
+  const [prompt, setPrompt] = useState<(McpPromptChoice & { info: McpPromptInfo }) | null>(null);
   const [isStarting, setIsStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const agentView = config?.agents[isPlanning ? 'planning' : agent];
@@ -56,10 +59,22 @@ export function NewRunForm() {
   };
   const preflight = usePreflight(preflightInput, config);
   const isRefused = preflight.status === 'done' && !preflight.report.canStart;
+  const canUsePrompt = agent === 'mcp' && !isPlanning;
+  const usesPrompt = canUsePrompt && isFromPrompt;
+  const mcpServers = (config?.sections.mcp.servers ?? []).map((s) => s.name);
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
-    if (!task.trim()) {
+    if (usesPrompt && !prompt) {
+      setError('Choose an MCP prompt, or untick "start from an MCP prompt"');
+      return;
+    }
+    const missing = usesPrompt && prompt ? missingArguments(prompt.info, prompt.arguments) : [];
+    if (missing.length > 0) {
+      setError(`The prompt ${prompt!.server}/${prompt!.name} requires ${missing.join(', ')}`);
+      return;
+    }
+    if (!task.trim() && !usesPrompt) {
       setError('Describe the task for the agent');
       return;
     }
@@ -82,6 +97,11 @@ export function NewRunForm() {
         ...preflightInput,
         ...(specs.length > 0 ? { breakpoints: specs } : {}),
         ...(tools.length > 0 ? { approveTools: tools } : {}),
+        ...(usesPrompt && prompt
+          ? {
+              prompt: { server: prompt.server, name: prompt.name, arguments: prompt.arguments },
+            }
+          : {}),
       });
       setTask('');
     } catch (e) {
@@ -106,6 +126,25 @@ export function NewRunForm() {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void submit();
         }}
       />
+      {canUsePrompt && (
+        <label>
+          <input
+            type="checkbox"
+            data-testid={TEST_IDS.promptToggle}
+            checked={isFromPrompt}
+            onChange={(e) => setFromPrompt(e.target.checked)}
+          />{' '}
+          start from an MCP prompt (its messages are the task; text above is added after them)
+        </label>
+      )}
+      {usesPrompt && (
+        <PromptPicker
+          key={mcpServers.join('\u0000')}
+          servers={mcpServers}
+          value={prompt}
+          onChange={setPrompt}
+        />
+      )}
       <WorkspaceField value={workspace} onChange={setWorkspace} />
       <div className="new-run-actions">
         <label>

@@ -11,6 +11,8 @@ import { SandboxBanner } from './SandboxBanner';
 import { ForkOrigin, RerunOrigin } from './ForkOrigin';
 import { ContinueRun } from './ContinueRun';
 import { DebuggerBar } from '../debugger/DebuggerBar';
+import { McpLogPanel } from './McpLogPanel';
+import { PromptOrigin } from './PromptOrigin';
 
 /** The selected run: header, open question, plan, filters and the timeline. */
 export function RunView() {
@@ -49,9 +51,11 @@ export function RunView() {
       <SandboxBanner runId={runId} />
       <ForkOrigin runId={runId} />
       <RerunOrigin runId={runId} />
+      <PromptOrigin runId={runId} />
       <CompareWithParent runId={runId} />
       <HumanAnswerBox runId={runId} />
       <PlanView runId={runId} />
+      <McpLogPanel runId={runId} />
       <TimelineToolbar runId={runId} />
       <RunWaterfall runId={runId} />
       {hasItems ? (

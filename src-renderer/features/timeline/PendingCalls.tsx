@@ -67,6 +67,12 @@ export function PendingCallRow({ call }: { call: PendingCall }) {
         <span>
           {isBackingOff ? 'Waiting to retry' : 'Waiting for'}{' '}
           <strong>{call.model || 'the model'}</strong>
+          {call.sampledBy !== undefined && (
+            <span data-testid={TEST_IDS.pendingCallSampling}>
+              {' '}
+              (sampling request of MCP server {call.sampledBy})
+            </span>
+          )}
         </span>
         <span className="muted" data-testid={TEST_IDS.pendingCallElapsed}>
           {formatWaited(now - call.since)}

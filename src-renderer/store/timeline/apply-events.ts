@@ -8,7 +8,7 @@
 import type { RunEvent, RunEventOf } from '@shared/events';
 import { matchDuplicate } from './duplicate-index';
 import { key } from './timeline-draft';
-import { StructureDraft } from './structure-draft';
+import { McpDraft } from './mcp-draft';
 import { callRequested, callRetried, callSettled } from './pending-calls';
 import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
 import { requestExtras, withOutput } from './request-and-output';
@@ -33,7 +33,7 @@ export function applyTimelineEvents(
  * with the run's outcome (states, tool verdicts, repeats) in OutcomeDraft, the debugger's
  * pauses and edits in DebugDraft.
  */
-class Draft extends StructureDraft {
+class Draft extends McpDraft {
   private readonly stepUpdater = this.updateStep.bind(this);
 
   /** Whether a model call of this agent now is one its running tool makes. */
@@ -61,6 +61,7 @@ class Draft extends StructureDraft {
           model: e.model,
           maxSteps: e.maxSteps,
           ...(e.flow ? { flow: e.flow } : {}),
+          ...(e.prompt ? { prompt: e.prompt } : {}),
         });
         return;
       case 'state.changed':
@@ -82,6 +83,7 @@ class Draft extends StructureDraft {
         return this.memoryTruncated(e);
       case 'llm.requested': {
         callRequested(this.m.pendingCalls, e);
+        if (e.sampledBy !== undefined) return this.samplingRequested(e, e.sampledBy);
         // A tool's own model call (extract_content) is shown as waiting like any call, but
         // the step's request stays the agent's, and so does the agent's system prompt.
         if (this.isToolsCall(e.agent)) return;
@@ -106,6 +108,7 @@ class Draft extends StructureDraft {
         return this.delta(e);
       case 'llm.responded':
         callSettled(this.m.pendingCalls, e.agent);
+        if (this.samplingResponded(e)) return;
         // (a tool's own call: its answer is not the reply of the agent's next message)
         if (!this.isToolsCall(e.agent)) {
           // the call's backoff is read before the step's timing takes it (answeredTime)
@@ -205,8 +208,11 @@ class Draft extends StructureDraft {
           ...this.place(this.m.lastAgent),
           toolCallId: e.toolCallId,
           question: e.question,
+          ...(e.form ? { form: e.form } : {}),
         });
         return;
+      case 'mcp.log':
+        return this.mcpLog(e);
       case 'human.answered': {
         const position = this.m.index.human.get(e.toolCallId);
         const item = position === undefined ? undefined : this.items[position];

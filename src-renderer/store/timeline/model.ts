@@ -15,6 +15,7 @@ export function createTimeline(): TimelineModel {
       toolNames: new Set(),
       errors: new Map(),
       prompts: new Map(),
+      mcpLogs: [],
     },
     runAgent: '',
     toolErrors: 0,
@@ -28,6 +29,8 @@ export function createTimeline(): TimelineModel {
     systemPrompts: {},
     requestTools: {},
     openQuestions: [],
+    mcpLogCount: 0,
+    pendingSampling: {},
     eventCount: 0,
     lastSeq: 0,
   };

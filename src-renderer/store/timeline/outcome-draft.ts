@@ -141,6 +141,7 @@ export class OutcomeDraft extends TimelineDraft {
       durationMs: e.durationMs,
       ...(e.error !== undefined ? { error: e.error } : {}),
       ...(e.exitCode !== undefined ? { exitCode: e.exitCode } : {}),
+      ...(e.structured !== undefined ? { structured: e.structured } : {}),
     };
     if (!failed) return changes;
     this.m.toolErrors += 1;

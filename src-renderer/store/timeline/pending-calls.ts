@@ -31,6 +31,8 @@ export interface PendingCall {
   maxAttempts?: number;
   /** newest last */
   retries: PendingRetry[];
+  /** the MCP server whose sampling request this call answers */
+  sampledBy?: string;
 }
 
 export type PendingCalls = Record<string, PendingCall>;
@@ -64,6 +66,7 @@ export function callRequested(calls: PendingCalls, e: RunEventOf<'llm.requested'
     attempt: 1,
     ...(e.maxAttempts !== undefined ? { maxAttempts: e.maxAttempts } : {}),
     retries: [],
+    ...(e.sampledBy !== undefined ? { sampledBy: e.sampledBy } : {}),
   };
 }
 

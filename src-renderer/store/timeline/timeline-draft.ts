@@ -29,6 +29,7 @@ export class TimelineDraft {
       pendingNudge: { ...previous.pendingNudge },
       waitState: copyWaitState(previous.waitState),
       openQuestions: previous.openQuestions.slice(),
+      pendingSampling: { ...previous.pendingSampling },
     };
   }
 

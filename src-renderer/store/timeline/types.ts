@@ -14,6 +14,8 @@ export type { LiveOutput } from '../../lib/live-output';
 import type {
   EventImage,
   EventMessage,
+  McpLogLevel,
+  RunPromptTag,
   PlanStep,
   PlanStepStatus,
   RequestParams,
@@ -23,6 +25,7 @@ import type {
   SandboxStatus,
 } from '@shared/events';
 import type { RunVerdict } from '@shared/run-outcome';
+import type { HumanForm } from '@shared/elicitation';
 import type {
   ApprovalRule,
   Breakpoint,
@@ -51,6 +54,8 @@ export interface RunStartItem extends ItemBase {
   model: string;
   maxSteps: number;
   flow?: FlowName;
+  /** the MCP prompt that gave the run its task (`run.started.prompt`) */
+  prompt?: RunPromptTag;
 }
 
 export interface StepItem extends ItemBase {
@@ -189,6 +194,33 @@ export interface ToolItem extends ItemBase {
   repeats?: number[];
   /** edits of the observation (the tool message) while the run was paused */
   edits?: ContentEdit[];
+  /** an MCP tool's `structuredContent` (`tool.finished.structured`) */
+  structured?: unknown;
+  /** model calls an MCP server asked for (sampling) while this call ran, in order */
+  sampling?: SamplingCall[];
+}
+
+/** A model call made for an MCP server's `sampling/createMessage` (`llm.requested.sampledBy`). */
+export interface SamplingCall {
+  /** seq of its llm.requested */
+  seq: number;
+  server: string;
+  model: string;
+  messages?: EventMessage[];
+  /** the model's answer, once it came (llm.responded) */
+  reply?: { content: string | null; usage: TokenUsage; durationMs: number; finishReason: string };
+}
+
+/** One `mcp.log` event: a log message an MCP server sent. */
+export interface McpLogLine {
+  seq: number;
+  ts: number;
+  server: string;
+  level: McpLogLevel;
+  logger?: string;
+  data: string;
+  /** messages the server's rate limit left out before this one */
+  omitted?: number;
 }
 
 export type MarkerKind = 'state' | 'retry' | 'truncated' | 'sandbox' | 'plan';
@@ -224,6 +256,8 @@ export interface HumanItem extends ItemBase {
   kind: 'human';
   toolCallId: string;
   question: string;
+  /** an MCP server's elicitation: the form to fill (the answer is an ElicitAnswer's JSON) */
+  form?: HumanForm;
   answer?: string;
 }
 
@@ -320,6 +354,11 @@ export interface TimelineIndex {
   errors: Map<string, number>;
   /** `${agent}\u0000${content}` of user prompts -> id of the first item with it */
   prompts: Map<string, number>;
+  /**
+   * the run's MCP server log lines (`mcp.log`), oldest first; only grows. A model shows
+   * the first `mcpLogCount` of them (appending never copies the list: thousands of lines)
+   */
+  mcpLogs: McpLogLine[];
 }
 
 export interface TimelineModel {
@@ -371,6 +410,10 @@ export interface TimelineModel {
   sandboxFailure?: SandboxFailure;
   /** tool call ids of questions still waiting for an answer */
   openQuestions: string[];
+  /** how many of `index.mcpLogs` this model holds */
+  mcpLogCount: number;
+  /** per agent: the tool item and sampling call whose model answer is awaited */
+  pendingSampling: Record<string, { position: number; call: number }>;
   /** the debugger's state: where the run is paused, its breakpoints (absent: never used) */
   debug?: RunDebugView;
   /** number of events applied (for tests and the bench) */

@@ -9,6 +9,7 @@ import { argsLine, argsView } from './tool-args-view';
 import type { ToolItem } from '../../../store/timeline/types';
 import { LiveOutputPanel } from '../../../components/LiveOutput';
 import { ClampedText } from './ClampedText';
+import { SamplingCalls, StructuredResult } from './McpToolSections';
 import { RowLink, RowShell } from './RowShell';
 import type { RowProps } from './row-props';
 
@@ -110,6 +111,7 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
           <LiveOutputPanel live={item.live} isRunning tailLines={isExpanded ? 40 : 8} />
         </div>
       )}
+      <SamplingCalls item={item} isExpanded={isExpanded} />
       {item.error && <ToolError item={item} isExpanded={isExpanded} actions={actions} />}
       {item.output !== undefined && item.output !== '' && (
         <div className="tool-section">
@@ -125,6 +127,7 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
           />
         </div>
       )}
+      <StructuredResult item={item} />
       {isExpanded && sentDiffers && (
         <div className="tool-section">
           <div className="section-label">Sent to the model</div>
