@@ -113,6 +113,15 @@ describe('workbench run --agent mcp --connection sse --server-url (run_mcp.py ha
 describe('an MCP server given on the command line that does not answer (issue 26 item 11)', () => {
   it('names the flag, not a config key that does not exist, and the header has the model and limit', async () => {
     const home = mkdtempSync(join(tmpdir(), 'wb-mcp-down-'));
+    // a scripted model: the demo model would use the built-in demo MCP server instead
+    writeFileSync(
+      join(home, 'scenario.json'),
+      JSON.stringify({ scenarios: [{ name: 'x', turns: [{ content: 'hi' }] }] }),
+    );
+    writeFileSync(
+      join(home, 'config.toml'),
+      '[llm]\napi_type = "scripted"\nscenario = "scenario.json"\n',
+    );
     const spare = createServer();
     await new Promise<void>((resolve) => spare.listen(0, '127.0.0.1', resolve));
     const { port } = spare.address() as AddressInfo;
@@ -132,7 +141,7 @@ describe('an MCP server given on the command line that does not answer (issue 26
       /Check that the server is running and the --server-url given on the command line/,
     );
     expect(out).not.toMatch(/\[mcp\.servers\.cli\]/);
-    expect(out).toMatch(/▶ run \S+: mcp on demo .*\(max 20 steps\)/);
+    expect(out).toMatch(/▶ run \S+: mcp on \S+.* \(max 20 steps\)/);
     expect(out).toMatch(/ECONNREFUSED/);
     expect(out).not.toMatch(/on unknown|max 0 steps/);
   });
