@@ -276,7 +276,7 @@ export class ConfigService {
       drop.push(...headers.drop);
       // a removed server's sign-in goes with it
       if (!server) drop.push(...OAUTH_SECRET_PARTS.map((part) => oauthSecretName(name, part)));
-      const table = server ? mcpTable(server) : {};
+      const table = server ? mcpTable(server, getPath(raw, ['mcp', 'servers', name])) : {};
       if (Object.keys(headers.headers).length > 0) table['headers'] = headers.headers;
       for (const [key, value] of Object.entries(table)) {
         edits.push({ table: ['mcp', 'servers', name], key, value });
@@ -436,9 +436,29 @@ function isTableAt(raw: RawTable, path: readonly string[]): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Keys of `[mcp.servers.NAME]` the Settings form does not edit: a save keeps them as they
+ * were (a save used to drop them, turning sampling and roots back on and losing the
+ * server's OAuth client id).
+ */
+const KEPT_SERVER_KEYS = [
+  'sampling',
+  'sampling_profile',
+  'roots',
+  'log_level',
+  'oauth_client_id',
+  'oauth_scope',
+] as const;
+
 /** An MCP server as its TOML table: only the keys that say something. */
-function mcpTable(server: McpServerInput): Record<string, TomlValue> {
+function mcpTable(server: McpServerInput, saved: unknown): Record<string, TomlValue> {
   const table: Record<string, TomlValue> = { type: server.type };
+  if (typeof saved === 'object' && saved !== null && !Array.isArray(saved)) {
+    for (const key of KEPT_SERVER_KEYS) {
+      const value = (saved as Record<string, unknown>)[key];
+      if (value !== undefined) table[key] = value as TomlValue;
+    }
+  }
   if (server.command) table['command'] = server.command;
   if (server.args && server.args.length > 0) table['args'] = server.args;
   if (server.url) table['url'] = server.url;

@@ -138,4 +138,23 @@ describe('[mcp.servers.X] headers in config.toml', () => {
     config.saveSections({ mcp: { servers: { api: { type: 'http', url: 'http://x/mcp' } } } });
     expect(secrets.get('mcp.api.X-Api-Key')).toBeUndefined();
   });
+
+  it('a save from Settings keeps the keys its form does not edit (sampling, roots, log level, OAuth)', () => {
+    const { config } = setup(
+      '[mcp.servers.api]\ntype = "http"\nurl = "http://127.0.0.1:1/mcp"\nsampling = false\nsampling_profile = "fast"\nroots = false\nlog_level = "debug"\noauth_client_id = "cid-1"\noauth_scope = "read"\n\n[llm.fast]\nmodel = "m"\n',
+    );
+    config.saveSections({
+      mcp: { servers: { api: { type: 'http', url: 'http://127.0.0.1:2/mcp', timeout: 30 } } },
+    });
+    expect(config.load().mcp.servers['api']).toMatchObject({
+      url: 'http://127.0.0.1:2/mcp',
+      timeout: 30,
+      sampling: false,
+      sampling_profile: 'fast',
+      roots: false,
+      log_level: 'debug',
+      oauth_client_id: 'cid-1',
+      oauth_scope: 'read',
+    });
+  });
 });
