@@ -75,6 +75,11 @@ const CONFIG = {
       sequence: 0,
       response: error(429, 'rate_limit_exceeded', 'Rate limit reached'),
     },
+    {
+      path: '/v1/chat/completions',
+      match: "contains(body.messages[0].content, 'out of credit')",
+      response: error(429, 'insufficient_quota', 'You exceeded your current quota'),
+    },
   ],
   streaming: { chunkSize: 8, chunkIntervalMs: 5 },
 };
@@ -190,5 +195,18 @@ describe('@dwmkerr/mock-llm (a third-party OpenAI-compatible mock server)', () =
     );
     expect(response.content).toBe('echo: rate limited once');
     expect(notices[0]).toMatchObject({ status: 429, error: expect.stringMatching(/Rate limited/) });
+  });
+
+  it('a 429 insufficient_quota inside the 200 stream is a billing error, not retried (issue 26 item 9)', async () => {
+    const notices: RetryNotice[] = [];
+    const error = await failure(
+      llm({ maxRetries: 3 }).complete(
+        { messages: [{ role: 'user', content: 'out of credit' }] },
+        { onRetry: (n) => notices.push(n) },
+      ),
+    );
+    expect(error.kind).toBe('QUOTA');
+    expect(error.message).toMatch(/out of quota or credit/);
+    expect(notices).toEqual([]);
   });
 });
