@@ -9,8 +9,12 @@ IMAGE="${WORKBENCH_SANDBOX_IMAGE:-agent-workbench/sandbox:local}"
 # Packages install without recommends, so podman's recommends that the suite ran with
 # (network stack, uidmap, slirp4netns, fuse-overlayfs) are named here.
 # openssh-server: the engine reached over ssh:// in engine-pool.int.test.ts (its own sshd).
+# python3-venv: the Python clients the gateway and sandbox-MCP suites drive (openai, mcp).
 PACKAGES=(docker.io chromium xvfb debootstrap iproute2 procps podman catatonit netavark aardvark-dns
-  uidmap slirp4netns fuse-overlayfs openssl curl openssh-server openssh-client)
+  uidmap slirp4netns fuse-overlayfs openssl curl openssh-server openssh-client python3-venv)
+# The Python used by tests that drive third-party Python clients (found by src-main/runtime/util/testing/python-env.ts).
+PYENV="${WORKBENCH_TEST_PYENV:-/opt/workbench-pyenv}"
+PY_PACKAGES=(openai mcp)
 SUDO=""
 if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
 
@@ -70,5 +74,19 @@ else
     --change 'WORKDIR /workspace' --change 'CMD ["sleep","infinity"]' \
     --change 'LABEL org.opencontainers.image.title=agent-workbench-sandbox' - "$IMAGE" >/dev/null
   log "sandbox image $IMAGE built in $(took "$t")"
+fi
+
+# 4. Python clients for the tests ---------------------------------------------
+t=$(now)
+if [ -x "$PYENV/bin/python" ] && "$PYENV/bin/python" -c 'import openai, mcp' 2>/dev/null; then
+  log "Python test clients already in $PYENV ($(took "$t"))"
+else
+  log "installing Python test clients (${PY_PACKAGES[*]}) into $PYENV"
+  $SUDO python3 -m venv "$PYENV"
+  # pip reaches only a local index on these machines; retries against absent indexes are noise.
+  $SUDO "$PYENV/bin/pip" install -q --retries 0 "${PY_PACKAGES[@]}" >/tmp/wb-pip.log 2>&1 \
+    || { log "pip install failed; see /tmp/wb-pip.log"; tail -20 /tmp/wb-pip.log; exit 1; }
+  "$PYENV/bin/python" -c 'import openai, mcp' || { log "openai/mcp do not import from $PYENV"; exit 1; }
+  log "Python test clients ready in $(took "$t")"
 fi
 log "done"
