@@ -272,6 +272,13 @@ export const requestSchemas = {
     })
     .strict(),
   'runs:diff': z.object({ a: runId, b: runId }).strict(),
+  'runs:steps': z
+    .object({ runId, from: z.number().int().min(0), to: z.number().int().min(0) })
+    .strict()
+    .refine((r) => r.to >= r.from && r.to - r.from <= 500, {
+      message: 'to must lie in from..from + 500: a page holds at most 500 steps',
+      path: ['to'],
+    }),
   'runs:compare': z
     .object({
       runIds: z

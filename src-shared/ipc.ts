@@ -46,7 +46,7 @@ import type {
   EditResult,
   StepScope,
 } from './domain/debugger';
-import type { RunDiff, RunsComparison } from './compare/types';
+import type { RunDiffView, RunsComparison, StepDigest } from './compare/types';
 import type { McpPromptsInput, McpServerPrompts } from './domain/mcp';
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
 
@@ -73,8 +73,10 @@ export interface RequestMap {
   'runs:get': { input: RunGetInput; output: RunSnapshot };
   'runs:export': { input: { runId: string }; output: RunExport };
   'runs:import': { input: RunImportInput; output: RunImportResult };
-  /** two runs aligned step by step (the compare view) */
-  'runs:diff': { input: { a: string; b: string }; output: RunDiff };
+  /** two runs aligned step by step (the compare view); each step by number only */
+  'runs:diff': { input: { a: string; b: string }; output: RunDiffView };
+  /** a page of a run's step digests (indexes of `runs:diff`'s stepsA / stepsB), from..to exclusive */
+  'runs:steps': { input: { runId: string; from: number; to: number }; output: StepDigest[] };
   /** the summary table of 2-12 runs, each measured against the first */
   'runs:compare': { input: { runIds: string[] }; output: RunsComparison };
   /** a new run from a step of a finished run (docs/time-travel.md) */
@@ -163,6 +165,7 @@ export const REQUEST_CHANNELS = [
   'runs:export',
   'runs:import',
   'runs:diff',
+  'runs:steps',
   'runs:compare',
   'runs:fork',
   'runs:resume',
@@ -215,6 +218,7 @@ export const API_METHODS = {
   exportRun: 'runs:export',
   importRun: 'runs:import',
   diffRuns: 'runs:diff',
+  getRunSteps: 'runs:steps',
   compareRuns: 'runs:compare',
   forkRun: 'runs:fork',
   resumeInterruptedRun: 'runs:resume',

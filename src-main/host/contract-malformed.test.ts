@@ -41,6 +41,13 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { a: 'r' }, path: 'b' },
       { input: { a: 'r', b: '../x' }, path: 'b' },
     ],
+    'runs:steps': [
+      { input: { runId: 'r', from: -1, to: 2 }, path: 'from' },
+      { input: { runId: 'r', from: 0, to: 1.5 }, path: 'to' },
+      { input: { runId: '../x', from: 0, to: 1 }, path: 'runId' },
+      { input: { runId: 'r', from: 5, to: 2 }, path: 'to' },
+      { input: { runId: 'r', from: 0, to: 501 }, path: 'to' },
+    ],
     'runs:compare': [
       { input: { runIds: ['r'] }, path: 'runIds' },
       { input: { runIds: Array.from({ length: 13 }, (_, i) => `r${i}`) }, path: 'runIds' },

@@ -2,7 +2,7 @@
  * Every contract entry, round-tripped over the real WebSocket transport with the UI's
  * own adapter (src-renderer/api/ws-api.ts), and malformed input for every entry.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@shared/events';
@@ -149,7 +149,7 @@ describe('contract over WebSocket: one round trip per entry', () => {
   });
 
   it('runs:diff and runs:compare align runs from the history', async () => {
-    const { api } = await serve();
+    const { api, home } = await serve();
     const events = collect(api);
     const ids: string[] = [];
     for (const task of ['steps: 3', 'steps: 3', 'steps: 4']) {
@@ -158,6 +158,10 @@ describe('contract over WebSocket: one round trip per entry', () => {
       ids.push(runId);
     }
     const [first, twin, longer] = ids as [string, string, string];
+    // each finished run gets its comparison digests beside its history
+    await until(
+      () => ids.every((id) => existsSync(join(home, 'runs', `${id}.compare.json`))) || undefined,
+    );
     const same = await api.diffRuns({ a: first, b: twin });
     expect(same).toMatchObject({ isEquivalent: true, firstDifference: null, differences: 0 });
     expect(same.rows.map((r) => r.status)).toEqual(['same', 'same', 'same', 'same', 'same']);
@@ -170,6 +174,15 @@ describe('contract over WebSocket: one round trip per entry', () => {
       fields: ['messages'],
     });
     expect(diff.rows.filter((r) => r.status === 'only-b')).toHaveLength(1);
+    // the answer names each step by number; its contents come a page at a time
+    expect(diff.stepsB[1]).toEqual({ kind: 'step', step: 1, agent: 'toolcall' });
+    const page = await api.getRunSteps({ runId: longer, from: 1, to: 3 });
+    expect(page.map((s) => s.step)).toEqual([1, 2]);
+    expect(page[0]!.calls.length).toBeGreaterThan(0);
+    expect(page[0]!.reply).not.toBe('');
+    await expect(api.getRunSteps({ runId: 'no-such-run', from: 0, to: 1 })).rejects.toMatchObject({
+      code: 'not_found',
+    });
 
     const table = await api.compareRuns({ runIds: ids });
     expect(table.hasMixedTasks).toBe(true);
@@ -186,7 +199,7 @@ describe('contract over WebSocket: one round trip per entry', () => {
     await expect(api.compareRuns({ runIds: [first, first] })).rejects.toMatchObject({
       code: 'invalid_input',
     });
-    mark('runs:diff', 'runs:compare');
+    mark('runs:diff', 'runs:steps', 'runs:compare');
   });
 
   it('runs:fork, runs:checkpoints, runs:resume, runs:delete (time travel)', async () => {

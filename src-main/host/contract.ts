@@ -57,9 +57,25 @@ function configFailure(error: unknown): never {
   throw error;
 }
 
+/** After a run finished, its history is closed and written out. */
+const STORE_DIGESTS_AFTER_MS = 1_000;
+
 export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
   const { runs, services } = runtime;
   const comparer = new RunComparer(runs.history, (id) => runs.isRunning(id));
+  // A run that finished gets its comparison digests beside its history, a moment later
+  // and off its path: comparing it then reads no history (issue 27).
+  runs.onEvent((event) => {
+    if (event.type !== 'run.finished') return;
+    const timer = setTimeout(() => {
+      try {
+        comparer.store(event.runId);
+      } catch {
+        // its first comparison makes them (and says what is wrong with its history)
+      }
+    }, STORE_DIGESTS_AFTER_MS);
+    timer.unref?.();
+  });
   return {
     'app:info': async () => ({
       version: deps.version,
@@ -128,6 +144,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       return result;
     },
     'runs:diff': async ({ a, b }) => comparing(() => comparer.diff(a, b)),
+    'runs:steps': async ({ runId, from, to }) => comparing(() => comparer.steps(runId, from, to)),
     'runs:compare': async ({ runIds }) => comparing(() => comparer.compare(runIds)),
     'runs:rename': async ({ runId, title }) => {
       const summary = runs.rename(runId, title);

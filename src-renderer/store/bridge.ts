@@ -22,7 +22,7 @@ import {
 } from '@shared/ipc';
 import type { ConnectionEnd } from '../api/ws-api';
 import type { RunEvent } from '@shared/events';
-import type { RunDiff, RunsComparison } from '@shared/compare/types';
+import type { RunDiffView, RunsComparison, StepDigest } from '@shared/compare/types';
 import { issuesToFieldErrors, validateDraft } from './config/config-draft';
 import { createSettingsCommands, type SettingsCommands } from './settings-commands';
 import type { WorkbenchStore } from './store';
@@ -66,8 +66,10 @@ export interface Bridge {
   settings: SettingsCommands;
   /** the agent debugger: pause, step, resume, breakpoints, edits */
   debug: DebugCommands;
-  /** two runs aligned step by step (the compare page) */
-  diffRuns(a: string, b: string): Promise<RunDiff>;
+  /** two runs aligned step by step (the compare page), each step by number */
+  diffRuns(a: string, b: string): Promise<RunDiffView>;
+  /** a page of a run's step digests: indexes from..to (exclusive) of a diff's stepsA / stepsB */
+  runSteps(runId: string, from: number, to: number): Promise<StepDigest[]>;
   /** the summary table of several runs, each against the first */
   compareRuns(runIds: string[]): Promise<RunsComparison>;
   /** a new run from a step of this one (docs/time-travel.md); selects it */
@@ -404,6 +406,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       state().removeRuns([runId]);
     },
     diffRuns: (a, b) => api.diffRuns({ a, b }),
+    runSteps: (runId, from, to) => api.getRunSteps({ runId, from, to }),
     compareRuns: (runIds) => api.compareRuns({ runIds }),
     async forkRun(input) {
       const { runId } = await api.forkRun(input);

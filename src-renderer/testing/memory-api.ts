@@ -18,7 +18,7 @@ import {
 } from '@shared/ipc';
 import type { RunEvent } from '@shared/events';
 import { summarize } from '@shared/run-summary';
-import { compareRuns, diffRuns } from '@shared/compare/diff-runs';
+import { compareRuns, diffHeads, digestRun, headRun } from '@shared/compare/diff-runs';
 
 type Handler = (input: never) => Promise<unknown>;
 
@@ -132,7 +132,9 @@ export function createMemoryApi(
     },
     // as the host's RunComparer: each run with the title it has now
     diffRuns: async (input: { a: string; b: string }) =>
-      diffRuns(runInput(input.a), runInput(input.b)),
+      diffHeads(headRun(digestRun(runInput(input.a))), headRun(digestRun(runInput(input.b)))),
+    getRunSteps: async (input: { runId: string; from: number; to: number }) =>
+      digestRun(runInput(input.runId)).steps.slice(input.from, input.to),
     compareRuns: async (input: { runIds: string[] }) => compareRuns(input.runIds.map(runInput)),
     getConfig: async () => {
       if (!options.config)

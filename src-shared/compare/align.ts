@@ -29,7 +29,25 @@ import {
   stepFields,
   type StepFields,
 } from './step-fields';
-import type { AlignedRow, StepDigest } from './types';
+import type { AlignedRow, StepDigest, StepKind } from './types';
+
+/** What the alignment reads of a step besides its fields (a digest or a stored head). */
+export interface AlignableStep {
+  kind: StepKind;
+  step: number;
+  agent: string;
+}
+
+/**
+ * A step's comparable fields (name -> text, or a hash of the text: only equality is
+ * compared) and its signature (step-fields.ts `signatureOf`).
+ */
+export type StepView<S> = (step: S) => { fields: StepFields; signature: string };
+
+const digestView: StepView<StepDigest> = (step) => ({
+  fields: stepFields(step),
+  signature: signatureOf(step),
+});
 
 export const ALIGNMENT_COSTS = {
   same: 0,
@@ -75,7 +93,11 @@ function intern(table: Map<string, number>, text: string): number {
   return id;
 }
 
-function prepare(steps: readonly StepDigest[], tables: Map<string, number>[]): Prepared {
+function prepare<S extends AlignableStep>(
+  steps: readonly S[],
+  view: StepView<S>,
+  tables: Map<string, number>[],
+): Prepared {
   const [keys, sigs, shapes, texts] = tables as [
     Map<string, number>,
     Map<string, number>,
@@ -92,7 +114,7 @@ function prepare(steps: readonly StepDigest[], tables: Map<string, number>[]): P
     values: new Array<Int32Array>(n),
   };
   steps.forEach((step, i) => {
-    const fields = stepFields(step);
+    const { fields, signature } = view(step);
     out.fields[i] = fields;
     const values = new Int32Array(fields.size);
     let names = '';
@@ -106,7 +128,7 @@ function prepare(steps: readonly StepDigest[], tables: Map<string, number>[]): P
     out.values[i] = values;
     // equal keys = same kind, agent, field names and texts (texts compared once, by interning)
     out.key[i] = intern(keys, `${step.kind}|${step.agent}|${shape}|${values.join(',')}`);
-    out.sig[i] = intern(sigs, signatureOf(step));
+    out.sig[i] = intern(sigs, signature);
     out.kind[i] = KINDS[step.kind];
   });
   return out;
@@ -146,9 +168,22 @@ export function alignSteps(
   stepsB: readonly StepDigest[],
   options: AlignOptions = {},
 ): AlignedRow[] {
+  return alignWith(stepsA, stepsB, digestView, options);
+}
+
+/**
+ * The alignment over any form of steps that says their fields: the digests themselves,
+ * or their stored heads (step-head.ts), whose fields are hashes of the texts.
+ */
+export function alignWith<S extends AlignableStep>(
+  stepsA: readonly S[],
+  stepsB: readonly S[],
+  view: StepView<S>,
+  options: AlignOptions = {},
+): AlignedRow[] {
   const tables = [new Map(), new Map(), new Map(), new Map()] as Map<string, number>[];
-  const a = prepare(stepsA, tables);
-  const b = prepare(stepsB, tables);
+  const a = prepare(stepsA, view, tables);
+  const b = prepare(stepsB, view, tables);
   const budget = options.cellBudget ?? DEFAULT_CELL_BUDGET;
   const pairs: Pair[] = [];
   const shared: number[] = [];
@@ -156,7 +191,7 @@ export function alignSteps(
   let a0 = 0;
   let b0 = 0;
   if (options.sharedPrefix !== undefined) {
-    const inPrefix = (s: StepDigest) =>
+    const inPrefix = (s: S) =>
       s.kind === 'start' || (s.kind !== 'end' && s.step <= options.sharedPrefix!);
     while (a0 < stepsA.length && inPrefix(stepsA[a0]!)) {
       const next = stepsB[b0];

@@ -5,19 +5,23 @@
  * call it on events read from the history.
  */
 import type { RunEvent } from '../events';
-import { alignSteps, type AlignOptions } from './align';
+import { alignWith, type AlignOptions } from './align';
 import { sharedPrefixOf } from './fork';
 import { forkFigures, swapForkFigures } from './fork-figures';
 import { runFacts } from './run-facts';
 import { digestSteps } from './step-digest';
+import { headOf, headView, refOf, type StepHead } from './step-head';
 import type {
   AlignedRow,
   ComparedRun,
   RunDiff,
+  RunDiffOf,
+  RunDiffView,
   RunFacts,
   RunsComparison,
   SettingChange,
   StepDigest,
+  StepRef,
 } from './types';
 
 export interface RunInput {
@@ -65,8 +69,8 @@ const swapRow = (row: AlignedRow): AlignedRow => ({
 });
 
 function align(
-  stepsA: StepDigest[],
-  stepsB: StepDigest[],
+  stepsA: StepHead[],
+  stepsB: StepHead[],
   a: RunFacts,
   b: RunFacts,
   options: AlignOptions,
@@ -74,21 +78,21 @@ function align(
   const parentFirst = sharedPrefixOf(a, b);
   if (parentFirst !== undefined) {
     return {
-      rows: alignSteps(stepsA, stepsB, { ...options, sharedPrefix: parentFirst }),
+      rows: alignWith(stepsA, stepsB, headView, { ...options, sharedPrefix: parentFirst }),
       sharedPrefix: parentFirst,
       parent: 'a',
     };
   }
   const forkFirst = sharedPrefixOf(b, a);
   if (forkFirst !== undefined) {
-    const rows = alignSteps(stepsB, stepsA, { ...options, sharedPrefix: forkFirst });
+    const rows = alignWith(stepsB, stepsA, headView, { ...options, sharedPrefix: forkFirst });
     return { rows: rows.map(swapRow), sharedPrefix: forkFirst, parent: 'b' };
   }
-  return { rows: alignSteps(stepsA, stepsB, options), sharedPrefix: 0 };
+  return { rows: alignWith(stepsA, stepsB, headView, options), sharedPrefix: 0 };
 }
 
 /** The same comparison seen from the other side (B as A): no second alignment needed. */
-export function swapDiff(diff: RunDiff): RunDiff {
+export function swapDiff<S extends StepRef>(diff: RunDiffOf<S>): RunDiffOf<S> {
   return {
     ...diff,
     a: diff.b,
@@ -114,6 +118,12 @@ export interface DigestedRun {
   steps: StepDigest[];
 }
 
+/** A run as the alignment needs it: its figures and its steps' heads (no texts). */
+export interface HeadedRun {
+  facts: RunFacts;
+  heads: StepHead[];
+}
+
 export function digestRun(run: RunInput): DigestedRun {
   const facts = runFacts(run.events, { isLive: run.isLive ?? false });
   return {
@@ -122,12 +132,26 @@ export function digestRun(run: RunInput): DigestedRun {
   };
 }
 
+export const headRun = (run: DigestedRun): HeadedRun => ({
+  facts: run.facts,
+  heads: run.steps.map(headOf),
+});
+
 export function diffRuns(a: RunInput, b: RunInput, options: AlignOptions = {}): RunDiff {
   return diffDigested(digestRun(a), digestRun(b), options);
 }
 
+/** The whole comparison, every step with its contents (the CLI, tests). */
 export function diffDigested(a: DigestedRun, b: DigestedRun, options: AlignOptions = {}): RunDiff {
-  const { rows, sharedPrefix, parent } = align(a.steps, b.steps, a.facts, b.facts, options);
+  return { ...diffHeads(headRun(a), headRun(b), options), stepsA: a.steps, stepsB: b.steps };
+}
+
+/**
+ * The comparison from the runs' heads: the rows, counts and figures, each step by number
+ * only (the compare view reads the contents of the rows in view in pages).
+ */
+export function diffHeads(a: HeadedRun, b: HeadedRun, options: AlignOptions = {}): RunDiffView {
+  const { rows, sharedPrefix, parent } = align(a.heads, b.heads, a.facts, b.facts, options);
   let firstDifference: number | null = null;
   let differences = 0;
   rows.forEach((row, index) => {
@@ -138,8 +162,8 @@ export function diffDigested(a: DigestedRun, b: DigestedRun, options: AlignOptio
   return {
     a: a.facts,
     b: b.facts,
-    stepsA: a.steps,
-    stepsB: b.steps,
+    stepsA: a.heads.map(refOf),
+    stepsB: b.heads.map(refOf),
     rows,
     firstDifference,
     differences,
@@ -151,18 +175,21 @@ export function diffDigested(a: DigestedRun, b: DigestedRun, options: AlignOptio
   };
 }
 
-function forkPair(a: DigestedRun, b: DigestedRun, step: number, parent: 'a' | 'b') {
-  const side = (run: DigestedRun) => ({ steps: run.steps, startedAt: run.facts.startedAt });
+function forkPair(a: HeadedRun, b: HeadedRun, step: number, parent: 'a' | 'b') {
+  const side = (run: HeadedRun) => ({ steps: run.heads, startedAt: run.facts.startedAt });
   return parent === 'a'
     ? forkFigures(side(a), side(b), step, 'a')
     : forkFigures(side(b), side(a), step, 'b');
 }
 
 /** "step 3", "step 3 → 4", "only in B: step 5", "outcome", "the task". */
-export function rowLabel(diff: Pick<RunDiff, 'stepsA' | 'stepsB'>, row: AlignedRow): string {
+export function rowLabel(
+  diff: { stepsA: readonly StepRef[]; stepsB: readonly StepRef[] },
+  row: AlignedRow,
+): string {
   const sa = row.a !== null ? diff.stepsA[row.a] : undefined;
   const sb = row.b !== null ? diff.stepsB[row.b] : undefined;
-  const name = (s: StepDigest | undefined) => {
+  const name = (s: StepRef | undefined) => {
     if (!s) return '';
     if (s.kind === 'start') return 'the task';
     if (s.kind === 'end') return 'outcome';
@@ -179,15 +206,15 @@ export function rowLabel(diff: Pick<RunDiff, 'stepsA' | 'stepsB'>, row: AlignedR
 }
 
 export function compareRuns(runs: readonly RunInput[]): RunsComparison {
-  return compareDigested(runs.map(digestRun));
+  return compareHeaded(runs.map((run) => headRun(digestRun(run))));
 }
 
-export function compareDigested(runs: readonly DigestedRun[]): RunsComparison {
+export function compareHeaded(runs: readonly HeadedRun[]): RunsComparison {
   const [baseline, ...others] = runs;
   if (!baseline) return { runs: [], hasMixedTasks: false };
   const compared: ComparedRun[] = [{ facts: baseline.facts, versusBaseline: null }];
   for (const run of others) {
-    const diff = diffDigested(baseline, run);
+    const diff = diffHeads(baseline, run);
     const first = diff.firstDifference === null ? null : diff.rows[diff.firstDifference]!;
     compared.push({
       facts: diff.b,

@@ -35,14 +35,19 @@ export interface ForkFigures {
   shared: RunFigures;
 }
 
+/** What the figures read of a step: a digest or its stored head (step-head.ts). */
+export type FigureStep = Pick<StepDigest, 'kind' | 'step' | 'ts' | 'tokens' | 'model' | 'stuck'> & {
+  calls: readonly { status: string }[];
+};
+
 /** Whether a digest of the parent comes after the fork step (a planner's work after step N does). */
-function isAfterFork(digest: StepDigest, step: number): boolean {
+function isAfterFork(digest: FigureStep, step: number): boolean {
   if (digest.kind === 'end') return true;
   if (digest.kind === 'step') return digest.step > step;
   return digest.kind === 'interlude' && digest.step >= step;
 }
 
-function figuresOf(digests: readonly StepDigest[], wallMs: number): RunFigures {
+function figuresOf(digests: readonly FigureStep[], wallMs: number): RunFigures {
   const figures: RunFigures = {
     steps: 0,
     tokens: { prompt: 0, completion: 0 },
@@ -67,15 +72,15 @@ function figuresOf(digests: readonly StepDigest[], wallMs: number): RunFigures {
   return figures;
 }
 
-const endOf = (digests: readonly StepDigest[], fallback: number) => digests.at(-1)?.ts ?? fallback;
+const endOf = (digests: readonly FigureStep[], fallback: number) => digests.at(-1)?.ts ?? fallback;
 
 /**
  * The parent split at the fork step, and the fork's own figures (its whole history is
  * after the fork: the inherited memory comes in as messages, not as model calls).
  */
 export function forkFigures(
-  parent: { steps: readonly StepDigest[]; startedAt: number },
-  fork: { steps: readonly StepDigest[]; startedAt: number },
+  parent: { steps: readonly FigureStep[]; startedAt: number },
+  fork: { steps: readonly FigureStep[]; startedAt: number },
   step: number,
   parentSide: 'a' | 'b',
 ): ForkFigures {

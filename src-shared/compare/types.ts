@@ -108,12 +108,24 @@ export interface SettingChange {
   b?: string | number | boolean;
 }
 
-/** A step-aligned comparison of two runs (`runs:diff`, `workbench runs diff A B`). */
-export interface RunDiff {
+/** What a compare row says of a step by number: kind, step and agent (`rowLabel`). */
+export type StepRef = Pick<StepDigest, 'kind' | 'step' | 'agent'>;
+
+/** A step-aligned comparison of two runs (`workbench runs diff A B`): with every step's contents. */
+export type RunDiff = RunDiffOf<StepDigest>;
+
+/**
+ * The comparison the compare view opens with (`runs:diff`): each step only by number; the
+ * steps' contents come in pages for the rows in view (`runs:steps`).
+ */
+export type RunDiffView = RunDiffOf<StepRef>;
+
+export interface RunDiffOf<S extends StepRef> {
   a: RunFacts;
   b: RunFacts;
-  stepsA: StepDigest[];
-  stepsB: StepDigest[];
+  /** indexed by the rows' `a` / `b` */
+  stepsA: S[];
+  stepsB: S[];
   rows: AlignedRow[];
   /** index into rows of the first row that is not the same, or null when none */
   firstDifference: number | null;

@@ -22,6 +22,11 @@ export interface RunHistory {
    * (comparison); histories without a file leave it out and are read with `read`
    */
   readText?(runId: string): string | undefined;
+  /**
+   * the history file's path, for the comparison's digests stored beside it
+   * (compare-digests.ts); histories without files leave it out
+   */
+  logPath?(runId: string): string;
   /** a page of the run's events (see parseRunLogPage) */
   readPage(runId: string, window: LogWindow): ParsedPage | undefined;
   /**

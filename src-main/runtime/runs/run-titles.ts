@@ -6,6 +6,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../config/atomic-write';
+import { DIGEST_EXTS } from './compare-digests';
 
 /** Longer titles are cut; the history row shows one line. */
 export const MAX_TITLE_CHARS = 200;
@@ -65,7 +66,7 @@ export function importedRunOf(fileName: string): string | undefined {
 
 /** Removes every file the history keeps for a run: its log, owner mark, title and images. */
 export function removeRunFiles(dir: string, runId: string): void {
-  for (const ext of ['.jsonl', '.owner', TITLE_EXT, IMPORTED_EXT]) {
+  for (const ext of ['.jsonl', '.owner', TITLE_EXT, IMPORTED_EXT, ...DIGEST_EXTS]) {
     rmSync(join(dir, `${runId}${ext}`), { force: true });
   }
   rmSync(join(dir, `${runId}.images`), { recursive: true, force: true });

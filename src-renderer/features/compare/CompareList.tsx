@@ -6,10 +6,11 @@
  * go to the next / previous difference, j / k move row by row, Enter opens or closes
  * the current row.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import type { RunDiff } from '@shared/compare/types';
+import type { RunDiffView } from '@shared/compare/types';
 import { TEST_IDS } from '../../test-ids';
+import type { StepPages } from './step-pages';
 import { CompareRow } from './CompareRow';
 import { isOpenByDefault, nextDifference } from './compare-nav';
 import { foldOf, foldRows } from './fold-rows';
@@ -41,8 +42,15 @@ export interface CompareNavigation {
   step(direction: 1 | -1, toDifference: boolean): void;
 }
 
-export function CompareList(props: { diff: RunDiff; onNavigation(nav: CompareNavigation): void }) {
-  const { diff, onNavigation } = props;
+export function CompareList(props: {
+  diff: RunDiffView;
+  /** the steps' contents, a page at a time for the rows in view */
+  pages: StepPages;
+  onNavigation(nav: CompareNavigation): void;
+}) {
+  const { diff, pages, onNavigation } = props;
+  const [, pageArrived] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => pages.subscribe(pageArrived), [pages]);
   const rows = diff.rows;
   const scrollRef = useRef<HTMLDivElement>(null);
   const [current, setCurrent] = useState(diff.firstDifference ?? 0);
@@ -138,51 +146,62 @@ export function CompareList(props: { diff: RunDiff; onNavigation(nav: CompareNav
   useEffect(() => onNavigation(navigation), [navigation, onNavigation]);
   useCompareKeys({ step, toggleCurrent: () => toggle(current) });
 
+  const failure = pages.failure(diff.a.runId) ?? pages.failure(diff.b.runId);
   return (
-    <div
-      ref={scrollRef}
-      className="cmp-list"
-      data-testid={TEST_IDS.compareList}
-      data-count={rows.length}
-      role="list"
-      aria-label="Aligned steps"
-      tabIndex={0}
-    >
-      <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((vr) => {
-          const item = items[vr.index]!;
-          return (
-            <div
-              key={vr.key}
-              data-index={vr.index}
-              ref={virtualizer.measureElement}
-              className="vrow"
-              role="listitem"
-              style={{ transform: `translateY(${vr.start}px)` }}
-            >
-              {item.kind === 'fold' ? (
-                <button
-                  type="button"
-                  className="cmp-fold"
-                  data-testid={TEST_IDS.compareFold}
-                  data-count={item.to - item.from + 1}
-                  onClick={() => unfold(item.from)}
-                >
-                  ⋯ {item.to - item.from + 1} identical steps (show)
-                </button>
-              ) : (
-                <CompareRow
-                  diff={diff}
-                  index={item.row}
-                  isCurrent={item.row === current}
-                  isOpen={isOpen(item.row)}
-                  onSelect={onSelect}
-                />
-              )}
-            </div>
-          );
-        })}
+    <>
+      {failure && (
+        <div className="error-note" role="alert">
+          Could not read the steps: {failure}
+        </div>
+      )}
+      <div
+        ref={scrollRef}
+        className="cmp-list"
+        data-testid={TEST_IDS.compareList}
+        data-count={rows.length}
+        role="list"
+        aria-label="Aligned steps"
+        tabIndex={0}
+      >
+        <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((vr) => {
+            const item = items[vr.index]!;
+            const row = item.kind === 'row' ? rows[item.row]! : undefined;
+            return (
+              <div
+                key={vr.key}
+                data-index={vr.index}
+                ref={virtualizer.measureElement}
+                className="vrow"
+                role="listitem"
+                style={{ transform: `translateY(${vr.start}px)` }}
+              >
+                {item.kind === 'fold' ? (
+                  <button
+                    type="button"
+                    className="cmp-fold"
+                    data-testid={TEST_IDS.compareFold}
+                    data-count={item.to - item.from + 1}
+                    onClick={() => unfold(item.from)}
+                  >
+                    ⋯ {item.to - item.from + 1} identical steps (show)
+                  </button>
+                ) : (
+                  <CompareRow
+                    diff={diff}
+                    index={item.row}
+                    a={row && row.a !== null ? pages.get(diff.a.runId, row.a) : undefined}
+                    b={row && row.b !== null ? pages.get(diff.b.runId, row.b) : undefined}
+                    isCurrent={item.row === current}
+                    isOpen={isOpen(item.row)}
+                    onSelect={onSelect}
+                  />
+                )}
+              </div>
+            );
+          })}
+        </div>
       </div>
-    </div>
+    </>
   );
 }

@@ -6,7 +6,7 @@
 import { memo, useMemo } from 'react';
 import { rowLabel } from '@shared/compare/diff-runs';
 import { stepFieldDiffs } from '@shared/compare/step-diff';
-import type { AlignedRow, RunDiff, StepDigest } from '@shared/compare/types';
+import type { AlignedRow, RunDiffView, StepDigest } from '@shared/compare/types';
 import { clip, formatCount, formatDuration } from '../../lib/format';
 import { TEST_IDS } from '../../test-ids';
 import { FieldDiffs } from './FieldDiffs';
@@ -38,9 +38,10 @@ function Deltas({ a, b }: { a: StepDigest; b: StepDigest }) {
   );
 }
 
-/** The closed row's one-line account of a step. */
-function gist(step: StepDigest | undefined): string {
-  if (!step) return '—';
+/** The closed row's one-line account of a step ('…' while its page is on its way). */
+function gist(step: StepDigest | undefined, isThere: boolean): string {
+  if (!isThere) return '—';
+  if (!step) return '…';
   if (step.kind === 'end') return step.outcome ?? '';
   const tools = step.calls.map((c) => c.name).join(', ');
   const text = step.reply || step.messages.at(-1)?.text || '';
@@ -48,18 +49,25 @@ function gist(step: StepDigest | undefined): string {
 }
 
 export const CompareRow = memo(function CompareRow(props: {
-  diff: RunDiff;
+  diff: RunDiffView;
   index: number;
+  /** the steps' contents, once their pages are here (step-pages.ts) */
+  a: StepDigest | undefined;
+  b: StepDigest | undefined;
   isCurrent: boolean;
   isOpen: boolean;
   onSelect(index: number): void;
 }) {
-  const { diff, index, isCurrent, isOpen, onSelect } = props;
+  const { diff, index, a, b, isCurrent, isOpen, onSelect } = props;
   const row = diff.rows[index]!;
-  const a = row.a !== null ? diff.stepsA[row.a] : undefined;
-  const b = row.b !== null ? diff.stepsB[row.b] : undefined;
-  // text diffs are computed only for rows that are open (and so in view)
-  const fields = useMemo(() => (isOpen ? stepFieldDiffs(a, b) : []), [isOpen, a, b]);
+  const refA = row.a !== null ? diff.stepsA[row.a] : undefined;
+  const refB = row.b !== null ? diff.stepsB[row.b] : undefined;
+  const isLoaded = (row.a === null || a !== undefined) && (row.b === null || b !== undefined);
+  // fields only for rows that are open (and so in view); their text diffs in a worker
+  const fields = useMemo(
+    () => (isOpen && isLoaded ? stepFieldDiffs(a, b) : []),
+    [isOpen, isLoaded, a, b],
+  );
   const isFirst = diff.firstDifference === index;
   return (
     <div
@@ -67,8 +75,9 @@ export const CompareRow = memo(function CompareRow(props: {
       data-testid={TEST_IDS.compareRow}
       data-row={index}
       data-status={row.status}
-      data-step-a={a?.step}
-      data-step-b={b?.step}
+      data-step-a={refA?.step}
+      data-step-b={refB?.step}
+      data-loaded={isLoaded}
       data-first-divergence={isFirst || undefined}
       aria-current={isCurrent ? 'true' : undefined}
     >
@@ -83,13 +92,13 @@ export const CompareRow = memo(function CompareRow(props: {
         <span className="spacer" />
         {a && b && a.kind !== 'start' && a.kind !== 'end' && <Deltas a={a} b={b} />}
       </button>
-      {isOpen ? (
+      {isOpen && isLoaded ? (
         <FieldDiffs fields={fields} />
       ) : (
         <div className="cmp-gists">
-          <div className="cmp-cell side-a muted">{gist(a)}</div>
+          <div className="cmp-cell side-a muted">{gist(a, row.a !== null)}</div>
           <div className="cmp-cell side-b muted">
-            {row.status === 'shared' ? '(inherited)' : gist(b)}
+            {row.status === 'shared' ? '(inherited)' : gist(b, row.b !== null)}
           </div>
         </div>
       )}

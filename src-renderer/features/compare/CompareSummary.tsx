@@ -6,7 +6,7 @@
  * their own (src-shared/compare/fork-figures.ts): the fork never ran those steps.
  */
 import { sharedStepsLabel, type RunFigures } from '@shared/compare/fork-figures';
-import type { RunDiff } from '@shared/compare/types';
+import type { RunDiffView } from '@shared/compare/types';
 import { formatUsd } from '@shared/pricing';
 import { CostText } from '../../components/CostText';
 import { formatCount, formatDuration, totalTokens } from '../../lib/format';
@@ -42,7 +42,7 @@ function Delta({ a, b, figure }: { a: number | null; b: number | null; figure: F
 }
 
 /** The steps a fork and its parent share: the parent's figures for them, once. */
-function SharedRow({ fork }: { fork: NonNullable<RunDiff['fork']> }) {
+function SharedRow({ fork }: { fork: NonNullable<RunDiffView['fork']> }) {
   const { shared } = fork;
   const parts = [
     `${formatCount(shared.steps)} step${shared.steps === 1 ? '' : 's'}`,
@@ -69,7 +69,7 @@ function shown(figure: Figure, value: number | null) {
   return figure.label.startsWith('cost') ? <CostText usd={null} /> : '—';
 }
 
-export function CompareSummary({ diff }: { diff: RunDiff }) {
+export function CompareSummary({ diff }: { diff: RunDiffView }) {
   const { a, b, fork } = diff;
   const hasNoSettings = a.settings === null || b.settings === null;
   // a fork and its parent: what each did after the fork step (the figures' own runs else)

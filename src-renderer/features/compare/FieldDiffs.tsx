@@ -3,34 +3,51 @@
  * tool, arguments (one by one), status and output. Changed fields show their text
  * differences; unchanged ones are shown dimmed for context.
  */
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { FieldDiff } from '@shared/compare/step-diff';
-import { diffText, type DiffMode } from '@shared/compare/text-diff';
+import type { DiffMode, DiffPart } from '@shared/compare/text-diff';
 import { TEST_IDS } from '../../test-ids';
 import { DiffText } from './DiffText';
+import { textDiffs } from './text-diffs';
+
+/**
+ * The text diff of a changed field, from the diff worker (text-diffs.ts): until it
+ * answers, each side shows its text unmarked (`data-diff="pending"`).
+ */
+function useParts(a: string, b: string, mode: DiffMode, isChanged: boolean) {
+  const key = `${mode}\u0000${a}\u0000${b}`;
+  const [state, setState] = useState<{ key: string; parts: DiffPart[] | undefined }>(() => ({
+    key,
+    parts: isChanged ? textDiffs.peek(a, b, mode) : undefined,
+  }));
+  useEffect(() => {
+    if (!isChanged) return undefined;
+    let isCurrent = true;
+    void textDiffs.get(a, b, mode).then((parts) => {
+      if (isCurrent) setState({ key, parts });
+    });
+    return () => {
+      isCurrent = false;
+    };
+  }, [key, a, b, mode, isChanged]);
+  return state.key === key ? state.parts : textDiffs.peek(a, b, mode);
+}
 
 function Cells(props: { a?: string; b?: string; mode: DiffMode; isChanged: boolean }) {
   const { a, b, mode, isChanged } = props;
-  const parts = useMemo(
-    () =>
-      isChanged ? diffText(a ?? '', b ?? '', mode) : [{ text: a ?? '', kind: 'same' as const }],
-    [a, b, mode, isChanged],
-  );
+  const diffed = useParts(a ?? '', b ?? '', mode, isChanged);
+  const side = (text: string | undefined, which: 'a' | 'b') => {
+    if (text === undefined) return <span className="muted">—</span>;
+    const parts: DiffPart[] = isChanged && diffed ? diffed : [{ text, kind: 'same' as const }];
+    return <DiffText parts={parts} side={which} mode={mode} />;
+  };
   return (
     <>
-      <div className="cmp-cell side-a">
-        {a === undefined ? (
-          <span className="muted">—</span>
-        ) : (
-          <DiffText parts={parts} side="a" mode={mode} />
-        )}
+      <div className="cmp-cell side-a" data-diff={isChanged && !diffed ? 'pending' : undefined}>
+        {side(a, 'a')}
       </div>
-      <div className="cmp-cell side-b">
-        {b === undefined ? (
-          <span className="muted">—</span>
-        ) : (
-          <DiffText parts={parts} side="b" mode={mode} />
-        )}
+      <div className="cmp-cell side-b" data-diff={isChanged && !diffed ? 'pending' : undefined}>
+        {side(b, 'b')}
       </div>
     </>
   );

@@ -5,12 +5,13 @@
  */
 import { useCallback, useMemo, useState } from 'react';
 import { rowLabel, swapDiff } from '@shared/compare/diff-runs';
-import type { RunDiff, RunFacts } from '@shared/compare/types';
+import type { RunDiffView, RunFacts } from '@shared/compare/types';
 import { formatDate } from '../../lib/format';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbenchStore } from '../../store/StoreProvider';
 import { CompareList, type CompareNavigation } from './CompareList';
 import { CompareSummary } from './CompareSummary';
+import { StepPages } from './step-pages';
 import { useLoaded } from './use-loaded';
 
 function RunTitle({ side, facts }: { side: 'A' | 'B'; facts: RunFacts }) {
@@ -47,7 +48,7 @@ function RunTitle({ side, facts }: { side: 'A' | 'B'; facts: RunFacts }) {
   );
 }
 
-function Status({ diff, nav }: { diff: RunDiff; nav: CompareNavigation | null }) {
+function Status({ diff, nav }: { diff: RunDiffView; nav: CompareNavigation | null }) {
   const first = diff.firstDifference === null ? null : diff.rows[diff.firstDifference]!;
   return (
     <div className="cmp-status-line">
@@ -106,6 +107,11 @@ export function PairCompare(props: { a: string; b: string; returnTo: string[] | 
     [loadedDiff, isSwapped],
   );
   const onNavigation = useCallback((n: CompareNavigation) => setNav(n), []);
+  // pages by run id: kept when the sides swap, read anew with a new answer (a refresh)
+  const pages = useMemo(
+    () => (loadedDiff ? new StepPages(bridge.runSteps) : null),
+    [loadedDiff, bridge],
+  );
   const isLive = diff !== null && (diff.a.outcome === 'running' || diff.b.outcome === 'running');
   return (
     <section
@@ -150,7 +156,7 @@ export function PairCompare(props: { a: string; b: string; returnTo: string[] | 
           </button>
         </div>
       )}
-      {diff && (
+      {diff && pages && (
         <>
           <div className="cmp-runs">
             <RunTitle side="A" facts={diff.a} />
@@ -161,6 +167,7 @@ export function PairCompare(props: { a: string; b: string; returnTo: string[] | 
           <CompareList
             key={`${a}\u0000${b}\u0000${isSwapped}`}
             diff={diff}
+            pages={pages}
             onNavigation={onNavigation}
           />
         </>
