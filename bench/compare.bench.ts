@@ -7,21 +7,31 @@
  *   diverges at step 3 and every later reply differs (no identical step to anchor on:
  *   the banded dynamic programme over the whole run). Median of 5. Target < 1 s.
  *   Baseline in the same run: the same cases at 1,000 steps.
+ * - The host's `runs:diff` in Node (RunComparer over a RunStore): from the histories, as
+ *   every comparison did before issue 27 and as the first comparison of a history recorded
+ *   before its digests were stored still does (the baseline), and from the digests stored
+ *   beside the histories (compare-digests.ts), as for every run that finished since.
  * - First render of the compare view in Chromium through `workbench serve`: from the
- *   click on "Compare" (two runs picked in the history) to the frame after the first
- *   aligned rows exist, with its `runs:diff` part; the longest main-thread task while the
- *   rows are scrolled top to bottom; the renderer heap after GC. Baseline: 1,000 steps.
+ *   click on "Compare" (two runs picked in the history) to the frame after the current
+ *   row (the first divergence) is painted with its steps' contents, with its `runs:diff`
+ *   part; the longest main-thread task while the rows are scrolled top to bottom (each
+ *   row's contents come in pages, `runs:steps`); the renderer heap after GC. Baselines:
+ *   the same pair without stored digests (the host reads both histories), and 1,000 steps.
+ *   With WORKBENCH_BENCH_100K=1, also two 100,000-step runs with stored digests.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { diffRuns } from '../src-shared/compare/diff-runs';
+import { diffRuns, digestRun, headRun } from '../src-shared/compare/diff-runs';
+import { digestFilesOf, logStamp, saveDigests } from '../src-main/runtime/runs/compare-digests';
+import { RunComparer } from '../src-main/runtime/runs/run-compare';
+import { RunStore } from '../src-main/runtime/runs/run-store';
 import type { RunEvent } from '../src-shared/events';
 import { longRun } from '../src-renderer/testing/run-script';
 import { report, type BenchResult, type Figure } from './report';
 import { heapAfterGc, startServe, type PageGlobals } from './ui-load.bench';
-import { longestTask } from './support/trace-tasks';
+import { keepTrace, longestTask } from './support/trace-tasks';
 
 const CHROMIUM = process.env['WORKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
 
@@ -116,6 +126,7 @@ async function measureCompare(
   url: string,
   a: string,
   b: string,
+  maxScrollFrames = 20_000,
 ): Promise<RenderMeasure> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
@@ -132,7 +143,8 @@ async function measureCompare(
           const w = globalThis as unknown as PageGlobals;
           const started = performance.now();
           const check = () => {
-            if (w.document.querySelector('[data-testid="compare-row"][aria-current="true"]')) {
+            const current = '[data-testid="compare-row"][aria-current="true"][data-loaded="true"]';
+            if (w.document.querySelector(current)) {
               w.requestAnimationFrame(() => resolve({ started, painted: performance.now() }));
             } else w.requestAnimationFrame(check);
           };
@@ -152,13 +164,13 @@ async function measureCompare(
       categories: ['toplevel', 'disabled-by-default-devtools.timeline'],
     });
     const scrollFrames = await list.evaluate(
-      (el) =>
+      (el, maxFrames) =>
         new Promise<number>((resolve) => {
           const w = globalThis as unknown as PageGlobals;
           let frames = 0;
           const step = () => {
             frames++;
-            if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1 || frames > 20_000) {
+            if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1 || frames > maxFrames) {
               resolve(frames);
               return;
             }
@@ -167,8 +179,11 @@ async function measureCompare(
           };
           w.requestAnimationFrame(step);
         }),
+      maxScrollFrames,
     );
-    const scroll = longestTask(await browser.stopTracing());
+    const trace = await browser.stopTracing();
+    keepTrace(trace, `compare-scroll-${a}`);
+    const scroll = longestTask(trace);
     return {
       firstRowsMs: painted - started,
       diffMs: (marks['wb:compare:response'] ?? NaN) - (marks['wb:compare:request'] ?? NaN),
@@ -184,20 +199,81 @@ async function measureCompare(
   }
 }
 
+const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
+
+/** Writes a run's history as the runtime does; `stored`: with its digests, as at its finish. */
+function writeRun(dir: string, events: RunEvent[], stored: boolean): void {
+  const log = join(dir, `${events[0]!.runId}.jsonl`);
+  writeFileSync(log, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  if (!stored) return;
+  const files = digestFilesOf(log);
+  const digested = digestRun({ events });
+  saveDigests(files, logStamp(files)!, headRun(digested), digested.steps);
+}
+
+/** The host's runs:diff in Node: from the two histories, then from their stored digests. */
+function hostFigures(): Figure[] {
+  const dir = mkdtempSync(join(tmpdir(), 'workbench-bench-compare-host-'));
+  try {
+    writeRun(dir, longRun('host-10k-a', 10_000, { startTs: 1_700_000_000_000 }), false);
+    writeRun(dir, reworded('host-10k-b', 10_000, 1_700_000_100_000), false);
+    const comparer = () => new RunComparer(new RunStore(dir, { onWarning: () => {} }));
+    // each a new comparer (nothing in memory), as a new app process
+    const timed = () => {
+      const c = comparer();
+      const started = performance.now();
+      const diff = c.diff('host-10k-a', 'host-10k-b');
+      const ms = performance.now() - started;
+      return { ms, bytes: JSON.stringify(diff).length };
+    };
+    const before = timed(); // reads both histories, stores their digests
+    const after = medianMs(() => comparer().diff('host-10k-a', 'host-10k-b'), 3);
+    const answer = timed().bytes;
+    const c = comparer();
+    c.diff('host-10k-a', 'host-10k-b');
+    const page = medianMs(() => c.steps('host-10k-b', 5_000, 5_064), 5);
+    return [
+      {
+        label: 'host runs:diff 10,000 steps, from histories',
+        value: before.ms,
+        unit: 'ms',
+        note: `baseline: reads and parses both logs (a history recorded before its digests; it stores them); ${load()}`,
+      },
+      {
+        label: 'host runs:diff 10,000 steps, stored digests',
+        value: after,
+        unit: 'ms',
+        note: `${(before.ms / after).toFixed(1)}× faster; answer ${(answer / 1e6).toFixed(2)} MB of JSON (steps by number); ${load()}`,
+      },
+      {
+        label: 'host runs:steps, one page of 64 steps',
+        value: page,
+        unit: 'ms',
+        note: `read from the stored digests' byte range; ${load()}`,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function renderFigures(): Promise<Figure[]> {
   const home = mkdtempSync(join(tmpdir(), 'workbench-bench-compare-'));
   const dir = join(home, 'runs');
   mkdirSync(dir, { recursive: true });
   const now = Date.now();
-  const write = (events: RunEvent[]) =>
-    writeFileSync(
-      join(dir, `${events[0]!.runId}.jsonl`),
-      events.map((e) => JSON.stringify(e)).join('\n') + '\n',
-    );
-  write(longRun('cmp-1k-a', 1_000, { startTs: now - 4 * 60_000 }));
-  write(reworded('cmp-1k-b', 1_000, now - 3 * 60_000));
-  write(longRun('cmp-10k-a', 10_000, { startTs: now - 2 * 60_000 }));
-  write(reworded('cmp-10k-b', 10_000, now - 60_000));
+  writeRun(dir, longRun('cmp-1k-a', 1_000, { startTs: now - 8 * 60_000 }), true);
+  writeRun(dir, reworded('cmp-1k-b', 1_000, now - 7 * 60_000), true);
+  // the same pair twice: histories from before stored digests, and runs that stored them
+  writeRun(dir, longRun('cmp-10k-old-a', 10_000, { startTs: now - 6 * 60_000 }), false);
+  writeRun(dir, reworded('cmp-10k-old-b', 10_000, now - 5 * 60_000), false);
+  writeRun(dir, longRun('cmp-10k-a', 10_000, { startTs: now - 4 * 60_000 }), true);
+  writeRun(dir, reworded('cmp-10k-b', 10_000, now - 3 * 60_000), true);
+  const huge = process.env['WORKBENCH_BENCH_100K'] === '1';
+  if (huge) {
+    writeRun(dir, longRun('cmp-100k-a', 100_000, { startTs: now - 2 * 60_000 }), true);
+    writeRun(dir, reworded('cmp-100k-b', 100_000, now - 60_000), true);
+  }
   const { url, child } = await startServe(home);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -206,8 +282,11 @@ async function renderFigures(): Promise<Figure[]> {
   try {
     await measureCompare(browser, url, 'cmp-1k-a', 'cmp-1k-b'); // warm-up: bundle compile
     const small = await measureCompare(browser, url, 'cmp-1k-a', 'cmp-1k-b');
+    const oldLoad = load();
+    const old = await measureCompare(browser, url, 'cmp-10k-old-a', 'cmp-10k-old-b');
+    const largeLoad = load();
     const large = await measureCompare(browser, url, 'cmp-10k-a', 'cmp-10k-b');
-    return [
+    const figures: Figure[] = [
       {
         label: 'compare view first rows, 1,000 steps',
         value: small.firstRowsMs,
@@ -215,28 +294,34 @@ async function renderFigures(): Promise<Figure[]> {
         note: `${small.rows.toLocaleString('en')} aligned rows (runs:diff ${small.diffMs.toFixed(0)} ms)`,
       },
       {
+        label: 'compare view first rows, 10,000 steps, no digests',
+        value: old.firstRowsMs,
+        unit: 'ms',
+        note: `baseline: histories recorded before digests were stored (runs:diff ${old.diffMs.toFixed(0)} ms reads both logs, then stores their digests); ${oldLoad}`,
+      },
+      {
         label: 'compare view first rows, 10,000 steps',
         value: large.firstRowsMs,
         unit: 'ms',
-        note: `${large.rows.toLocaleString('en')} aligned rows; click on Compare to painted rows at the first divergence; ${(large.firstRowsMs / small.firstRowsMs).toFixed(1)}× the 1,000-step figure`,
+        note: `${large.rows.toLocaleString('en')} aligned rows; click on Compare to the current row painted with its contents; ${(old.firstRowsMs / large.firstRowsMs).toFixed(1)}× faster than without digests; target < 1000 ms; ${largeLoad}`,
       },
       {
         label: '  of which runs:diff, 10,000 steps',
         value: large.diffMs,
         unit: 'ms',
-        note: 'host reads both logs, aligns, sends; the answer is parsed',
+        note: "host reads both runs' stored heads, aligns, sends; the answer is parsed",
       },
       {
         label: '  of which UI, 10,000 steps',
         value: large.uiMs,
         unit: 'ms',
-        note: `answer to painted rows (1,000 steps: ${small.uiMs.toFixed(0)} ms)`,
+        note: `answer to painted rows, with the first runs:steps pages (1,000 steps: ${small.uiMs.toFixed(0)} ms)`,
       },
       {
         label: 'longest task scrolling, 10,000 steps',
         value: large.longestScrollTaskMs,
         unit: 'ms',
-        note: `${large.scrollFrames} frames, ${large.longScrollTasks} tasks > 50 ms (1,000 steps: ${small.longestScrollTaskMs.toFixed(0)} ms)`,
+        note: `${large.scrollFrames} frames, ${large.longScrollTasks} tasks > 50 ms; target ≤ 50 ms (1,000 steps: ${small.longestScrollTaskMs.toFixed(0)} ms); ${load()}`,
       },
       {
         label: 'renderer heap, 10,000 steps',
@@ -245,6 +330,17 @@ async function renderFigures(): Promise<Figure[]> {
         note: `after GC (1,000 steps: ${small.heapMb.toFixed(1)} MB)`,
       },
     ];
+    if (huge) {
+      const hugeLoad = load();
+      const m = await measureCompare(browser, url, 'cmp-100k-a', 'cmp-100k-b', 3_000);
+      figures.push({
+        label: 'compare view first rows, 100,000 steps',
+        value: m.firstRowsMs,
+        unit: 'ms',
+        note: `${m.rows.toLocaleString('en')} aligned rows (runs:diff ${m.diffMs.toFixed(0)} ms); target < 3000 ms; ${hugeLoad}`,
+      });
+    }
+    return figures;
   } finally {
     await browser.close();
     child.kill('SIGTERM');
@@ -253,8 +349,12 @@ async function renderFigures(): Promise<Figure[]> {
 }
 
 export async function compareBench(): Promise<BenchResult> {
-  const figures = alignmentFigures();
-  figures.push(...(await renderFigures()));
+  // WORKBENCH_BENCH_DIFF_PARTS=host,view runs a part (the alignment takes minutes under load)
+  const parts = (process.env['WORKBENCH_BENCH_DIFF_PARTS'] ?? 'align,host,view').split(',');
+  const figures: Figure[] = [];
+  if (parts.includes('align')) figures.push(...alignmentFigures());
+  if (parts.includes('host')) figures.push(...hostFigures());
+  if (parts.includes('view')) figures.push(...(await renderFigures()));
   return report(
     'compare runs: alignment (Node) and the compare view (Chromium, workbench serve)',
     figures,
