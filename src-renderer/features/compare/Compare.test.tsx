@@ -54,6 +54,11 @@ describe('the compare view', () => {
       a: 'run-a',
       b: 'run-b',
     });
+    // the answer names the steps; their contents come in one page per run (runs:steps)
+    expect(api.calls.filter((c) => c.method === 'getRunSteps').map((c) => c.input)).toEqual([
+      { runId: 'run-a', from: 0, to: 64 },
+      { runId: 'run-b', from: 0, to: 64 },
+    ]);
     const view = screen.getByTestId('compare-view');
     expect(view.getAttribute('data-state')).toBe('ready');
     expect(screen.getByTestId('compare-status').textContent).toContain(
