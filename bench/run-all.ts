@@ -15,9 +15,11 @@ import { debuggerBench } from './debugger.bench';
 import { startupBench } from './startup.bench';
 import { forkBench } from './fork.bench';
 import { batchBench } from './batch.bench';
+import { modelCallBench } from './model-call.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
+  model: modelCallBench,
   sandbox: sandboxBench,
   browser: browserScreenshotsBench,
   ui: uiLoadBench,

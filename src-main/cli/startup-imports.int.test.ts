@@ -6,10 +6,14 @@
  * and tar-stream (the sandbox), js-tiktoken (a request near max_input_tokens). Each used
  * to be imported at start and together they cost seconds and over 200 MiB.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
+import { reply } from '../runtime/llm/testing/scripted-replies';
+import { runWorkbench } from './testing/workbench-child';
 
 const out = fileURLToPath(new URL('../../out/main/', import.meta.url));
 const LATE = [
@@ -60,4 +64,79 @@ describe('what workbench run loads at start', () => {
     expect(reached).toContain('zod'); // the graph is really followed
     expect([...reached].filter((p) => LATE.includes(p))).toEqual([]);
   });
+});
+
+/**
+ * Issue 27 (start-up): what a run has really loaded when it sends its first model
+ * request, the manus agent included (its pre-flight asks Docker, and the orphan sweep
+ * lists containers, right at the start). Docker's client (dockerode, docker-modem), ssh2,
+ * protobufjs and gRPC used to be loaded by then: the pre-flight and the sweep now ask the
+ * engine's socket directly (sandbox/socket-probe.ts), and they load with the first
+ * container. A preload notes the CommonJS packages in memory at the first HTTP request
+ * that is not to the Docker socket.
+ */
+const NOT_BEFORE_FIRST_REQUEST = [
+  'dockerode',
+  'docker-modem',
+  'ssh2',
+  'protobufjs',
+  '@grpc/grpc-js',
+  '@grpc/proto-loader',
+  'tar-fs',
+];
+
+const PRELOAD = `
+import { createRequire } from 'node:module';
+import dc from 'node:diagnostics_channel';
+let said = false;
+const note = () => {
+  if (said) return;
+  said = true;
+  const files = Object.keys(createRequire(import.meta.url).cache);
+  const packages = new Set(
+    files
+      .filter((f) => f.includes('node_modules/'))
+      .map((f) => {
+        const rest = f.split('node_modules/').pop();
+        return rest.split('/').slice(0, rest.startsWith('@') ? 2 : 1).join('/');
+      }),
+  );
+  process.stderr.write('LOADED_AT_FIRST_REQUEST=' + JSON.stringify([...packages]) + '\\n');
+};
+// node:http (the model client's fetch, issue 27) or undici (Node's fetch, before)
+dc.subscribe('http.client.request.start', ({ request }) => request.socketPath || note());
+dc.subscribe('undici:request:create', note);
+`;
+
+describe('what a run has loaded at its first model request (issue 27)', () => {
+  let server: ScriptedOpenAiServer;
+  let home: string;
+  let preload: string;
+
+  beforeAll(async () => {
+    server = new ScriptedOpenAiServer(() => reply.terminate());
+    const baseUrl = await server.start();
+    home = mkdtempSync(join(tmpdir(), 'wb-startup-loaded-'));
+    preload = join(home, 'loaded-at-first-request.mjs');
+    writeFileSync(preload, PRELOAD);
+    writeFileSync(
+      join(home, 'config.toml'),
+      `[llm]\nmodel = "gpt-cli"\nbase_url = "${baseUrl}"\napi_key = "sk-cli-test-0000"\n`,
+      { mode: 0o600 },
+    );
+  });
+  afterAll(() => server.close());
+
+  for (const agent of ['toolcall', 'manus']) {
+    it(`${agent}: nothing of Docker, ssh2, protobufjs or gRPC`, async () => {
+      const ran = await runWorkbench(home, ['run', '--agent', agent, '--jsonl', 'say hello'], {
+        env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` },
+      });
+      expect(ran.code, ran.stderr).toBe(0);
+      const line = /LOADED_AT_FIRST_REQUEST=(.*)/.exec(ran.stderr);
+      expect(line, ran.stderr).not.toBeNull();
+      const loaded = JSON.parse(line![1]!) as string[];
+      expect(loaded.filter((p) => NOT_BEFORE_FIRST_REQUEST.includes(p))).toEqual([]);
+    });
+  }
 });

@@ -47,6 +47,7 @@ import {
   type AnswerSource,
 } from './answer-errors';
 import { streamSaidDone, watchStreamEnd } from './stream-end';
+import { keepAliveFetch } from './openai-fetch';
 import { toWireMessage, Watchdog } from './chat-wire';
 import { bodyFailure, streamFailure } from './in-band-errors';
 import { droppedToolCallsNotice, looksLikeDroppedToolCalls } from './stream-fallback';
@@ -111,7 +112,8 @@ export class OpenAiLlm implements LlmClient {
       // our watchdog is the real per-attempt timeout; this one is a backstop
       timeout: profile.timeoutMs + 5_000,
       logLevel: 'off' as const,
-      fetch: watchStreamEnd(cappedFetch(this.#maxReplyBytes)),
+      // node:http with keep-alive (openai-fetch.ts); fetch itself for what it does not handle
+      fetch: keepAliveFetch(this.#maxReplyBytes, watchStreamEnd(cappedFetch(this.#maxReplyBytes))),
     };
     if (profile.apiType === 'azure') {
       if (!profile.apiKey) throw this.#configError('azure needs an api_key');

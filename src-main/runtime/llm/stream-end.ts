@@ -20,6 +20,26 @@ export function streamSaidDone(response: Response): boolean {
   return doneSeen.has(response);
 }
 
+/** Marks `response` as having carried `[DONE]` (for fetches that scan the bytes themselves). */
+export function markStreamDone(response: Response): void {
+  doneSeen.add(response);
+}
+
+/** Scans an event stream's chunks, in order, for the `[DONE]` marker at a line start. */
+export class DoneMarkerScanner {
+  seen = false;
+  #carry = Buffer.from('\n');
+
+  /** Feeds the next chunk; true once the marker has been seen. */
+  feed(chunk: Uint8Array): boolean {
+    if (this.seen) return true;
+    const bytes = Buffer.concat([this.#carry, chunk]);
+    this.seen = hasMarker(bytes);
+    this.#carry = bytes.subarray(Math.max(0, bytes.length - CARRY - 1));
+    return this.seen;
+  }
+}
+
 /** A fetch whose event-stream responses are watched for `[DONE]` (streamSaidDone). */
 export function watchStreamEnd(inner: Fetch): Fetch {
   return async (input, init) => {
@@ -28,18 +48,12 @@ export function watchStreamEnd(inner: Fetch): Fetch {
     const type = response.headers.get('content-type') ?? '';
     // a stream without a content-type is read as one too (openai-llm.ts)
     if (type !== '' && !type.includes('event-stream')) return response;
-    let carry = Buffer.from('\n');
-    let seen = false;
+    const scanner = new DoneMarkerScanner();
     const watched = new Response(
       response.body.pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
           transform(chunk, controller) {
-            if (!seen) {
-              const bytes = Buffer.concat([carry, chunk]);
-              seen = hasMarker(bytes);
-              if (seen) doneSeen.add(watched);
-              carry = bytes.subarray(Math.max(0, bytes.length - CARRY - 1));
-            }
+            if (!scanner.seen && scanner.feed(chunk)) doneSeen.add(watched);
             controller.enqueue(chunk);
           },
         }),

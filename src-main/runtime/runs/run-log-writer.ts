@@ -5,6 +5,11 @@
  * (up to a cap) and are written, in order, as soon as the disk takes them again, so the
  * log is always a gapless prefix of the run. What could not be saved is reported by
  * `close()`, for the run's summary to say.
+ *
+ * Lines can also be queued and written together (`queue`, then `flushQueued`): the run
+ * store writes a step's events in one write instead of one per event (issue 27). A batch
+ * the disk takes only in part is cut back and written line by line, so the file is the
+ * same gapless prefix either way.
  */
 import { closeSync, fsyncSync, ftruncateSync, openSync, statSync, writeSync } from 'node:fs';
 
@@ -39,6 +44,8 @@ export class RunLogWriter {
   size: number;
   private savedSeq = 0;
   private backlog: { bytes: Buffer; seq: number }[] = [];
+  /** lines handed over with `queue`, not yet offered to the disk */
+  private queued: { bytes: Buffer; seq: number }[] = [];
   private backlogBytes = 0;
   /** the backlog overflowed: nothing after `savedSeq` will be written */
   private hasGivenUp = false;
@@ -68,11 +75,29 @@ export class RunLogWriter {
    * the disk refuses (so the caller can say so once), 'recovered' when a wait ends.
    */
   append(line: string, seq: number): 'ok' | 'failed' | 'recovered' | 'waiting' {
-    if (this.hasGivenUp) return 'waiting';
+    this.queue(line, seq);
+    return this.flushQueued();
+  }
+
+  /** Holds the line for the next `flushQueued` (or `append`, or `close`). */
+  queue(line: string, seq: number): void {
+    if (this.hasGivenUp) return;
+    this.queued.push({ bytes: Buffer.from(`${line}\n`, 'utf8'), seq });
+  }
+
+  /** lines queued and not yet offered to the disk */
+  get hasQueued(): boolean {
+    return this.queued.length > 0;
+  }
+
+  /** Writes the queued lines, after whatever is waiting; the same answers as `append`. */
+  flushQueued(): 'ok' | 'failed' | 'recovered' | 'waiting' {
+    if (this.hasGivenUp) {
+      this.queued = [];
+      return 'waiting';
+    }
     const wasFailing = this.backlog.length > 0;
-    const bytes = Buffer.from(`${line}\n`, 'utf8');
-    this.backlog.push({ bytes, seq });
-    this.backlogBytes += bytes.length;
+    this.takeQueued();
     if (wasFailing && this.now() - this.lastTry < RETRY_INTERVAL_MS) {
       this.capBacklog();
       return 'waiting';
@@ -84,7 +109,10 @@ export class RunLogWriter {
 
   /** Last attempt to write what waits, then fsync and close. */
   close(): LogWriteReport {
-    if (!this.hasGivenUp) this.flush();
+    if (!this.hasGivenUp) {
+      this.takeQueued();
+      this.flush();
+    }
     try {
       fsyncSync(this.fd);
     } catch {
@@ -111,9 +139,31 @@ export class RunLogWriter {
     };
   }
 
+  private takeQueued(): void {
+    for (const entry of this.queued) {
+      this.backlog.push(entry);
+      this.backlogBytes += entry.bytes.length;
+    }
+    this.queued = [];
+  }
+
   /** Writes the backlog in order; stops at the first refusal. */
   private flush(): boolean {
     this.lastTry = this.now();
+    if (this.backlog.length > 1) {
+      // one write for the lot; cut back if the disk took part, then line by line below
+      const last = this.backlog.at(-1)!;
+      const all = Buffer.concat(
+        this.backlog.map((entry) => entry.bytes),
+        this.backlogBytes,
+      );
+      if (this.writeWhole(all)) {
+        this.backlog = [];
+        this.backlogBytes = 0;
+        this.savedSeq = last.seq;
+        return true;
+      }
+    }
     while (this.backlog.length > 0) {
       const next = this.backlog[0]!;
       if (!this.writeWhole(next.bytes)) return false;

@@ -1,5 +1,6 @@
 import {
   appendFileSync,
+  ftruncateSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -7,6 +8,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -196,6 +198,62 @@ describe('RunStore on a disk that refuses writes', () => {
     expect(() => write(store, runEvents('r1', true, 5))).not.toThrow();
     expect(warnings.filter((w) => w.includes('r1'))).toHaveLength(1);
     expect(warnings[0]).toMatch(/cannot be written/);
+    store.close();
+  });
+});
+
+describe('RunStore: a step written in one go (issue 27)', () => {
+  /** the real disk, counting the writes */
+  function countingIo() {
+    const writes: string[] = [];
+    return {
+      writes,
+      io: {
+        write: (fd: number, data: Buffer) => {
+          writes.push(data.toString());
+          return writeSync(fd, data);
+        },
+        truncate: (fd: number, size: number) => ftruncateSync(fd, size),
+      },
+    };
+  }
+
+  function stepEvents(runId: string): RunEvent[] {
+    const s = createEventStamper(runId, () => 1_700_000_000_000);
+    const payloads: RunEventPayload[] = [
+      { type: 'run.started', agent: 'manus', task: 't', maxSteps: 5, model: 'm', sessionId: 's1' },
+      { type: 'state.changed', agent: 'manus', from: 'IDLE', to: 'RUNNING' },
+      { type: 'step.started', agent: 'manus', step: 1, maxSteps: 5 },
+      { type: 'state.changed', agent: 'manus', from: 'RUNNING', to: 'RUNNING' },
+      { type: 'step.finished', agent: 'manus', step: 1, durationMs: 5 },
+    ];
+    return payloads.map((p) => s.stamp(p));
+  }
+
+  it("writes a step's events with its end, in one write", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-runs-batch-'));
+    const { writes, io } = countingIo();
+    const store = new RunStore(dir, { ...quiet, logIo: io });
+    const events = stepEvents('b1');
+    write(store, events);
+    // run.started alone (the index follows it), then the step's three events together
+    expect(writes.map((w) => w.split('\n').length - 1)).toEqual([1, 4]);
+    expect(readFileSync(join(dir, 'b1.jsonl'), 'utf8')).toBe(
+      events.map((e) => `${JSON.stringify(e)}\n`).join(''),
+    );
+    store.close();
+  });
+
+  it('a read sees the queued events, and the next turn writes them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wb-runs-batch-'));
+    const store = new RunStore(dir, quiet);
+    const events = stepEvents('b2').slice(0, 3);
+    write(store, events);
+    expect(store.read('b2')?.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    const more = stepEvents('b2').slice(3, 4);
+    write(store, more);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(readFileSync(join(dir, 'b2.jsonl'), 'utf8').split('\n')).toHaveLength(5);
     store.close();
   });
 });

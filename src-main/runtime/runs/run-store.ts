@@ -64,10 +64,18 @@ export interface StoreStartup {
   warnings: string[];
 }
 
+/**
+ * Events written the moment they come (issue 27 batches the others per step): a step's
+ * end, and a run's start and end (the index and the run's close follow them).
+ */
+const WRITTEN_AT_ONCE = new Set(['step.finished', 'run.started', 'run.finished']);
+
 export class RunStore implements RunHistory {
   private readonly indexFile: RunIndexFile;
   private readonly index: Map<string, IndexEntry>;
   private readonly writers = new Map<string, Writer>();
+  /** the next turn's write of queued events (append) */
+  private flushTimer: NodeJS.Immediate | null = null;
   /** the log last read in pages, kept while its file is unchanged */
   private pageCache: {
     runId: string;
@@ -120,19 +128,45 @@ export class RunStore implements RunHistory {
     }
     const summary = applyToSummary(writer.summary, event);
     if (summary) writer.summary = { ...summary, lastSeq: event.seq };
-    // Disk full or gone: the run goes on (the live view still works); said once, and
-    // again when the disk takes the waiting events after all.
-    const written = writer.log.append(line, event.seq);
-    if (written === 'failed') {
-      this.warn(
-        `Run ${event.runId}: writing its history failed (${writer.log.error}); ` +
-          'its events are kept in memory and written when the disk takes them',
-      );
-    } else if (written === 'recovered') {
-      this.warn(`Run ${event.runId}: its history is being written again`);
+    if (WRITTEN_AT_ONCE.has(event.type)) {
+      this.reportWrite(event.runId, writer, writer.log.append(line, event.seq));
+    } else {
+      // the step's other events go with its end, or at the latest on the next turn of
+      // the event loop (a model call or a tool waits on I/O in between)
+      writer.log.queue(line, event.seq);
+      this.scheduleFlush();
     }
     if (event.type === 'run.started') this.updateIndex(event.runId, writer);
     if (event.type === 'run.finished') this.closeWriter(event.runId, writer);
+  }
+
+  /** Writes every live run's queued events now (before a read, and on the next turn). */
+  flushQueued(): void {
+    if (this.flushTimer) clearImmediate(this.flushTimer);
+    this.flushTimer = null;
+    for (const [runId, writer] of this.writers) {
+      if (writer.log.hasQueued) this.reportWrite(runId, writer, writer.log.flushQueued());
+    }
+  }
+
+  private scheduleFlush(): void {
+    this.flushTimer ??= setImmediate(() => {
+      this.flushTimer = null;
+      this.flushQueued();
+    });
+  }
+
+  /** Disk full or gone: the run goes on (the live view still works); said once, and again
+   * when the disk takes the waiting events after all. */
+  private reportWrite(runId: string, writer: Writer, written: ReturnType<RunLogWriter['append']>) {
+    if (written === 'failed') {
+      this.warn(
+        `Run ${runId}: writing its history failed (${writer.log.error}); ` +
+          'its events are kept in memory and written when the disk takes them',
+      );
+    } else if (written === 'recovered') {
+      this.warn(`Run ${runId}: its history is being written again`);
+    }
   }
 
   keepImage(runId: string, image: MessageImage): EventImage {
@@ -203,6 +237,7 @@ export class RunStore implements RunHistory {
    */
   readPage(runId: string, window: LogWindow): ParsedPage | undefined {
     if (!isRunId(runId)) return undefined;
+    this.flushQueued();
     const path = this.logPath(runId);
     let stats;
     try {
@@ -240,6 +275,7 @@ export class RunStore implements RunHistory {
 
   private logText(runId: string): string | undefined {
     if (!isRunId(runId)) return undefined;
+    this.flushQueued();
     try {
       return readFileSync(this.logPath(runId), 'utf8');
     } catch {
@@ -274,6 +310,7 @@ export class RunStore implements RunHistory {
   }
 
   close(): void {
+    this.flushQueued();
     for (const [runId, writer] of this.writers) this.closeWriter(runId, writer);
     this.indexFile.flush();
   }

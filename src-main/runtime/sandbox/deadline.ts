@@ -6,6 +6,15 @@
 import { abortError } from '../util/abort';
 import { EngineTimeoutError } from './errors';
 
+/** Default deadlines per kind of call (ms). */
+export const ENGINE_DEADLINES = {
+  ping: 5_000,
+  quick: 15_000,
+  create: 60_000,
+  archive: 120_000,
+  pull: 20 * 60_000,
+} as const;
+
 export async function withDeadline<T>(
   what: string,
   endpoint: string,

@@ -6,7 +6,7 @@
 import type { Duplex, Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { CgroupPidsReader } from './cgroup-pids';
-import { withDeadline } from './deadline';
+import { ENGINE_DEADLINES, withDeadline } from './deadline';
 import type {
   CallOptions,
   ContainerEngine,
@@ -34,14 +34,7 @@ import { SocketExecStream } from './socket-exec-stream';
 import { resolveConnection, type DockerodeEngineOptions } from './engine-connection';
 import { sshFailure } from './ssh-errors';
 
-/** Default deadlines per kind of call (ms). */
-export const ENGINE_DEADLINES = {
-  ping: 5_000,
-  quick: 15_000,
-  create: 60_000,
-  archive: 120_000,
-  pull: 20 * 60_000,
-} as const;
+export { ENGINE_DEADLINES } from './deadline';
 
 export type { DockerodeEngineOptions } from './engine-connection';
 
