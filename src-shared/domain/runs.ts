@@ -36,6 +36,11 @@ export interface RunStartInput {
    * not empty, is added after them) and it uses the prompt's server (docs/mcp.md)
    */
   prompt?: McpPromptChoice;
+  /**
+   * a user's agent (docs/agents.md): its name, `NAME@VERSION`, or (from the CLI) the path
+   * of its definition file; the run uses that definition instead of `agent`'s
+   */
+  agentRef?: string;
 }
 
 /** Fork a run at a step (`runs:fork`, `workbench runs fork`): docs/time-travel.md. */

@@ -1,0 +1,219 @@
+/**
+ * Agent definitions from the CLI (docs/agents.md, issue 28): a definition file outside
+ * WORKBENCH_HOME runs with `--agent PATH`, and the model receives its rendered prompts
+ * and exactly the tools its patterns pick (built-in names, an MCP server's `server/tool`
+ * with a wildcard); a definition with an unknown tool, a bad template variable or a
+ * TOML error exits 2 naming the file, line and fix, and records no run; `agents list`
+ * shows the built-in agents and the user's with their versions.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunStartedEvent } from '@shared/events';
+import { parseScenarioFile, scenarioScript } from '../runtime/llm/testing/scenario-script';
+import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
+import { testServerArgs } from '../runtime/tools/mcp/testing/test-mcp-process';
+import { runWorkbench } from './testing/workbench-child';
+
+const WORKBENCH = fileURLToPath(new URL('../../bin/workbench.js', import.meta.url));
+
+const scenarios = parseScenarioFile(
+  JSON.stringify({
+    scenarios: [
+      {
+        name: 'answer',
+        match: 'add two numbers',
+        turns: [
+          { toolCalls: [{ name: 'mcp_tm_add', arguments: { a: 2, b: 3 } }] },
+          { toolCalls: [{ name: 'terminate', arguments: { status: 'success' } }] },
+        ],
+      },
+    ],
+  }),
+);
+
+let server: ScriptedOpenAiServer;
+let dir: string;
+let configFile: string;
+
+beforeAll(async () => {
+  server = new ScriptedOpenAiServer(scenarioScript(scenarios));
+  const baseUrl = await server.start();
+  dir = mkdtempSync(join(tmpdir(), 'wb-agents-cli-'));
+  configFile = join(dir, 'config.toml');
+  const args = testServerArgs('stdio')
+    .map((a) => JSON.stringify(a))
+    .join(', ');
+  writeFileSync(
+    configFile,
+    [
+      '[llm]',
+      'model = "gpt-agents"',
+      `base_url = "${baseUrl}"`,
+      'api_key = "sk-agents-test"',
+      'max_retries = 0',
+      '',
+      '[mcp.servers.tm]',
+      'type = "stdio"',
+      `command = ${JSON.stringify(process.execPath)}`,
+      `args = [${args}]`,
+      '',
+    ].join('\n'),
+  );
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+const DEFINITION = `name = "adder"
+description = "Adds with the test server."
+tools = ["create_chat_completion", "tm/add", "tm/who*", "terminate"]
+terminate_tools = ["terminate"]
+
+system_prompt = '''
+You add numbers. The workspace is {{work_dir}}; I am {{agent_name}}.
+Tools:
+{{tools}}'''
+
+next_step_prompt = "Next, from {{mcp_servers}}."
+
+[run]
+max_steps = 4
+tool_choice = "required"
+`;
+
+describe('workbench run --agent FILE', () => {
+  it("runs a definition outside WORKBENCH_HOME: the model gets its prompts and exactly its patterns' tools", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'wb-agents-home-'));
+    const file = join(dir, 'adder.toml');
+    writeFileSync(file, DEFINITION);
+    server.reset();
+    const { code, events, stderr } = await runWorkbench(home, [
+      'run',
+      '--jsonl',
+      '--agent',
+      file,
+      '--config',
+      configFile,
+      'add two numbers',
+    ]);
+    expect(code, stderr).toBe(0);
+    const started = events[0] as RunStartedEvent;
+    expect(started).toMatchObject({ type: 'run.started', agent: 'adder', model: 'gpt-agents' });
+    expect(started.agentDefinition).toMatchObject({
+      source: 'file',
+      path: file,
+      version: 1,
+      definition: {
+        name: 'adder',
+        tools: ['create_chat_completion', 'tm/add', 'tm/who*', 'terminate'],
+      },
+    });
+    const first = server.requests[0]!.body as {
+      messages: { role: string; content: string }[];
+      tools: { function: { name: string } }[];
+      tool_choice: string;
+    };
+    expect(first.tools.map((t) => t.function.name)).toEqual([
+      'create_chat_completion',
+      'terminate',
+      'mcp_tm_add',
+      'mcp_tm_whoami',
+    ]);
+    expect(first.tool_choice).toBe('required');
+    expect(first.messages[0]).toEqual({
+      role: 'system',
+      content:
+        'You add numbers. The workspace is /workspace; I am adder.\nTools:\n- create_chat_completion\n- mcp_tm_add\n- mcp_tm_whoami',
+    });
+    expect(first.messages.at(-1)).toEqual({ role: 'user', content: 'Next, from tm.' });
+    // the MCP tool ran against the server
+    const added = events.find((e) => e.type === 'tool.finished' && e.name === 'mcp_tm_add');
+    expect(added).toMatchObject({ output: expect.stringContaining('5') });
+  }, 60_000);
+
+  it.each([
+    ['an unknown tool', 'tools = ["bash", "nope"]', /bad\.toml:\d+: tools: unknown tool "nope"/],
+    [
+      'a bad template variable',
+      'system_prompt = "Hello {{workdir}}"',
+      /bad\.toml:\d+: system_prompt: unknown template variable \{\{workdir\}\}: the variables are/,
+    ],
+    ['a TOML error', 'system_prompt = "unclosed', /bad\.toml:\d+: \(file\): not valid TOML/],
+  ])('exits 2 for %s, naming file and line, and records nothing', async (_, line, message) => {
+    const home = mkdtempSync(join(tmpdir(), 'wb-agents-bad-'));
+    const base = ['name = "bad"', 'tools = ["terminate"]', 'system_prompt = "You are bad."'];
+    const key = line.split(' ')[0]!;
+    const text = [...base.filter((l) => !l.startsWith(key)), line].join('\n');
+    const file = join(dir, 'bad.toml');
+    writeFileSync(file, `${text}\n`);
+    const before = server.requests.length;
+    const { code, stderr, events } = await runWorkbench(home, [
+      'run',
+      '--jsonl',
+      '--agent',
+      file,
+      '--config',
+      configFile,
+      'add two numbers',
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(events).toEqual([]);
+    expect(server.requests.length).toBe(before);
+    const index = JSON.parse(readFileSync(join(home, 'runs', 'index.json'), 'utf8')) as {
+      runs: unknown[];
+    };
+    expect(index.runs).toEqual([]);
+  });
+});
+
+describe('workbench agents', () => {
+  it('lists built-in and user agents with versions; a saved change is a new version', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'wb-agents-list-'));
+    const made = await runWorkbench(home, [
+      'agents',
+      'new',
+      'mine',
+      '--from',
+      'manus',
+      '-c',
+      configFile,
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const file = join(home, 'agents', 'mine.toml');
+    const json = () =>
+      JSON.parse(
+        execFileSync(process.execPath, [WORKBENCH, 'agents', 'list', '--json', '-c', configFile], {
+          env: { ...process.env, WORKBENCH_HOME: home },
+        }).toString(),
+      ) as { name: string; source: string; version?: number }[];
+    const first = json();
+    expect(first.map((e) => [e.name, e.source, e.version])).toEqual([
+      ['manus', 'builtin', 1],
+      ['swe', 'builtin', 1],
+      ['browser', 'builtin', 1],
+      ['mcp', 'builtin', 1],
+      ['toolcall', 'builtin', 1],
+      ['mine', 'home', 1],
+    ]);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('You are Manus', 'You are Mine'));
+    expect(json().at(-1)).toMatchObject({ name: 'mine', version: 2 });
+    // the first version stays runnable and exportable as mine@1
+    const exported = await runWorkbench(home, [
+      'agents',
+      'export',
+      'mine@1',
+      '-o',
+      join(home, 'v1.toml'),
+      '-c',
+      configFile,
+    ]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(join(home, 'v1.toml'), 'utf8')).toContain('You are Manus');
+  }, 60_000);
+});
