@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunStartedEvent } from '@shared/events';
+import type { RunEvent } from '@shared/events';
+
+type RunStartedEvent = Extract<RunEvent, { type: 'run.started' }>;
 import { parseScenarioFile, scenarioScript } from '../runtime/llm/testing/scenario-script';
 import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
 import { testServerArgs } from '../runtime/tools/mcp/testing/test-mcp-process';
@@ -23,6 +25,14 @@ const WORKBENCH = fileURLToPath(new URL('../../bin/workbench.js', import.meta.ur
 const scenarios = parseScenarioFile(
   JSON.stringify({
     scenarios: [
+      {
+        name: 'hello',
+        match: 'say hello',
+        turns: [
+          { toolCalls: [{ name: 'create_chat_completion', arguments: { response: 'Hello!' } }] },
+          { toolCalls: [{ name: 'terminate', arguments: { status: 'success' } }] },
+        ],
+      },
       {
         name: 'answer',
         match: 'add two numbers',
@@ -216,4 +226,41 @@ describe('workbench agents', () => {
     expect(exported.code, exported.stderr).toBe(0);
     expect(readFileSync(join(home, 'v1.toml'), 'utf8')).toContain('You are Manus');
   }, 60_000);
+});
+
+describe('versions of one agent', () => {
+  it('runs two versions; runs diff names the prompt change; a batch over both has one row per version', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'wb-agents-versions-'));
+    const cli = (args: string[]) => runWorkbench(home, [...args, '-c', configFile]);
+    expect((await cli(['agents', 'new', 'helper', '--from', 'toolcall'])).code).toBe(0);
+    const file = join(home, 'agents', 'helper.toml');
+    const v1 = await cli(['run', '--jsonl', '--agent', 'helper', 'say hello']);
+    expect(v1.code, v1.stderr).toBe(0);
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace('You are a helpful agent', 'You are a careful agent'),
+    );
+    const v2 = await cli(['run', '--jsonl', '--agent', 'helper', 'say hello']);
+    expect(v2.code, v2.stderr).toBe(0);
+    const started = [v1, v2].map((r) => r.events[0] as RunStartedEvent);
+    expect(started.map((e) => e.agentDefinition?.version)).toEqual([1, 2]);
+    expect(started[1]!.agentDefinition?.definition.system_prompt).toContain('careful');
+
+    const diff = execFileSync(
+      process.execPath,
+      [WORKBENCH, 'runs', 'diff', started[0]!.runId, started[1]!.runId],
+      { env: { ...process.env, WORKBENCH_HOME: home } },
+    ).toString();
+    expect(diff).toMatch(/Agent definition differs: helper v1 \([0-9a-f]{8}\) → helper v2/);
+    expect(diff).toContain('system_prompt:');
+    expect(diff).toContain('- You are a helpful agent that works by calling tools.');
+    expect(diff).toContain('+ You are a careful agent that works by calling tools.');
+
+    // v1 still runs as helper@1, exactly as it was
+    const again = await cli(['run', '--jsonl', '--agent', 'helper@1', 'say hello']);
+    expect((again.events[0] as RunStartedEvent).agentDefinition).toMatchObject({
+      version: 1,
+      hash: started[0]!.agentDefinition!.hash,
+    });
+  }, 90_000);
 });
