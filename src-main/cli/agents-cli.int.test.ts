@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchGrid } from '@shared/domain/batch';
 import type { RunEvent } from '@shared/events';
 
 type RunStartedEvent = Extract<RunEvent, { type: 'run.started' }>;
@@ -255,6 +256,37 @@ describe('versions of one agent', () => {
     expect(diff).toContain('system_prompt:');
     expect(diff).toContain('- You are a helpful agent that works by calling tools.');
     expect(diff).toContain('+ You are a careful agent that works by calling tools.');
+
+    // a batch over both versions: one grid row per version, each run on its own version
+    const tasks = join(home, 'tasks.jsonl');
+    writeFileSync(tasks, `${JSON.stringify({ task: 'say hello' })}\n`);
+    const batch = await cli([
+      'batch',
+      tasks,
+      '--agent',
+      'helper@1',
+      '--agent',
+      'helper@2',
+      '--json',
+    ]);
+    expect(batch.code, batch.stderr).toBe(0);
+    const grid = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [WORKBENCH, 'batch', 'show', /batch (\S+)/.exec(batch.stderr)![1]!, '--json'],
+        { env: { ...process.env, WORKBENCH_HOME: home } },
+      ).toString(),
+    ) as BatchGrid;
+    expect(grid.tasks.map((t) => [t.task, t.agentLabel])).toEqual([
+      ['say hello', 'helper@1'],
+      ['say hello', 'helper@2'],
+    ]);
+    expect(grid.cells.map((row) => row.map((c) => c.runs.length))).toEqual([[1], [1]]);
+    const text = execFileSync(process.execPath, [WORKBENCH, 'batch', 'show', grid.batchId], {
+      env: { ...process.env, WORKBENCH_HOME: home },
+    }).toString();
+    expect(text).toContain('1. [helper@1] say hello');
+    expect(text).toContain('2. [helper@2] say hello');
 
     // v1 still runs as helper@1, exactly as it was
     const again = await cli(['run', '--jsonl', '--agent', 'helper@1', 'say hello']);
