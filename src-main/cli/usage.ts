@@ -53,7 +53,7 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
   batch --resume BATCH_ID | batch show BATCH_ID [--json]
                       go on with a stopped or killed batch (finished runs are kept) |
                       show its grid`,
-  'runs list': `  runs list [--limit N] [--agent NAME] [--status VERDICT]... [--batch BATCH_ID] [--json]
+  'runs list': `  runs list [--limit N] [--agent NAME[@VERSION]] [--status VERDICT]... [--batch BATCH_ID] [--json]
                       the runs in the history, newest first: the newest N, only one
                       agent's, only these verdicts (finished, finished_with_errors,
                       agent_failed, max_steps, cancelled, error, interrupted, running;

@@ -113,6 +113,8 @@ export interface RunHealth {
 export interface RunSummary {
   runId: string;
   agent: string;
+  /** a user's agent: the version of its definition the run used (docs/agents.md) */
+  agentVersion?: number;
   task: string;
   /** a name the user gave the run in the history (rename); the task is shown without one */
   title?: string;
