@@ -1,7 +1,7 @@
 /**
  * Where agent definitions live: the built-in ones shipped with the app, the user's in
  * `WORKBENCH_HOME/agents/NAME.toml`, and any file given by path. Every saved change of a
- * definition is a version: `agents/.versions/NAME/N.toml` keeps the text of version N
+ * definition is a version: `agents/.versions/NAME/N-HASH.toml` keeps the text of version N
  * (the counter) and its hash tells it apart, so `NAME@3` runs exactly what version 3 was.
  * A version is recorded when a definition is used (a run, `agents list`) or saved.
  */
@@ -65,19 +65,22 @@ function readDefinitionFile(file: string): string {
   }
 }
 
-/** The saved versions of `name`: counter → text, in counter order. */
+/**
+ * The saved versions of `name`, in counter order. Each is `N-HASH.toml`, so listing them
+ * reads no file (a run and `agents list` look a text's version up by its hash).
+ */
 export function listVersions(home: string, name: string): { version: number; hash: string }[] {
   const dir = versionsDir(home, name);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
-    .map((f) => /^(\d+)\.toml$/.exec(f))
+    .map((f) => /^(\d+)-([0-9a-f]{16})\.toml$/.exec(f))
     .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => Number(m[1]))
-    .sort((a, b) => a - b)
-    .map((version) => ({
-      version,
-      hash: definitionHash(readRegularFile(join(dir, `${version}.toml`), MAX_DEFINITION_BYTES)),
-    }));
+    .map((m) => ({ version: Number(m[1]), hash: m[2]! }))
+    .sort((a, b) => a.version - b.version);
+}
+
+function versionFile(home: string, name: string, version: number, hash: string): string {
+  return join(versionsDir(home, name), `${version}-${hash}.toml`);
 }
 
 /** The version counter of this text of `name`, saving it as the next version if new. */
@@ -88,7 +91,7 @@ export function recordVersion(home: string, name: string, text: string): number 
   if (known) return known.version;
   const next = (versions.at(-1)?.version ?? 0) + 1;
   mkdirSync(versionsDir(home, name), { recursive: true });
-  writeFileAtomic(join(versionsDir(home, name), `${next}.toml`), text, 0o644);
+  writeFileAtomic(versionFile(home, name, next, hash), text, 0o644);
   return next;
 }
 
@@ -141,16 +144,18 @@ export function resolveDefinition(
   }
   const path = join(agentsDir(home), `${name}.toml`);
   if (version !== undefined) {
-    const file = join(versionsDir(home, name), `${version}.toml`);
-    if (!existsSync(file)) {
-      const known = listVersions(home, name).map((v) => `${name}@${v.version}`);
-      throw new AgentDefinitionError(file, [
+    const versions = listVersions(home, name);
+    const saved = versions.find((v) => v.version === version);
+    if (!saved) {
+      const known = versions.map((v) => `${name}@${v.version}`);
+      throw new AgentDefinitionError(`${name}@${version}`, [
         {
           path: '(version)',
           message: `${name} has no version ${version} (versions: ${known.join(', ') || 'none yet'})`,
         },
       ]);
     }
+    const file = versionFile(home, name, version, saved.hash);
     const loaded = loadDefinitionText(readDefinitionFile(file), file, context);
     return { ...loaded, source: 'home', path, version };
   }
