@@ -295,6 +295,7 @@ export const requestSchemas = {
       agentModel: z.string().trim().min(1).max(200).optional(),
       maxSteps: z.number().int().min(1).max(100_000).optional(),
       withoutFiles: z.boolean().optional(),
+      agentRef: agentRefSchema.optional(),
     })
     .strict(),
   'runs:resume': z.object({ runId }).strict(),

@@ -288,6 +288,31 @@ describe('versions of one agent', () => {
     expect(text).toContain('1. [helper@1] say hello');
     expect(text).toContain('2. [helper@2] say hello');
 
+    // fork the v1 run at step 1 with v2: the next steps run with the new prompt
+    const fork = await cli([
+      'runs',
+      'fork',
+      started[0]!.runId,
+      '--at',
+      '1',
+      '--agent',
+      'helper@2',
+      '--jsonl',
+    ]);
+    expect(fork.code, fork.stderr).toBe(0);
+    const forked = fork.events[0] as RunStartedEvent;
+    expect(forked).toMatchObject({
+      agent: 'helper',
+      forkOf: { runId: started[0]!.runId, step: 1 },
+    });
+    expect(forked.agentDefinition).toMatchObject({ version: 2 });
+    const forkRequest = server.requests.at(-1)!.body as {
+      messages: { role: string; content: string }[];
+    };
+    expect(forkRequest.messages[0]!.content).toContain('You are a careful agent');
+    // the restored context: the parent's first answer is in the fork's request
+    expect(JSON.stringify(forkRequest.messages)).toContain('Hello!');
+
     // v1 still runs as helper@1, exactly as it was
     const again = await cli(['run', '--jsonl', '--agent', 'helper@1', 'say hello']);
     expect((again.events[0] as RunStartedEvent).agentDefinition).toMatchObject({

@@ -69,7 +69,7 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
   'runs diff': `  runs diff A B [C ...] [--json]
                       compare runs step by step (each a RUN, or an exported .jsonl file);
                       exit 0 when equivalent, 1 when they differ, 2 for bad usage`,
-  'runs fork': `  runs fork RUN --at STEP [--message TEXT] [--agent-model PROFILE] [--max-steps N]
+  'runs fork': `  runs fork RUN --at STEP [--message TEXT] [--agent NAME[@V]] [--agent-model PROFILE] [--max-steps N]
       [--without-files] [-c|--config FILE] [--jsonl]
                       a new run from step STEP of RUN: its context and its sandbox files
                       restored in a fresh container, TEXT added as a user message`,

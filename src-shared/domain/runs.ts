@@ -59,6 +59,11 @@ export interface RunForkInput {
    * user accepts that; without it such a fork is refused
    */
   withoutFiles?: boolean;
+  /**
+   * the fork's steps run with this agent: a user's agent by name or NAME@VERSION ("fork
+   * with the new prompt", docs/agents.md); absent: the parent's own
+   */
+  agentRef?: string;
 }
 
 /**
