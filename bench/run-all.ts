@@ -16,6 +16,7 @@ import { startupBench } from './startup.bench';
 import { forkBench } from './fork.bench';
 import { batchBench } from './batch.bench';
 import { modelCallBench } from './model-call.bench';
+import { agentsBench } from './agents.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -29,6 +30,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   startup: startupBench,
   fork: forkBench,
   batch: batchBench,
+  agents: agentsBench,
 };
 
 const wanted = process.argv.slice(2);

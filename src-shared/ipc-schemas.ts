@@ -225,6 +225,11 @@ const batchTask = z
   })
   .strict();
 
+/** A user's agent as the UI names it: NAME or NAME@VERSION (docs/agents.md). */
+const agentRefSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}(@\d{1,9})?$/, 'must be an agent name or NAME@VERSION');
+
 export const requestSchemas = {
   'app:info': empty,
   'run:start': z
@@ -232,6 +237,8 @@ export const requestSchemas = {
       // may be empty when an MCP prompt gives the task (checked below)
       task: z.string().trim().max(100_000),
       agent: z.enum(AGENT_NAMES).optional(),
+      // a user's agent by name or NAME@VERSION (never a path from the UI)
+      agentRef: agentRefSchema.optional(),
       flow: z.enum(FLOW_NAMES).optional(),
       maxSteps: z.number().int().min(1).max(100_000).optional(),
       sessionId: sessionId.optional(),
@@ -295,6 +302,7 @@ export const requestSchemas = {
       agentModel: z.string().trim().min(1).max(200).optional(),
       maxSteps: z.number().int().min(1).max(100_000).optional(),
       withoutFiles: z.boolean().optional(),
+      agentRef: agentRefSchema.optional(),
     })
     .strict(),
   'runs:resume': z.object({ runId }).strict(),

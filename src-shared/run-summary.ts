@@ -32,6 +32,10 @@ export function applyToSummary(
     return {
       runId: event.runId,
       agent: event.agent,
+      ...(event.agentDefinition?.source !== 'builtin' &&
+      event.agentDefinition?.version !== undefined
+        ? { agentVersion: event.agentDefinition.version }
+        : {}),
       task: event.task,
       model: event.model,
       ...(event.flow ? { flow: event.flow } : {}),

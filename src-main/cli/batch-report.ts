@@ -4,7 +4,7 @@
  * took (the mean over its ended runs, said as such: a sum over repeats read like one
  * run), how many checks passed, and what is still to come.
  */
-import type { BatchCell, BatchGrid, BatchProgress } from '@shared/domain/batch';
+import type { BatchCell, BatchGrid, BatchProgress, BatchTask } from '@shared/domain/batch';
 import { cellFigures, meanText } from '@shared/batch-grid';
 import { plural, tallyParts } from '@shared/run-outcome';
 import { oneLine } from './format-event';
@@ -17,7 +17,7 @@ export function progressLine(progress: BatchProgress): string {
 export function formatGrid(grid: BatchGrid): string {
   const header = ['task', ...grid.profiles];
   const rows = grid.cells.map((row, taskIndex) => [
-    `${taskIndex + 1}. ${oneLine(grid.tasks[taskIndex]?.task ?? '', 40)}`,
+    `${taskIndex + 1}. ${agentOf(grid.tasks[taskIndex])}${oneLine(grid.tasks[taskIndex]?.task ?? '', 40)}`,
     ...row.map(formatCell),
   ]);
   const widths = header.map((_, c) =>
@@ -25,6 +25,12 @@ export function formatGrid(grid: BatchGrid): string {
   );
   const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ');
   return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** `[a@3] ` before the task of a row of a batch over several agents or versions. */
+function agentOf(task: BatchTask | undefined): string {
+  const label = task?.agentLabel ?? task?.agent;
+  return label !== undefined ? `[${label}] ` : '';
 }
 
 export function formatCell(cell: BatchCell): string {

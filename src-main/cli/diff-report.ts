@@ -7,6 +7,7 @@
 import { rowLabel } from '@shared/compare/diff-runs';
 import { stepFieldDiffs, type FieldDiff } from '@shared/compare/step-diff';
 import { diffText } from '@shared/compare/text-diff';
+import { diffAgentDefinitions } from '@shared/compare/definition-diff';
 import { sharedStepsLabel, type RunFigures } from '@shared/compare/fork-figures';
 import type { AlignedRow, RunDiff, RunFacts, RunsComparison } from '@shared/compare/types';
 import { formatUsd } from '@shared/pricing';
@@ -96,7 +97,9 @@ export function summaryLines(diff: RunDiff): string[] {
 
 const show = (v: string | number | boolean | undefined) => (v === undefined ? '(none)' : String(v));
 
-function fieldLines(field: FieldDiff, style: ReportStyle): string[] {
+type ShownField = Pick<FieldDiff, 'label' | 'a' | 'b' | 'mode' | 'args'>;
+
+function fieldLines(field: ShownField, style: ReportStyle): string[] {
   const out: string[] = [];
   const texts = field.args
     ? field.args
@@ -147,6 +150,17 @@ function fieldLines(field: FieldDiff, style: ReportStyle): string[] {
   return out;
 }
 
+/** "Agent definition differs": each changed field, prompts and tool lists as line diffs. */
+function definitionLines(diff: RunDiff, style: ReportStyle): string[] {
+  const changed = diffAgentDefinitions(diff.a.agentDefinition, diff.b.agentDefinition);
+  if (!changed) return [];
+  const out = ['', bold(style, `Agent definition differs: ${changed.a} → ${changed.b}`)];
+  for (const change of changed.changes) {
+    out.push(...fieldLines({ label: change.key, a: change.a, b: change.b, mode: 'lines' }, style));
+  }
+  return out;
+}
+
 const MARK: Record<AlignedRow['status'], string> = {
   same: '=',
   changed: '~',
@@ -166,6 +180,7 @@ export function formatRunDiff(diff: RunDiff, style: ReportStyle): string {
     );
   }
   out.push(...summaryLines(diff));
+  out.push(...definitionLines(diff, style));
   if (diff.settings.length > 0) {
     out.push('', 'Settings that differ:');
     out.push(...table(diff.settings.map((s) => [`  ${s.key}`, show(s.a), '→', show(s.b)])));
@@ -222,6 +237,7 @@ export function diffJson(diff: RunDiff) {
     a: diff.a,
     b: diff.b,
     settings: diff.settings,
+    agentDefinition: diffAgentDefinitions(diff.a.agentDefinition, diff.b.agentDefinition),
     rows: diff.rows.flatMap((row, index) =>
       row.status === 'same' || row.status === 'shared'
         ? []

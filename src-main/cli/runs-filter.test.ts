@@ -55,6 +55,19 @@ describe('runs list filters', () => {
     ]);
   });
 
+  it('--agent NAME@V keeps one version of a user agent; --agent NAME all of them', () => {
+    const versions = [
+      run('v3', { agent: 'mine', agentVersion: 3 }),
+      run('v2', { agent: 'mine', agentVersion: 2 }),
+      run('o', { agent: 'other', agentVersion: 2 }),
+    ];
+    const pick = (agent: string) =>
+      filterRuns(versions, parseRunsFilter({ agent })).map((r) => r.runId);
+    expect(pick('mine@2')).toEqual(['v2']);
+    expect(pick('mine')).toEqual(['v3', 'v2']);
+    expect(pick('mine@9')).toEqual([]);
+  });
+
   it('refuses a bad --limit or an unknown --status, naming the choices', () => {
     expect(() => parseRunsFilter({ limit: '0' })).toThrow(UsageError);
     expect(() => parseRunsFilter({ limit: 'ten' })).toThrow(/--limit must be a positive integer/);

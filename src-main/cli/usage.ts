@@ -18,6 +18,10 @@ export const HELP_TOPICS = [
   'runs fork',
   'runs resume',
   'runs continue',
+  'agents list',
+  'agents show',
+  'agents new',
+  'agents export',
   'config show',
   'config import-openmanus',
   'config test',
@@ -25,10 +29,10 @@ export const HELP_TOPICS = [
 ] as const;
 
 /** A command (`run`), a subcommand (`runs diff`) or a group of them (`runs`). */
-export type HelpTopic = (typeof HELP_TOPICS)[number] | 'runs' | 'config';
+export type HelpTopic = (typeof HELP_TOPICS)[number] | 'runs' | 'config' | 'agents';
 
 const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
-  run: `  run [--agent NAME] [--flow planning] [-c|--config FILE] [--max-steps N] [--jsonl]
+  run: `  run [--agent NAME[@VERSION] | FILE.toml] [--flow planning] [-c|--config FILE] [--max-steps N] [--jsonl]
       [--workspace DIR [--isolated]] TASK | file:PATH | -p|--prompt TASK | -
                       run an agent on TASK: progress on stderr, the answer on stdout
                       once the run finished (nothing when it stopped, failed or ran out
@@ -49,7 +53,7 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
   batch --resume BATCH_ID | batch show BATCH_ID [--json]
                       go on with a stopped or killed batch (finished runs are kept) |
                       show its grid`,
-  'runs list': `  runs list [--limit N] [--agent NAME] [--status VERDICT]... [--batch BATCH_ID] [--json]
+  'runs list': `  runs list [--limit N] [--agent NAME[@VERSION]] [--status VERDICT]... [--batch BATCH_ID] [--json]
                       the runs in the history, newest first: the newest N, only one
                       agent's, only these verdicts (finished, finished_with_errors,
                       agent_failed, max_steps, cancelled, error, interrupted, running;
@@ -65,7 +69,7 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
   'runs diff': `  runs diff A B [C ...] [--json]
                       compare runs step by step (each a RUN, or an exported .jsonl file);
                       exit 0 when equivalent, 1 when they differ, 2 for bad usage`,
-  'runs fork': `  runs fork RUN --at STEP [--message TEXT] [--agent-model PROFILE] [--max-steps N]
+  'runs fork': `  runs fork RUN --at STEP [--message TEXT] [--agent NAME[@V]] [--agent-model PROFILE] [--max-steps N]
       [--without-files] [-c|--config FILE] [--jsonl]
                       a new run from step STEP of RUN: its context and its sandbox files
                       restored in a fresh container, TEXT added as a user message`,
@@ -75,6 +79,16 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
                       go on with a finished run: its whole conversation plus MESSAGE, in
                       the same session and workspace, on the profile it used; up to N more
                       steps (default: the agent's max_steps)`,
+  'agents list': `  agents list [-c|--config FILE] [--json]
+                      the built-in agents and yours (WORKBENCH_HOME/agents/NAME.toml)
+                      with their versions; a definition that does not load says why`,
+  'agents show': `  agents show NAME[@VERSION] | FILE [-c|--config FILE]
+                      a definition's text, its version and hash (docs/agents.md)`,
+  'agents new': `  agents new NAME [--from AGENT[@VERSION] | FILE] [--force]
+                      write WORKBENCH_HOME/agents/NAME.toml: a copy of AGENT (Duplicate),
+                      else a small agent to edit; it is checked and saved as a version`,
+  'agents export': `  agents export NAME[@VERSION] [-o FILE]
+                      a definition as a TOML file (stdout without -o), built-ins too`,
   'config show': `  config show [--agent NAME] [-c|--config FILE] [--json]
                       the effective settings of each agent and where each comes from`,
   'config import-openmanus': `  config import-openmanus FILE [--dry-run]
@@ -116,7 +130,9 @@ export function helpText(topic: HelpTopic): string {
   );
   const takesRun = /\bRUN\b/.test(entries);
   const synopsis =
-    topic === 'runs' || topic === 'config' ? `${topic} <subcommand>` : `${topic} [options]`;
+    topic === 'runs' || topic === 'config' || topic === 'agents'
+      ? `${topic} <subcommand>`
+      : `${topic} [options]`;
   return [
     `Usage: workbench ${synopsis}`,
     '',
@@ -133,12 +149,15 @@ export function helpText(topic: HelpTopic): string {
 }
 
 /** `runs help diff` → `runs diff`; `runs help` (or an unknown word) → `runs`. */
-export function helpTopicAfter(group: 'runs' | 'config', words: readonly string[]): HelpTopic {
+export function helpTopicAfter(
+  group: 'runs' | 'config' | 'agents',
+  words: readonly string[],
+): HelpTopic {
   const name = [group, ...words].join(' ');
   return isHelpTopic(name) ? name : group;
 }
 
-const KNOWN_TOPICS: readonly string[] = [...HELP_TOPICS, 'runs', 'config'];
+const KNOWN_TOPICS: readonly string[] = [...HELP_TOPICS, 'runs', 'config', 'agents'];
 
 export function isHelpTopic(name: string): name is HelpTopic {
   return KNOWN_TOPICS.includes(name);

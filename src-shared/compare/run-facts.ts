@@ -50,6 +50,7 @@ export function runFacts(
         facts.startedAt = event.ts;
         if (event.flow) facts.flow = event.flow;
         if (event.settings) settings = event.settings;
+        if (event.agentDefinition) facts.agentDefinition = event.agentDefinition;
         const forkOf = forkOfEvent(event);
         if (forkOf) facts.forkOf = forkOf;
         break;

@@ -3,6 +3,7 @@
  * and is printed by `workbench runs diff --json`), built by `diffRuns` and
  * `compareRuns` from the runs' events.
  */
+import type { RecordedAgentDefinition } from '../domain/agent-definition';
 import type { RunOutcome, TokenUsage } from '../domain/agent';
 import type { RunSettings } from '../events';
 import type { ForkFigures } from './fork-figures';
@@ -99,6 +100,8 @@ export interface RunFacts {
   settings: RunSettings | null;
   /** the run this one was forked from, when it is a fork */
   forkOf?: { runId: string; step: number };
+  /** the agent definition the run recorded (docs/agents.md); absent in older runs and flows */
+  agentDefinition?: RecordedAgentDefinition;
 }
 
 export interface SettingChange {

@@ -14,6 +14,14 @@ export interface BatchTask {
   workspace?: string;
   /** run in the sandbox after the agent finishes; exit 0 = pass */
   check?: string;
+  /**
+   * a batch over several agents or versions (`batch --agent a@3 --agent a@4`): the row's
+   * built-in agent, or the user's agent it runs (`agentRef`, pinned to a version) under
+   * `agentLabel` (`a@3`); one grid row per task and agent (docs/agents.md)
+   */
+  agent?: AgentName;
+  agentRef?: string;
+  agentLabel?: string;
 }
 
 export interface BatchItem {

@@ -36,6 +36,11 @@ export interface RunStartInput {
    * not empty, is added after them) and it uses the prompt's server (docs/mcp.md)
    */
   prompt?: McpPromptChoice;
+  /**
+   * a user's agent (docs/agents.md): its name, `NAME@VERSION`, or (from the CLI) the path
+   * of its definition file; the run uses that definition instead of `agent`'s
+   */
+  agentRef?: string;
 }
 
 /** Fork a run at a step (`runs:fork`, `workbench runs fork`): docs/time-travel.md. */
@@ -54,6 +59,11 @@ export interface RunForkInput {
    * user accepts that; without it such a fork is refused
    */
   withoutFiles?: boolean;
+  /**
+   * the fork's steps run with this agent: a user's agent by name or NAME@VERSION ("fork
+   * with the new prompt", docs/agents.md); absent: the parent's own
+   */
+  agentRef?: string;
 }
 
 /**
@@ -108,6 +118,8 @@ export interface RunHealth {
 export interface RunSummary {
   runId: string;
   agent: string;
+  /** a user's agent: the version of its definition the run used (docs/agents.md) */
+  agentVersion?: number;
   task: string;
   /** a name the user gave the run in the history (rename); the task is shown without one */
   title?: string;

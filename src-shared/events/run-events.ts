@@ -5,6 +5,7 @@
  */
 import type { AgentState, FlowName, RunOutcome, TokenUsage } from '../domain/agent';
 import type { McpPromptChoice } from '../domain/mcp';
+import type { RecordedAgentDefinition } from '../domain/agent-definition';
 
 export interface RunStartedEvent {
   type: 'run.started';
@@ -47,6 +48,12 @@ export interface RunStartedEvent {
    * `task` holds its messages as the agent got them (docs/mcp.md, "Prompts")
    */
   prompt?: RunPromptTag;
+  /**
+   * the agent definition the run ran with: prompts (as templates), tool patterns, the
+   * tools that end the run, profile and run settings, with its version and hash
+   * (docs/agents.md). Absent in runs recorded before it existed and in flows.
+   */
+  agentDefinition?: RecordedAgentDefinition;
 }
 /** Which MCP prompt, with which arguments, gave a run its task. */
 export type RunPromptTag = McpPromptChoice;

@@ -7,7 +7,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isAgentName } from '@shared/domain/agent';
-import type { BatchGrid } from '@shared/domain/batch';
+import { parseAgentRef } from '@shared/domain/agent-definition';
+import type { BatchGrid, BatchTask } from '@shared/domain/batch';
+import { isDefinitionPath } from '../../runtime/agents/definitions/agent-store';
+import { AgentDefinitionError } from '../../runtime/agents/definitions/load-definition';
+import { carrierAgent } from '../../runtime/agents/definitions/tool-patterns';
+import type { WorkbenchConfig } from '../../runtime/config/schema';
+import { resolveRunDefinition } from '../../runtime/launch/run-definition';
 import { ConfigError } from '../../runtime/config/load';
 import { BatchPlanError, parseTaskLines } from '../../runtime/batch/batch-plan';
 import { BatchNotFoundError } from '../../runtime/batch/batch-store';
@@ -23,7 +29,8 @@ const MAX_TASK_FILE = 16 * 1024 * 1024;
 
 export async function batchCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('batch', args, {
-    agent: { type: 'string' },
+    // several: one grid row per task and agent (`--agent a@3 --agent a@4`, docs/agents.md)
+    agent: { type: 'string', multiple: true },
     profile: { type: 'string', multiple: true },
     repeat: { type: 'string' },
     concurrency: { type: 'string' },
@@ -52,16 +59,20 @@ export async function batchCommand(args: string[]): Promise<number> {
       const file = positionals[0];
       if (file === undefined || positionals.length > 1)
         throw new UsageError('workbench batch TASKS.jsonl --agent NAME (one task file)');
-      const agent = values.agent ?? 'manus';
-      if (!isAgentName(agent))
-        throw new UsageError(`unknown agent "${agent}" (manus, swe, browser, mcp, toolcall)`);
+      const rows = batchAgents(values.agent ?? ['manus'], runtime, config);
+      const agent = rows[0]!.agent!;
       const profiles = values.profile ?? [];
       for (const profile of profiles) checkProfileName(config, profile);
       const maxSteps = parsePositiveInt(values['max-steps'], '--max-steps');
-      const tasks = parseTaskLines(
+      const parsed = parseTaskLines(
         readRegularFile(resolve(file), MAX_TASK_FILE, 'The task file'),
         file,
       );
+      // one agent: the rows are the tasks, as before; several: each task once per agent
+      const tasks =
+        rows.length === 1 && rows[0]!.agentRef === undefined
+          ? parsed
+          : parsed.flatMap((task) => rows.map((row) => ({ ...task, ...row })));
       started = runtime.batches.start({
         agent,
         tasks,
@@ -75,6 +86,7 @@ export async function batchCommand(args: string[]): Promise<number> {
     return await follow(runtime, started, values.json);
   } catch (error) {
     if (
+      error instanceof AgentDefinitionError ||
       error instanceof BatchPlanError ||
       error instanceof BatchNotFoundError ||
       error instanceof FileReadError
@@ -129,6 +141,33 @@ async function follow(
       ),
     );
   return allGood ? EXIT.finished : EXIT.error;
+}
+
+/**
+ * What each `--agent` runs: a built-in agent by name, or a user's agent or a file, its
+ * definition checked now (exit 2 naming file and line) and pinned to the version checked.
+ */
+function batchAgents(
+  refs: readonly string[],
+  runtime: Runtime,
+  config: WorkbenchConfig,
+): Pick<BatchTask, 'agent' | 'agentRef' | 'agentLabel'>[] {
+  if (new Set(refs).size !== refs.length) throw new UsageError('an --agent is named twice');
+  return refs.map((ref) => {
+    const name = parseAgentRef(ref).name;
+    if (isAgentName(name) && !isDefinitionPath(ref)) {
+      if (ref !== name && ref !== `${name}@1`)
+        throw new UsageError(`the built-in agent ${name} has one version: ${name}@1`);
+      return { agent: name };
+    }
+    const definition = resolveRunDefinition(ref, runtime.services.home, config);
+    const label = `${definition.data.name}@${definition.version}`;
+    return {
+      agent: carrierAgent(definition.patterns),
+      agentRef: definition.source === 'file' ? definition.path! : label,
+      agentLabel: label,
+    };
+  });
 }
 
 function printGrid(grid: BatchGrid, isJson: boolean): void {

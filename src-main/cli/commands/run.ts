@@ -1,7 +1,12 @@
 import { cliSignInOpener } from '../sign-in-opener';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isAgentName } from '@shared/domain/agent';
+import { isAgentName, type AgentName } from '@shared/domain/agent';
+import { parseAgentRef } from '@shared/domain/agent-definition';
+import { isDefinitionPath } from '../../runtime/agents/definitions/agent-store';
+import { AgentDefinitionError } from '../../runtime/agents/definitions/load-definition';
+import { carrierAgent } from '../../runtime/agents/definitions/tool-patterns';
+import { resolveRunDefinition } from '../../runtime/launch/run-definition';
 import { ConfigError } from '../../runtime/config/load';
 import type { RunEvent } from '@shared/events';
 import type { WorkspaceChoice } from '@shared/ipc';
@@ -44,9 +49,11 @@ export async function runCommand(args: string[]): Promise<number> {
     'mcp-prompt': { type: 'string' },
     arg: { type: 'string', multiple: true },
   });
-  const agent = values.agent ?? 'manus';
-  if (!isAgentName(agent))
-    throw new UsageError(`unknown agent "${agent}" (manus, swe, browser, mcp, toolcall)`);
+  // a built-in agent by name (or NAME@1); anything else is a user's agent or a file
+  const agentOption = values.agent ?? 'manus';
+  const builtinName = parseAgentRef(agentOption).name;
+  const isBuiltin = isAgentName(builtinName) && !isDefinitionPath(agentOption);
+  let agent: AgentName = isBuiltin ? builtinName : 'manus';
   if (values.flow !== undefined && values.flow !== 'planning') {
     throw new UsageError(`unknown flow "${values.flow}" (the only flow is "planning")`);
   }
@@ -58,6 +65,7 @@ export async function runCommand(args: string[]): Promise<number> {
     values.workspace !== undefined
       ? { path: resolve(values.workspace), mode: values.isolated ? 'copy' : 'mount' }
       : undefined;
+  let agentRef: string | undefined;
   const prompt = mcpPromptChoice(agent, values['mcp-prompt'], values.arg);
   const hasTask = positionals.length > 0 || values.prompt !== undefined;
   // file:PATH (OpenManus users keep long prompts in files) works wherever the task comes from.
@@ -94,6 +102,18 @@ export async function runCommand(args: string[]): Promise<number> {
       throw new UsageError(`config file not found: ${values.config}`);
     }
     config = runtime.services.loadConfig();
+    if (!isBuiltin || agentOption !== builtinName) {
+      // checked here so a bad definition exits 2 and records nothing (docs/agents.md)
+      const definition = resolveRunDefinition(agentOption, runtime.services.home, config);
+      if (definition.source !== 'builtin') {
+        agent = carrierAgent(definition.patterns);
+        // pinned: the run uses exactly the version checked here
+        agentRef =
+          definition.source === 'file'
+            ? definition.path!
+            : `${definition.data.name}@${definition.version}`;
+      }
+    }
     if (values.profile !== undefined) {
       if (values.flow === 'planning')
         throw new UsageError(
@@ -103,7 +123,11 @@ export async function runCommand(args: string[]): Promise<number> {
     }
   } catch (error) {
     await runtime.dispose();
-    if (error instanceof ConfigError || error instanceof UsageError)
+    if (
+      error instanceof ConfigError ||
+      error instanceof UsageError ||
+      error instanceof AgentDefinitionError
+    )
       throw new UsageError(error.message);
     throw error;
   }
@@ -120,6 +144,7 @@ export async function runCommand(args: string[]): Promise<number> {
   const input = {
     task,
     agent,
+    ...(agentRef !== undefined ? { agentRef } : {}),
     ...(values.flow === 'planning' ? { flow: 'planning' as const } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(workspace ? { workspace } : {}),

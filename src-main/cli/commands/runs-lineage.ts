@@ -24,6 +24,8 @@ export async function forkCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('runs fork', args, {
     at: { type: 'string' },
     'agent-model': { type: 'string' },
+    // "fork with the new prompt": the next steps run with this agent version (docs/agents.md)
+    agent: { type: 'string' },
     message: { type: 'string' },
     'max-steps': { type: 'string' },
     'without-files': { type: 'boolean', default: false },
@@ -31,7 +33,7 @@ export async function forkCommand(args: string[]): Promise<number> {
     jsonl: { type: 'boolean', default: false },
   });
   const usage =
-    'usage: workbench runs fork RUN --at STEP [--agent-model PROFILE] [--message TEXT] [--max-steps N] [--without-files]';
+    'usage: workbench runs fork RUN --at STEP [--agent NAME[@VERSION]] [--agent-model PROFILE] [--message TEXT] [--max-steps N] [--without-files]';
   const [ref, ...extra] = positionals;
   if (!ref || extra.length > 0) throw new UsageError(usage);
   const step = parsePositiveInt(values.at, '--at');
@@ -46,6 +48,7 @@ export async function forkCommand(args: string[]): Promise<number> {
       step,
       ...(values.message !== undefined ? { message: values.message } : {}),
       ...(values['agent-model'] !== undefined ? { agentModel: values['agent-model'] } : {}),
+      ...(values.agent !== undefined ? { agentRef: values.agent } : {}),
       ...(maxSteps !== undefined ? { maxSteps } : {}),
       ...(values['without-files'] ? { withoutFiles: true } : {}),
     }),

@@ -8,12 +8,13 @@ import {
   type AgentBuildInput,
   type BuiltAgent,
 } from './build-input';
-import { BROWSER_NEXT_STEP_PROMPT, BROWSER_SYSTEM_PROMPT } from './prompts/browser';
+import { builtinDefinition } from './definitions/builtin-definitions';
 import { createTerminateTool } from '../tools/terminate';
 import { createBrowserTool } from '../tools/browser/browser-tool';
 import { VisualToolAgent } from '../loop/visual-tool-agent';
 
 export function buildBrowserAgent(input: AgentBuildInput): BuiltAgent {
+  const definition = builtinDefinition('browser');
   const browser = createBrowserTool({
     session: input.session,
     settings: input.config.browser,
@@ -24,9 +25,9 @@ export function buildBrowserAgent(input: AgentBuildInput): BuiltAgent {
       // every resolved run setting, so new ones reach the loop without touching this file
       ...input.settings,
       name: input.name,
-      description: 'Browses the web with a headless Chromium.',
-      systemPrompt: BROWSER_SYSTEM_PROMPT,
-      nextStepPrompt: BROWSER_NEXT_STEP_PROMPT,
+      description: definition.description,
+      systemPrompt: definition.system_prompt,
+      nextStepPrompt: definition.next_step_prompt,
       keepImages: input.config.browser.keep_screenshots,
       specialToolNames: specialToolNames(input),
     },

@@ -3,7 +3,6 @@
  * honour a caller's extras. Kept apart from the catalog so builders in other folders
  * (browser, MCP, Manus) depend on this small module, not on the catalog itself.
  */
-import type { AgentName } from '@shared/domain/agent';
 import type { McpPromptChoice } from '@shared/domain/mcp';
 import type { AgentEnvironment } from '../loop/base-agent';
 import type { ToolCallAgent } from '../loop/toolcall-agent';
@@ -14,7 +13,8 @@ import type { Session } from '../session/session';
 import type { Tool } from '../tools/tool';
 
 export interface AgentBuildInput {
-  name: AgentName;
+  /** the agent's name in the run's events: a built-in agent's, or a user agent's */
+  name: string;
   llm: LlmClient;
   settings: AgentRunSettings;
   config: WorkbenchConfig;

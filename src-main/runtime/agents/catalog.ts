@@ -6,7 +6,8 @@ import type { AgentName } from '@shared/domain/agent';
 import { ToolCallAgent } from '../loop/toolcall-agent';
 import { createTerminateTool } from '../tools/terminate';
 import { createChatCompletionTool } from '../tools/create-chat-completion';
-import { TOOLCALL_SYSTEM_PROMPT } from './prompts/toolcall';
+import { builtinDefinition } from './definitions/builtin-definitions';
+import { renderTemplate } from './definitions/template';
 import { buildBrowserAgent } from './browser-agent';
 import { buildMcpAgent } from './mcp-agent';
 import { ToolRegistry } from '../tools/tool-registry';
@@ -18,7 +19,6 @@ import {
   type AgentBuilder,
   type BuiltAgent,
 } from './build-input';
-import { sweSystemPrompt } from './prompts/swe';
 import { sandboxToolset, type SandboxToolset } from '../tools/sandbox/sandbox-toolset';
 import { SANDBOX_NEED } from './sandbox-need';
 
@@ -59,7 +59,9 @@ export const AGENT_BUILDERS: Record<AgentName, AgentBuilder> = {
   swe: (input) =>
     basicAgent(
       input,
-      sweSystemPrompt(input.config.sandbox.work_dir),
+      renderTemplate(builtinDefinition('swe').system_prompt, {
+        work_dir: input.config.sandbox.work_dir,
+      }),
       // The shell is always needed: start the container while the model thinks.
       // Its only tools: a sandbox that cannot start ends the run (sandbox-outage.ts).
       sandboxToolset(input, ['bash', 'str_replace_editor'], {
@@ -71,7 +73,7 @@ export const AGENT_BUILDERS: Record<AgentName, AgentBuilder> = {
   mcp: buildMcpAgent,
   // The bare ToolCallAgent, as in OpenManus: create_chat_completion and terminate.
   toolcall: (input) =>
-    basicAgent(input, TOOLCALL_SYSTEM_PROMPT, {
+    basicAgent(input, builtinDefinition('toolcall').system_prompt, {
       tools: [createChatCompletionTool()],
       dispose: async () => undefined,
     }),

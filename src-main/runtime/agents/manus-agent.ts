@@ -17,7 +17,8 @@ import {
   type AgentBuildInput,
   type BuiltAgent,
 } from './build-input';
-import { MANUS_NEXT_STEP_PROMPT, manusSystemPrompt } from './prompts/manus';
+import { builtinDefinition } from './definitions/builtin-definitions';
+import { renderTemplate } from './definitions/template';
 
 export async function buildManusAgent(input: AgentBuildInput): Promise<BuiltAgent> {
   // It has other tools: a sandbox that cannot start ends the run only when the model
@@ -36,7 +37,10 @@ export async function buildManusAgent(input: AgentBuildInput): Promise<BuiltAgen
     await sandbox.dispose();
     throw error;
   }
-  let systemPrompt = manusSystemPrompt(input.config.sandbox.work_dir);
+  const definition = builtinDefinition('manus');
+  let systemPrompt = renderTemplate(definition.system_prompt, {
+    work_dir: input.config.sandbox.work_dir,
+  });
   if (extras.failures.length > 0) {
     // An unreachable MCP server must not stop every Manus run: the model is told which
     // tools are missing and why, and the run goes on without them.
@@ -49,9 +53,9 @@ export async function buildManusAgent(input: AgentBuildInput): Promise<BuiltAgen
     {
       ...input.settings,
       name: input.name,
-      description: 'A general agent: Python, shell and files in a sandbox, the web, and MCP tools.',
+      description: definition.description,
       systemPrompt,
-      nextStepPrompt: MANUS_NEXT_STEP_PROMPT,
+      nextStepPrompt: definition.next_step_prompt,
       keepImages: extras.keepImages,
       specialToolNames: specialToolNames(input),
     },

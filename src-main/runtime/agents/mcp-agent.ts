@@ -10,7 +10,8 @@ import {
   type AgentBuildInput,
   type BuiltAgent,
 } from './build-input';
-import { MCP_NEXT_STEP_PROMPT, mcpSystemPrompt } from './prompts/mcp';
+import { mcpSystemPrompt } from './prompts/mcp';
+import { builtinDefinition } from './definitions/builtin-definitions';
 import type { McpServerSettings, WorkbenchConfig } from '../config/schema';
 import { DEMO_MCP_SERVER_NAME, DEMO_MODEL_NAME } from '../demo/scripted-provider';
 import { VisualToolAgent } from '../loop/visual-tool-agent';
@@ -116,7 +117,7 @@ export async function buildMcpAgent(input: AgentBuildInput): Promise<BuiltAgent>
       name: input.name,
       description: `Uses the tools of the MCP server "${server}".`,
       systemPrompt: prompt(toolset.tools.map((t) => t.name)),
-      nextStepPrompt: MCP_NEXT_STEP_PROMPT,
+      nextStepPrompt: builtinDefinition('mcp').next_step_prompt,
       // our terminate, never the server's (openmanus 7.2 item 7), plus a caller's own
       specialToolNames: specialToolNames(input, [terminate.name]),
       keepImages: MCP_KEEP_IMAGES,

@@ -119,7 +119,8 @@ export class BatchRunner {
     const handle = this.deps.runs.start(
       {
         task: task.task,
-        agent: this.plan.agent,
+        agent: task.agent ?? this.plan.agent,
+        ...(task.agentRef !== undefined ? { agentRef: task.agentRef } : {}),
         sessionId,
         ...(this.plan.maxSteps !== undefined ? { maxSteps: this.plan.maxSteps } : {}),
         ...(task.workspace ? { workspace: { path: task.workspace, mode: 'copy' as const } } : {}),

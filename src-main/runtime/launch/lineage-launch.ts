@@ -82,9 +82,12 @@ export function lineageResumePoint(
   if (!events) throw new Error(`No run ${lineage.from.runId} in the history`);
   const from = lineage.from.runId;
   const readImage = context.readImage;
+  // the agent as the parent's events name it (a user's agent by its own name; a fork
+  // may go on with another version or agent: docs/agents.md)
+  const started = events.find((e) => e.type === 'run.started');
   const state = rebuildAgentState(
     events,
-    input.agent,
+    started?.type === 'run.started' ? started.agent : input.agent,
     lineage.seq,
     readImage && ((ref) => readImage(from, ref)),
   );

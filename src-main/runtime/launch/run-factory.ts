@@ -6,7 +6,11 @@
  * breakpoints and approval tools, the prices of its models and a way to switch them
  * (run-models.ts).
  */
-import { buildAgent } from '../agents/catalog';
+import { buildAgent, type AgentBuildInput } from '../agents/catalog';
+import { buildDefinedAgent } from '../agents/definitions/build-defined-agent';
+import { recordedDefinition } from '../agents/definitions/agent-store';
+import { recordedBuiltin } from '../agents/definitions/builtin-definitions';
+import { configForDefinition, definitionSettings, resolveRunDefinition } from './run-definition';
 import { resolveAgentSettings } from '../config/resolve';
 import { preparePlanningRun } from './planning-run';
 import { RunModels } from './run-models';
@@ -35,7 +39,15 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
         `An MCP prompt (${input.prompt.server}/${input.prompt.name}) gives the task of an mcp agent run: start it with the mcp agent and no flow.`,
       );
     }
-    const today = withRunProfile(services.loadConfig(), input.agent, input.profile);
+    const loaded = services.loadConfig();
+    // a user's agent (docs/agents.md): a definition that does not load refuses the run
+    const definition =
+      input.agentRef !== undefined && input.flow === undefined
+        ? resolveRunDefinition(input.agentRef, services.home, loaded)
+        : undefined;
+    const today = definition
+      ? configForDefinition(loaded, input.agent, definition.data, input.profile)
+      : withRunProfile(loaded, input.agent, input.profile);
     // "Run again" with the settings the run recorded: its profile and agent settings, the
     // key from today's config (checked before the run was started; recorded-settings.ts)
     const config = input.recorded
@@ -59,7 +71,10 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
           ...optional('atStepBoundary', checkpointHook(services, config, context, opened)),
         });
       } else {
-        const settings = resolveAgentSettings(config, input.agent);
+        const settings = definition
+          ? definitionSettings(config, definition.data)
+          : resolveAgentSettings(config, input.agent);
+        const agentName = definition?.data.name ?? input.agent;
         const resume = lineage ? lineageResumePoint(input, lineage, context) : undefined;
         if (resume && lineage?.kind === 'continue') {
           settings.maxSteps = continuationMaxSteps(
@@ -80,11 +95,11 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
         const atStepBoundary = checkpointHook(services, config, context, opened);
         context.debug?.setPricing(models.pricing());
         if (!input.ignoreSavedBreakpoints) {
-          context.debug?.addBreakpoints(settings.breakpoints ?? [], 'config', input.agent);
-          context.debug?.addApprovals(settings.approveTools ?? [], 'config', input.agent);
+          context.debug?.addBreakpoints(settings.breakpoints ?? [], 'config', agentName);
+          context.debug?.addApprovals(settings.approveTools ?? [], 'config', agentName);
         }
-        const built = await buildAgent(input.agent, {
-          name: input.agent,
+        const buildInput: AgentBuildInput = {
+          name: agentName,
           llm,
           settings,
           config,
@@ -105,11 +120,19 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
             ...(atStepBoundary ? { atStepBoundary } : {}),
             ...(context.keepImage ? { keepImage: context.keepImage } : {}),
           },
-        }).catch((error: unknown) => {
+        };
+        const built = await (
+          definition
+            ? buildDefinedAgent(buildInput, definition)
+            : buildAgent(input.agent, buildInput)
+        ).catch((error: unknown) => {
           throw new RunSetupError(error, { model: llm.model, maxSteps: settings.maxSteps });
         });
         prepared = {
-          agentName: input.agent,
+          agentName,
+          agentDefinition: definition
+            ? recordedDefinition(definition)
+            : recordedBuiltin(input.agent),
           model: llm.model,
           maxSteps: settings.maxSteps,
           ...(built.task !== undefined ? { task: built.task } : {}),

@@ -45,6 +45,19 @@ export class LineageError extends Error {
   }
 }
 
+/**
+ * A run of a user's agent goes on with the version it ran (`NAME@V`, kept in
+ * agents/.versions), and the built-in agent whose slot carries its profile.
+ */
+function userAgentOf(
+  started: Extract<RunEvent, { type: 'run.started' }>,
+): Pick<RunStartInput, 'agent' | 'agentRef'> | undefined {
+  const recorded = started.agentDefinition;
+  if (!recorded || recorded.source === 'builtin' || recorded.version === undefined)
+    return undefined;
+  return { agent: 'manus', agentRef: `${recorded.definition.name}@${recorded.version}` };
+}
+
 export function lineageInput(
   history: RunHistory,
   request: LineageRequest,
@@ -58,7 +71,9 @@ export function lineageInput(
   const isFlow = started.flow === 'planning';
   const agent = started.agent;
   const agentName = isAgentName(agent) ? agent : undefined;
-  if (!isFlow && agentName === undefined) {
+  // a user's agent (docs/agents.md): the version it ran, from the versions kept at home
+  const own = userAgentOf(started);
+  if (!isFlow && agentName === undefined && own === undefined) {
     throw new LineageError(
       `Run ${request.runId} names an agent this app does not have ("${agent}")`,
       'invalid_input',
@@ -67,8 +82,8 @@ export function lineageInput(
   // A flow's steps count run-wide over its executors; its untagged steps go to manus.
   const base: RunStartInput = isFlow
     ? { task: started.task, agent: 'manus', flow: 'planning' }
-    : { task: started.task, ...(agentName ? { agent: agentName } : {}) };
-  if (request.kind === 'fork') return forkInput(request, events, base, isFlow);
+    : { task: started.task, ...(agentName ? { agent: agentName } : {}), ...own };
+  if (request.kind === 'fork') return forkInput(request, events, base, isFlow, agent);
   const verb = request.kind === 'resume' ? 'resumed' : 'continued';
   if (isFlow) {
     throw new LineageError(
@@ -186,8 +201,9 @@ function forkInput(
   events: readonly RunEvent[],
   base: RunStartInput,
   isFlow: boolean,
+  /** the agent named in the parent's events */
+  agent: string,
 ): { input: RunStartInput; lineage: RunLineage } {
-  const agent = base.agent ?? 'manus';
   const boundary = events.find(
     (e) => e.type === 'step.finished' && (isFlow || e.agent === agent) && e.step === request.step,
   );
@@ -205,7 +221,12 @@ function forkInput(
     );
   }
   return {
-    input: { ...base, ...(request.maxSteps !== undefined ? { maxSteps: request.maxSteps } : {}) },
+    input: {
+      ...base,
+      ...(request.maxSteps !== undefined ? { maxSteps: request.maxSteps } : {}),
+      // "fork with the new prompt": another version (or agent) runs the next steps
+      ...(request.agentRef !== undefined ? { agentRef: request.agentRef } : {}),
+    },
     lineage: {
       kind: 'fork',
       from: { runId: request.runId, step: request.step },

@@ -102,6 +102,7 @@ export class RunManager {
       ...(input.rerunOf ? { rerunSettings: options.recorded ? 'recorded' : 'current' } : {}),
       ...(options.recorded ? { recorded: options.recorded } : {}),
       ...(input.prompt ? { prompt: input.prompt } : {}),
+      ...(input.agentRef !== undefined ? { agentRef: input.agentRef } : {}),
       // a batch column's profile, else the one the user chose for this run
       ...((options.profile ?? input.profile) !== undefined
         ? { profile: options.profile ?? input.profile }
@@ -313,6 +314,7 @@ export class RunManager {
         ...(input.rerunSettings ? { rerunSettings: input.rerunSettings } : {}),
         ...(input.batch ? { batch: input.batch } : {}),
         ...(input.prompt ? { prompt: input.prompt } : {}),
+        ...(prepared.agentDefinition ? { agentDefinition: prepared.agentDefinition } : {}),
       });
       // The run's own breakpoints after the factory's: a cost budget needs the run's prices.
       const actor = input.debugActor ?? 'ui';

@@ -2,6 +2,7 @@
  * The shapes RunManager works with: what a run factory gets and hands back, how a run
  * is started, and the handle a caller keeps.
  */
+import type { RecordedAgentDefinition } from '@shared/domain/agent-definition';
 import type { AgentName, FlowName, RunResult } from '@shared/domain/agent';
 import type { DebugActor } from '@shared/domain/debugger';
 import type { McpPromptChoice } from '@shared/domain/mcp';
@@ -35,6 +36,8 @@ export interface PreparedRun {
   /** the session the run really works in, when the factory chose it (a chosen workspace) */
   sessionId?: string;
   workspace?: RunWorkspace;
+  /** the agent definition the run uses, recorded on run.started (docs/agents.md) */
+  agentDefinition?: RecordedAgentDefinition;
 }
 
 export interface RunContext {
@@ -86,6 +89,8 @@ export interface ResolvedRunInput {
   batch?: RunBatchTag;
   /** the MCP prompt the task comes from (the mcp agent) */
   prompt?: McpPromptChoice;
+  /** a user's agent: a name, NAME@VERSION or a definition file (agents/definitions) */
+  agentRef?: string;
 }
 
 /** What a caller inside the main process may add to a run beyond the IPC's RunStartInput. */

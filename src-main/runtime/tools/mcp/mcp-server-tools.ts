@@ -6,7 +6,7 @@
 import type { Tool } from '../tool';
 import { workspaceBlobSink } from './mcp-blobs';
 import type { McpConnection } from './mcp-connection';
-import { mcpToolName } from './mcp-names';
+import { mcpToolName, mcpToolPrefix } from './mcp-names';
 import { createResourceTools, resourceToolNames } from './mcp-resources';
 import { createMcpTool } from './mcp-tool';
 import type { LoadMcpToolsOptions } from './mcp-toolset';
@@ -34,6 +34,7 @@ export async function serverTools(
     : false;
   const tools: Tool[] = [];
   for (const tool of remote) {
+    if (options.pick && !options.pick(server, tool.name)) continue;
     if (tool.taskSupport === 'required' && !tasks) {
       notes.push(
         `tool "${tool.name}" of MCP server "${server}" requires task-based execution, which the server does not offer (no tasks capability): left out`,
@@ -45,6 +46,8 @@ export async function serverTools(
   if (resources) {
     const taken = new Set(tools.map((t) => t.name));
     for (const tool of createResourceTools(connection, blobs)) {
+      const own = tool.name.slice(mcpToolPrefix(server).length);
+      if (options.pick && !options.pick(server, own)) continue;
       if (taken.has(tool.name)) {
         notes.push(
           `MCP server "${server}" has its own tool named like ${tool.name}: ours is left out`,

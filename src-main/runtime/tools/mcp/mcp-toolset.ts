@@ -56,6 +56,11 @@ export interface LoadMcpToolsOptions {
   host?: McpRunHost;
   /** header secrets, OAuth tokens and the sign-in page (mcp-oauth.ts) */
   auth?: McpAuthContext;
+  /**
+   * which of a server's tools the agent takes, by the server's own tool name (an agent
+   * definition's `server/tool` patterns); absent: all of them
+   */
+  pick?: (server: string, tool: string) => boolean;
 }
 
 type ServerToolsLoader = typeof serverToolsOfModule;
