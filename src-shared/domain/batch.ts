@@ -6,6 +6,7 @@
  */
 import type { AgentName, RunOutcome } from './agent';
 import type { RunVerdict, VerdictKind } from '../run-outcome';
+import type { RunScoring } from '../experiments/scorer-types';
 
 export interface BatchTask {
   /** the task text given to the agent */
@@ -14,6 +15,8 @@ export interface BatchTask {
   workspace?: string;
   /** run in the sandbox after the agent finishes; exit 0 = pass */
   check?: string;
+  /** an experiment's scorers and the item's expected answer (docs/experiments.md) */
+  scoring?: RunScoring;
 }
 
 export interface BatchItem {
@@ -33,6 +36,12 @@ export interface BatchPlan {
   tasks: BatchTask[];
   /** `[llm.NAME]` profiles, one grid column each; null: the agent's own profile */
   profiles: (string | null)[];
+  /**
+   * an experiment's variants: column i runs `agents[i]` (an agent spec such as `swe` or,
+   * once agents are files, `name@version`, passed through unchanged) with `profiles[i]`;
+   * absent: every column runs `agent`
+   */
+  agents?: string[];
   repeat: number;
   concurrency: number;
   maxSteps?: number;

@@ -76,3 +76,9 @@ export interface ScoreResult {
   score: number;
   explanation: string;
 }
+
+/** What a run is scored with: the experiment's scorers and its item's expected answer. */
+export interface RunScoring {
+  scorers: ScorerSpec[];
+  expected?: string;
+}

@@ -70,12 +70,20 @@ export interface BatchPlanInput {
   maxSteps?: number;
   /** the check of tasks that name none */
   check?: string;
+  /** an experiment's variants: the agent of each profile column (BatchPlan.agents) */
+  agents?: string[];
 }
 
 export function createBatchPlan(input: BatchPlanInput, now = Date.now()): BatchPlan {
   const profiles: (string | null)[] = input.profiles.length > 0 ? [...input.profiles] : [null];
-  if (new Set(profiles).size !== profiles.length)
-    throw new BatchPlanError('a profile is named twice');
+  const agents = input.agents;
+  if (agents !== undefined && agents.length !== profiles.length)
+    throw new BatchPlanError('an agent is needed for each profile column');
+  const columns = profiles.map((p, i) => `${agents?.[i] ?? ''}\u0000${p ?? ''}`);
+  if (new Set(columns).size !== columns.length)
+    throw new BatchPlanError(
+      agents ? 'a variant (agent and profile) is named twice' : 'a profile is named twice',
+    );
   const tasks = input.tasks.map((t) =>
     t.check === undefined && input.check !== undefined ? { ...t, check: input.check } : t,
   );
@@ -100,6 +108,7 @@ export function createBatchPlan(input: BatchPlanInput, now = Date.now()): BatchP
     agent: input.agent,
     tasks,
     profiles,
+    ...(agents ? { agents: [...agents] } : {}),
     repeat: input.repeat,
     concurrency: input.concurrency,
     ...(input.maxSteps !== undefined ? { maxSteps: input.maxSteps } : {}),

@@ -167,6 +167,33 @@ describe('BatchRunner', () => {
   });
 });
 
+describe('BatchRunner for an experiment', () => {
+  it('runs each column with its own agent and profile, and hands each task its scoring', async () => {
+    const { runs, inputs } = manager(1);
+    const store = new BatchStore(mkdtempSync(join(tmpdir(), 'wb-batches-')));
+    const scoring = {
+      scorers: [{ name: 'a', kind: 'answer' as const, match: 'exact' as const }],
+      expected: '4',
+    };
+    const p = createBatchPlan({
+      agent: 'toolcall',
+      agents: ['toolcall', 'swe'],
+      tasks: [{ task: 'x', scoring }],
+      profiles: ['a', 'a'],
+      repeat: 1,
+      concurrency: 1,
+    });
+    await new BatchRunner(deps(runs, store), p, store.create(p)).run();
+    expect(inputs.map((i) => [i.agent, i.profile, i.scoring])).toEqual([
+      ['toolcall', 'a', scoring],
+      ['swe', 'a', scoring],
+    ]);
+    expect(() =>
+      createBatchPlan({ ...p, agents: ['swe', 'swe'], profiles: ['a', 'a'], concurrency: 1 }),
+    ).toThrow(/variant \(agent and profile\) is named twice/);
+  });
+});
+
 async function until(probe: () => boolean, timeoutMs = 5_000): Promise<void> {
   const started = Date.now();
   while (!probe()) {

@@ -14,6 +14,7 @@ import type {
   BatchState,
 } from '@shared/domain/batch';
 import { batchGrid, batchProgress } from '@shared/batch-grid';
+import type { AgentName } from '@shared/domain/agent';
 import type { RunManager } from '../runs/run-manager';
 import type { BatchStore } from './batch-store';
 
@@ -119,7 +120,9 @@ export class BatchRunner {
     const handle = this.deps.runs.start(
       {
         task: task.task,
-        agent: this.plan.agent,
+        // an experiment's column may run another agent (batch-plan.ts: `agents`); the spec
+        // is passed through unchanged (`name@version` once agents are files, issue 28)
+        agent: (this.plan.agents?.[item.profileIndex] ?? this.plan.agent) as AgentName,
         sessionId,
         ...(this.plan.maxSteps !== undefined ? { maxSteps: this.plan.maxSteps } : {}),
         ...(task.workspace ? { workspace: { path: task.workspace, mode: 'copy' as const } } : {}),
@@ -129,6 +132,7 @@ export class BatchRunner {
         ignoreSavedBreakpoints: true,
         ...(profile !== null ? { profile } : {}),
         ...(task.check !== undefined ? { check: task.check } : {}),
+        ...(task.scoring ? { scoring: task.scoring } : {}),
         batch: {
           batchId: this.plan.batchId,
           item: item.key,
