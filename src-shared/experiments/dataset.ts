@@ -43,9 +43,12 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** The items of a dataset's text; every problem is collected (not only the first). */
 export function parseDatasetLines(text: string): {
   items: DatasetItem[];
+  /** each item's line number (1-based) */
+  lines: number[];
   problems: DatasetProblem[];
 } {
   const items: DatasetItem[] = [];
+  const lines: number[] = [];
   const problems: DatasetProblem[] = [];
   const ids = new Map<string, number>();
   for (const [index, raw] of text.split('\n').entries()) {
@@ -101,6 +104,7 @@ export function parseDatasetLines(text: string): {
       problem(`the id "${id}" is already used on line ${seen}; ids must be unique`, 'id');
     else ids.set(id, line);
     if (problems.length > before) continue;
+    lines.push(line);
     items.push({
       id,
       task: task as string,
@@ -110,7 +114,7 @@ export function parseDatasetLines(text: string): {
       ...(metadata !== undefined ? { metadata: metadata as Record<string, unknown> } : {}),
     });
   }
-  return { items, problems };
+  return { items, lines, problems };
 }
 
 /** One item as its JSONL line (keys in a fixed order, so the file diffs well). */
