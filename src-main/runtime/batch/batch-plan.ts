@@ -63,8 +63,8 @@ export function parseTaskLines(text: string, file: string): BatchTask[] {
 export interface BatchPlanInput {
   agent: AgentName;
   tasks: BatchTask[];
-  /** empty: one column, the agent's own profile */
-  profiles: string[];
+  /** empty: one column, the agent's own profile (null: the agent's own, an experiment's variant) */
+  profiles: (string | null)[];
   repeat: number;
   concurrency: number;
   maxSteps?: number;
