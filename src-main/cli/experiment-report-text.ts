@@ -76,4 +76,3 @@ export function formatExperimentDiff(diff: ExperimentDiff): string {
   }
   return lines.join('\n');
 }
-
