@@ -17,6 +17,7 @@ import { forkBench } from './fork.bench';
 import { batchBench } from './batch.bench';
 import { modelCallBench } from './model-call.bench';
 import { agentsBench } from './agents.bench';
+import { experimentBench } from './experiment.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -31,6 +32,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   fork: forkBench,
   batch: batchBench,
   agents: agentsBench,
+  experiment: experimentBench,
 };
 
 const wanted = process.argv.slice(2);

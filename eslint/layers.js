@@ -12,7 +12,9 @@ const rt = (name) => `src-main/runtime/${name}`;
 export const LAYERS = {
   // ---- the runtime (plain Node), top to bottom
   'src-main/runtime':
-    'batch launch timetravel flow agents loop tools runs debug demo sandbox llm session config util',
+    'experiments batch launch timetravel flow agents loop tools runs debug demo sandbox llm session config util',
+  // experiments: datasets, experiment files and reports, run by the batch engine
+  [rt('experiments')]: 'batch launch agents runs config util',
   // batch runs: plans, schedules and resumes runs through the run manager
   [rt('batch')]: 'runs config util',
   [rt('launch')]:

@@ -109,6 +109,30 @@ describe('formatEvent', () => {
     expect(formatEvent(at({ ...check, ok: false, exitCode: 2 }))).toBe(
       '  ✗ check failed (exit 2): make test',
     );
+    const score = { type: 'score.recorded', kind: 'judge', durationMs: 3 } as const;
+    expect(
+      formatEvent(
+        at({
+          ...score,
+          scorer: 'judge',
+          score: 0.8999,
+          passed: true,
+          explanation: 'mostly\nright',
+          judge: {
+            profile: 'j',
+            model: 'm-j',
+            request: [],
+            reply: '{}',
+            usage: { prompt: 1, completion: 1 },
+          },
+        }),
+      ),
+    ).toBe('  ✓ score judge 0.9 (judge m-j): mostly right');
+    expect(
+      formatEvent(
+        at({ ...score, kind: 'answer', scorer: 'a', score: 0, passed: false, explanation: 'no' }),
+      ),
+    ).toBe('  ✗ score a 0: no');
     const queued = { type: 'llm.queued', agent: 'swe', step: 1, model: 'm' } as const;
     expect(formatEvent(at({ ...queued, reason: 'max_concurrency', ahead: 1, capacity: 2 }))).toBe(
       '  … m: 2 calls of this profile in flight, 1 ahead (max_concurrency)',

@@ -66,6 +66,11 @@ function describeEvent(event: RunEvent): string | null {
       return event.ok
         ? `  ✓ check passed: ${oneLine(event.command)}`
         : `  ✗ check failed${event.exitCode !== null ? ` (exit ${event.exitCode})` : ''}: ${oneLine(event.command)}${event.error ? `: ${oneLine(event.error)}` : ''}`;
+    case 'score.recorded': {
+      // an experiment's scorer (docs/experiments.md): the score, and why
+      const judge = event.judge ? ` (judge ${event.judge.model})` : '';
+      return `  ${event.passed ? '✓' : '✗'} score ${event.scorer} ${Number(event.score.toFixed(3))}${judge}: ${oneLine(event.explanation)}`;
+    }
     case 'checkpoint.limited':
       // a snapshot limit: what a fork from here will miss, or that snapshots stopped
       return `  ⚠ ${oneLine(event.message, 400)}`;

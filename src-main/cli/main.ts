@@ -38,6 +38,10 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./commands/serve')).serveCommand(rest);
     case 'batch':
       return (await import('./commands/batch')).batchCommand(rest);
+    case 'experiment':
+      return (await import('./commands/experiment')).experimentCommand(rest);
+    case 'dataset':
+      return (await import('./commands/dataset')).datasetCommand(rest);
     case 'runs':
       return (await import('./commands/runs')).runsCommand(rest);
     case 'config':

@@ -8,6 +8,8 @@
 export const HELP_TOPICS = [
   'run',
   'batch',
+  'experiment',
+  'dataset',
   'runs list',
   'runs show',
   'runs export',
@@ -53,6 +55,19 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
   batch --resume BATCH_ID | batch show BATCH_ID [--json]
                       go on with a stopped or killed batch (finished runs are kept) |
                       show its grid`,
+  experiment: `  experiment run FILE.toml [--concurrency N] [-c|--config FILE] [--json]
+                      run an experiment (a dataset x variants x repeats, scored; see
+                      docs/experiments.md); its report on stdout
+  experiment resume ID | experiment show ID [--json] | experiment list [--json]
+                      go on with a stopped or killed experiment | its report | all of them
+  experiment diff A B [--scorer S] [--variant-a NAME] [--variant-b NAME] [--json]
+                      B's variant against A's over the same items; exit 1 when B is
+                      significantly worse on a scorer (all of them, or S): a CI gate`,
+  dataset: `  dataset check FILE.jsonl [--json]
+                      validate a dataset (every problem with its line and key), print its version
+  dataset add FILE.jsonl RUN... [--answer]
+                      add runs of the history as items: task, starting workspace (copied
+                      beside the dataset), with --answer their final answer as the expected one`,
   'runs list': `  runs list [--limit N] [--agent NAME[@VERSION]] [--status VERDICT]... [--batch BATCH_ID] [--json]
                       the runs in the history, newest first: the newest N, only one
                       agent's, only these verdicts (finished, finished_with_errors,

@@ -23,6 +23,7 @@ import { SandboxManager } from './sandbox/sandbox-manager';
 import { SessionRegistry } from './session/session';
 import { ScriptedProvider } from './demo/scripted-provider';
 import { BatchService } from './batch/batch-service';
+import { ExperimentService } from './experiments/experiment-service';
 import { ModelGates } from './llm/model-gates';
 import { admitLineage } from './launch/lineage-admission';
 import { sweepOrphanWorkspaces } from './runs/orphan-workspaces';
@@ -59,6 +60,8 @@ export interface Runtime {
   runs: RunManager;
   /** batch runs: a task set against several profiles (`workbench batch`, the Batch view) */
   batches: BatchService;
+  /** experiments: a dataset x variants x repeats, scored (`workbench experiment`) */
+  experiments: ExperimentService;
   services: RuntimeServices;
   /** the session new runs use unless told otherwise */
   sessionId: string;
@@ -125,9 +128,17 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     runs,
     closeSession: (id) => services.sessions.close(id),
   });
+  const experiments = new ExperimentService({
+    dir: join(home, 'experiments'),
+    home,
+    batches,
+    runs,
+    loadConfig: () => services.loadConfig(),
+  });
   return {
     runs,
     batches,
+    experiments,
     services,
     sessionId,
     async dispose() {

@@ -6,6 +6,7 @@
  */
 import type { AgentName, RunOutcome } from './agent';
 import type { RunVerdict, VerdictKind } from '../run-outcome';
+import type { RunScoring } from '../experiments/scorer-types';
 
 export interface BatchTask {
   /** the task text given to the agent */
@@ -22,6 +23,17 @@ export interface BatchTask {
   agent?: AgentName;
   agentRef?: string;
   agentLabel?: string;
+  /** an experiment's scorers and the item's expected answer (docs/experiments.md) */
+  scoring?: RunScoring;
+}
+
+/** The agent of an experiment's column: as a task's (BatchTask), with the agent required. */
+export type BatchColumnAgent = Required<Pick<BatchTask, 'agent'>> &
+  Pick<BatchTask, 'agentRef' | 'agentLabel'>;
+
+/** How a column's agent is named in keys and reports: `name@version` or the built-in name. */
+export function columnAgentLabel(column: BatchColumnAgent): string {
+  return column.agentLabel ?? column.agentRef ?? column.agent;
 }
 
 export interface BatchItem {
@@ -41,6 +53,12 @@ export interface BatchPlan {
   tasks: BatchTask[];
   /** `[llm.NAME]` profiles, one grid column each; null: the agent's own profile */
   profiles: (string | null)[];
+  /**
+   * an experiment's variants: column i runs `agents[i]` (a built-in agent, or a user's
+   * agent pinned to a version, resolved when the experiment starts) with `profiles[i]`;
+   * absent: every column runs `agent`
+   */
+  agents?: BatchColumnAgent[];
   repeat: number;
   concurrency: number;
   maxSteps?: number;

@@ -6,14 +6,10 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isAgentName } from '@shared/domain/agent';
-import { parseAgentRef } from '@shared/domain/agent-definition';
 import type { BatchGrid, BatchTask } from '@shared/domain/batch';
-import { isDefinitionPath } from '../../runtime/agents/definitions/agent-store';
 import { AgentDefinitionError } from '../../runtime/agents/definitions/load-definition';
-import { carrierAgent } from '../../runtime/agents/definitions/tool-patterns';
 import type { WorkbenchConfig } from '../../runtime/config/schema';
-import { resolveRunDefinition } from '../../runtime/launch/run-definition';
+import { AgentChoiceError, resolveAgentChoice } from '../../runtime/launch/agent-choice';
 import { ConfigError } from '../../runtime/config/load';
 import { BatchPlanError, parseTaskLines } from '../../runtime/batch/batch-plan';
 import { BatchNotFoundError } from '../../runtime/batch/batch-store';
@@ -143,10 +139,7 @@ async function follow(
   return allGood ? EXIT.finished : EXIT.error;
 }
 
-/**
- * What each `--agent` runs: a built-in agent by name, or a user's agent or a file, its
- * definition checked now (exit 2 naming file and line) and pinned to the version checked.
- */
+/** What each `--agent` runs (agent-choice.ts); a bad reference is bad usage. */
 function batchAgents(
   refs: readonly string[],
   runtime: Runtime,
@@ -154,19 +147,12 @@ function batchAgents(
 ): Pick<BatchTask, 'agent' | 'agentRef' | 'agentLabel'>[] {
   if (new Set(refs).size !== refs.length) throw new UsageError('an --agent is named twice');
   return refs.map((ref) => {
-    const name = parseAgentRef(ref).name;
-    if (isAgentName(name) && !isDefinitionPath(ref)) {
-      if (ref !== name && ref !== `${name}@1`)
-        throw new UsageError(`the built-in agent ${name} has one version: ${name}@1`);
-      return { agent: name };
+    try {
+      return resolveAgentChoice(ref, runtime.services.home, config);
+    } catch (error) {
+      if (error instanceof AgentChoiceError) throw new UsageError(error.message);
+      throw error;
     }
-    const definition = resolveRunDefinition(ref, runtime.services.home, config);
-    const label = `${definition.data.name}@${definition.version}`;
-    return {
-      agent: carrierAgent(definition.patterns),
-      agentRef: definition.source === 'file' ? definition.path! : label,
-      agentLabel: label,
-    };
   });
 }
 

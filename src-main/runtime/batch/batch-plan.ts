@@ -6,7 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { AgentName } from '@shared/domain/agent';
-import type { BatchItem, BatchPlan, BatchTask } from '@shared/domain/batch';
+import {
+  columnAgentLabel,
+  type BatchColumnAgent,
+  type BatchItem,
+  type BatchPlan,
+  type BatchTask,
+} from '@shared/domain/batch';
 import { isWithin } from '../util/contained-path';
 
 export class BatchPlanError extends Error {}
@@ -63,19 +69,29 @@ export function parseTaskLines(text: string, file: string): BatchTask[] {
 export interface BatchPlanInput {
   agent: AgentName;
   tasks: BatchTask[];
-  /** empty: one column, the agent's own profile */
-  profiles: string[];
+  /** empty: one column, the agent's own profile (null: the agent's own, an experiment's variant) */
+  profiles: (string | null)[];
   repeat: number;
   concurrency: number;
   maxSteps?: number;
   /** the check of tasks that name none */
   check?: string;
+  /** an experiment's variants: the agent of each profile column (BatchPlan.agents) */
+  agents?: BatchColumnAgent[];
 }
 
 export function createBatchPlan(input: BatchPlanInput, now = Date.now()): BatchPlan {
   const profiles: (string | null)[] = input.profiles.length > 0 ? [...input.profiles] : [null];
-  if (new Set(profiles).size !== profiles.length)
-    throw new BatchPlanError('a profile is named twice');
+  const agents = input.agents;
+  if (agents !== undefined && agents.length !== profiles.length)
+    throw new BatchPlanError('an agent is needed for each profile column');
+  const columns = profiles.map(
+    (p, i) => `${agents?.[i] ? columnAgentLabel(agents[i]) : ''}\u0000${p ?? ''}`,
+  );
+  if (new Set(columns).size !== columns.length)
+    throw new BatchPlanError(
+      agents ? 'a variant (agent and profile) is named twice' : 'a profile is named twice',
+    );
   const tasks = input.tasks.map((t) =>
     t.check === undefined && input.check !== undefined ? { ...t, check: input.check } : t,
   );
@@ -100,6 +116,7 @@ export function createBatchPlan(input: BatchPlanInput, now = Date.now()): BatchP
     agent: input.agent,
     tasks,
     profiles,
+    ...(agents ? { agents: agents.map((a) => ({ ...a })) } : {}),
     repeat: input.repeat,
     concurrency: input.concurrency,
     ...(input.maxSteps !== undefined ? { maxSteps: input.maxSteps } : {}),

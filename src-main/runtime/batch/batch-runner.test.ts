@@ -167,6 +167,44 @@ describe('BatchRunner', () => {
   });
 });
 
+describe('BatchRunner for an experiment', () => {
+  it('runs each column with its own agent and profile, and hands each task its scoring', async () => {
+    const { runs, inputs } = manager(1);
+    const store = new BatchStore(mkdtempSync(join(tmpdir(), 'wb-batches-')));
+    const scoring = {
+      scorers: [{ name: 'a', kind: 'answer' as const, match: 'exact' as const }],
+      expected: '4',
+    };
+    const p = createBatchPlan({
+      agent: 'toolcall',
+      agents: [
+        { agent: 'toolcall' },
+        { agent: 'swe', agentRef: 'mine@2', agentLabel: 'mine@2' },
+        { agent: 'swe' },
+      ],
+      tasks: [{ task: 'x', scoring }],
+      profiles: ['a', 'a', 'a'],
+      repeat: 1,
+      concurrency: 1,
+    });
+    await new BatchRunner(deps(runs, store), p, store.create(p)).run();
+    // a user's agent column runs its pinned version, carried by the built-in it shares needs with
+    expect(inputs.map((i) => [i.agent, i.agentRef, i.profile, i.scoring])).toEqual([
+      ['toolcall', undefined, 'a', scoring],
+      ['swe', 'mine@2', 'a', scoring],
+      ['swe', undefined, 'a', scoring],
+    ]);
+    expect(() =>
+      createBatchPlan({
+        ...p,
+        agents: [{ agent: 'swe' }, { agent: 'swe' }],
+        profiles: ['a', 'a'],
+        concurrency: 1,
+      }),
+    ).toThrow(/variant \(agent and profile\) is named twice/);
+  });
+});
+
 async function until(probe: () => boolean, timeoutMs = 5_000): Promise<void> {
   const started = Date.now();
   while (!probe()) {

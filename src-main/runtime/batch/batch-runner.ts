@@ -116,11 +116,14 @@ export class BatchRunner {
     if (!task || profile === undefined) return;
     // A fresh session per attempt: a re-run never inherits an interrupted run's files.
     const sessionId = `${this.plan.batchId}-${item.key}-${randomUUID().slice(0, 4)}`;
+    const column = this.plan.agents?.[item.profileIndex];
+    const agentRef = task.agentRef ?? (task.agent === undefined ? column?.agentRef : undefined);
     const handle = this.deps.runs.start(
       {
         task: task.task,
-        agent: task.agent ?? this.plan.agent,
-        ...(task.agentRef !== undefined ? { agentRef: task.agentRef } : {}),
+        // a task's own agent (`batch --agent a@3`), else its experiment column's, else the plan's
+        agent: task.agent ?? column?.agent ?? this.plan.agent,
+        ...(agentRef !== undefined ? { agentRef } : {}),
         sessionId,
         ...(this.plan.maxSteps !== undefined ? { maxSteps: this.plan.maxSteps } : {}),
         ...(task.workspace ? { workspace: { path: task.workspace, mode: 'copy' as const } } : {}),
@@ -130,6 +133,7 @@ export class BatchRunner {
         ignoreSavedBreakpoints: true,
         ...(profile !== null ? { profile } : {}),
         ...(task.check !== undefined ? { check: task.check } : {}),
+        ...(task.scoring ? { scoring: task.scoring } : {}),
         batch: {
           batchId: this.plan.batchId,
           item: item.key,

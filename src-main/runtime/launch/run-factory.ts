@@ -24,6 +24,7 @@ import {
   openForkSession,
 } from './lineage-launch';
 import { runCheck } from './run-check';
+import { runScorers } from './run-scorers';
 import { modelClientForProfile } from './model-client';
 import { withRunProfile } from './run-profile';
 import { withRecordedSettings } from './recorded-settings';
@@ -161,6 +162,30 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
                 });
               } catch (error) {
                 // Stopped during its check: the run did not finish (a batch runs it again).
+                if (signal.aborted) return { ...result, outcome: 'cancelled', state: 'FINISHED' };
+                throw error;
+              }
+            }
+            // An experiment's scorers, likewise (recorded before run.finished).
+            if (input.scoring && result.outcome !== 'cancelled') {
+              try {
+                await runScorers({
+                  scoring: input.scoring,
+                  task: typeof task === 'string' ? task : input.task,
+                  manager: services.sandboxes,
+                  session: opened.session,
+                  settings: config.sandbox,
+                  emit: context.emit,
+                  events: () => context.readRun?.(context.runId) ?? [],
+                  judgeModel: (profile) =>
+                    modelClientForProfile(
+                      services,
+                      services.config.resolveNamedProfile(profile, config),
+                      input.agent,
+                    ),
+                  signal,
+                });
+              } catch (error) {
                 if (signal.aborted) return { ...result, outcome: 'cancelled', state: 'FINISHED' };
                 throw error;
               }

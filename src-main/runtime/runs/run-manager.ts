@@ -108,6 +108,7 @@ export class RunManager {
         ? { profile: options.profile ?? input.profile }
         : {}),
       ...(options.check !== undefined ? { check: options.check } : {}),
+      ...(options.scoring ? { scoring: options.scoring } : {}),
       ...(options.batch ? { batch: options.batch } : {}),
     };
     const sessionId = input.sessionId ?? this.defaultSessionId;

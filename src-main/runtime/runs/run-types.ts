@@ -19,6 +19,7 @@ import type {
 import type { RunSummary } from '@shared/ipc';
 import type { RunDebugger } from '../debug/run-debugger';
 import type { CheckpointStore } from './checkpoint-store';
+import type { RunScoring } from '@shared/experiments/scorer-types';
 import type { RunHistory } from './run-history';
 import type { RunLineage } from './run-lineage';
 
@@ -85,6 +86,8 @@ export interface ResolvedRunInput {
   profile?: string;
   /** a shell command run in the run's sandbox after the agent finishes (a batch's check) */
   check?: string;
+  /** an experiment's scorers, run after the agent finishes (launch/run-scorers.ts) */
+  scoring?: RunScoring;
   /** the batch cell this run fills, recorded on run.started */
   batch?: RunBatchTag;
   /** the MCP prompt the task comes from (the mcp agent) */
@@ -100,6 +103,7 @@ export interface RunStartOptions {
   ignoreSavedBreakpoints?: boolean;
   profile?: string;
   check?: string;
+  scoring?: RunScoring;
   batch?: RunBatchTag;
   /** a fork or a resume: where it starts from (run-lineage.ts) */
   lineage?: RunLineage;
