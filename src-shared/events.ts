@@ -45,6 +45,7 @@ import type {
   RunResumedEvent,
 } from './events/debugger-events';
 import type { CheckpointLimitedEvent } from './events/timetravel-events';
+import type { ReplayDivergedEvent } from './events/gateway-events';
 
 export * from './events/run-events';
 export * from './events/step-events';
@@ -53,6 +54,7 @@ export * from './events/tool-events';
 export * from './events/sandbox-events';
 export * from './events/debugger-events';
 export * from './events/timetravel-events';
+export * from './events/gateway-events';
 
 export const RUN_EVENT_VERSION = 1 as const;
 
@@ -85,7 +87,8 @@ export type RunEventPayload =
   | CheckFinishedEvent
   | LlmQueuedEvent
   | CheckpointLimitedEvent
-  | McpLogEvent;
+  | McpLogEvent
+  | ReplayDivergedEvent;
 
 export type RunEventType = RunEventPayload['type'];
 
@@ -131,6 +134,7 @@ export const RUN_EVENT_TYPES: readonly RunEventType[] = [
   'llm.queued',
   'checkpoint.limited',
   'mcp.log',
+  'replay.diverged',
 ];
 
 export function isEventOfType<T extends RunEventType>(
