@@ -65,7 +65,7 @@ afterEach(async () => {
 
 describe.skipIf(!python.available)('the model gateway with a Python openai agent', () => {
   it('records the agent as a run: steps, paired tool results, duplicate and stuck, the exact fields', async () => {
-    fixture = await startGatewayFixture(script, { idleMs: 400 });
+    fixture = await startGatewayFixture(script, { idleMs: 1_500 });
     const result = await runAgent(fixture);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -125,7 +125,7 @@ describe.skipIf(!python.available)('the model gateway with a Python openai agent
   });
 
   it('replays the run without calling the model, and reports a changed prompt as the divergence at step 1', async () => {
-    fixture = await startGatewayFixture(script, { idleMs: 300 });
+    fixture = await startGatewayFixture(script, { idleMs: 1_000 });
     await runAgent(fixture);
     const [original] = fixture.runIds();
     await waitFor(
@@ -135,7 +135,7 @@ describe.skipIf(!python.available)('the model gateway with a Python openai agent
     const calls = fixture.upstream.requests.length;
     const reports: string[] = [];
     await fixture.restart({
-      idleMs: 300,
+      idleMs: 1_000,
       replay: { runId: original! },
       report: (m) => reports.push(m),
     });
@@ -159,7 +159,7 @@ describe.skipIf(!python.available)('the model gateway with a Python openai agent
     expect(reports).toEqual([]);
 
     await fixture.restart({
-      idleMs: 300,
+      idleMs: 1_000,
       replay: { runId: original!, onDivergence: 'fail' },
       report: (m) => reports.push(m),
     });

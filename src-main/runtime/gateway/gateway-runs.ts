@@ -173,6 +173,7 @@ export function runNameOf(header: string | string[] | undefined): string | undef
 /** The agent's name when it gave none: its client library, from the User-Agent. */
 export function clientName(userAgent: string | undefined): string {
   const ua = (userAgent ?? '').toLowerCase();
+  if (ua.startsWith('agents/')) return 'openai-agents';
   if (ua.includes('openai/python')) return 'openai-python';
   if (ua.includes('openai/js')) return 'openai-js';
   if (ua.includes('ai-sdk') || ua.includes('ai/')) return 'ai-sdk';
