@@ -231,4 +231,40 @@ describe.skipIf(!python.available)('the model gateway with a Python openai agent
     });
     expect(ofType(events, 'run.finished')[0]!.outcome).toBe('cancelled');
   });
+
+  it('forks the run at step 3: steps 1-2 replayed, step 3 answered with the edited reply', async () => {
+    fixture = await startGatewayFixture(script, { idleMs: 1_000 });
+    await runAgent(fixture);
+    const [original] = fixture.runIds();
+    await waitFor(
+      () => fixture!.eventsOf(original!).some((e) => e.type === 'run.finished'),
+      'the run to end',
+    );
+    const calls = fixture.upstream.requests.length;
+    await fixture.restart({
+      idleMs: 1_000,
+      replay: {
+        runId: original!,
+        liveFrom: 3,
+        reply: { model: 'edited', content: 'Forked answer.', toolCalls: [], finishReason: 'stop' },
+      },
+    });
+    const forked = await runAgent(fixture);
+    expect(forked.code).toBe(0);
+    expect(forked.lines.map((l) => l['turn'])).toEqual([1, 2, 3]);
+    expect(forked.lines.at(-1)).toMatchObject({ content: 'Forked answer.', calls: [] });
+    expect(fixture.upstream.requests).toHaveLength(calls);
+    const forkId = fixture.runIds()[1]!;
+    await waitFor(
+      () => fixture!.eventsOf(forkId).some((e) => e.type === 'run.finished'),
+      'the fork to end',
+    );
+    const events = fixture.eventsOf(forkId);
+    expect(ofType(events, 'run.started')[0]!.forkOf).toEqual({ runId: original, step: 2 });
+    expect(ofType(events, 'llm.responded').map((e) => e.content)).toEqual([
+      null,
+      'Checking again.',
+      'Forked answer.',
+    ]);
+  });
 });
