@@ -54,6 +54,7 @@ export class GatewayRuns {
     header: string | undefined,
     messages: readonly Message[],
     userAgent: string | undefined,
+    model = '',
   ): Promise<ExternalRun> {
     this.endIdle();
     let run: ExternalRun | undefined;
@@ -65,7 +66,7 @@ export class GatewayRuns {
         .filter((r) => !r.isNamed && r.inFlight === 0 && r.continues(messages))
         .sort((a, b) => b.conversation.length - a.conversation.length)[0];
     }
-    run ??= this.start(header ?? clientName(userAgent), header !== undefined, messages);
+    run ??= this.start(header ?? clientName(userAgent), header !== undefined, messages, model);
     run.inFlight += 1;
     run.lastActivity = Date.now();
     await run.ready();
@@ -120,7 +121,12 @@ export class GatewayRuns {
     }
   }
 
-  private start(name: string, isNamed: boolean, messages: readonly Message[]): ExternalRun {
+  private start(
+    name: string,
+    isNamed: boolean,
+    messages: readonly Message[],
+    model: string,
+  ): ExternalRun {
     const run = new ExternalRun(name, isNamed);
     const task =
       messages.find((m) => m.role === 'user')?.content?.trim() ||
@@ -140,7 +146,8 @@ export class GatewayRuns {
         ...(first?.lineage ? { lineage: first.lineage } : {}),
         factory: async (_input, context): Promise<PreparedRun> => ({
           agentName: run.agent,
-          model: '',
+          // the model its first call asked for (run.started; each step records its own)
+          model,
           maxSteps: 0,
           execute: (_task, signal) => {
             run.attach({ runId: context.runId, emit: context.emit, debug: context.debug!, signal });

@@ -133,7 +133,12 @@ export class GatewayServer {
     if (body['model'] === undefined || body['model'] === PROFILE_MODEL_ALIAS)
       body['model'] = upstream.model;
     const messages = (body['messages'] as unknown[]).map(messageOfWire);
-    const run = await this.options.runs.route(name, messages, req.headers['user-agent']);
+    const run = await this.options.runs.route(
+      name,
+      messages,
+      req.headers['user-agent'],
+      String(body['model']),
+    );
     const started = performance.now();
     const isStream = body['stream'] === true;
     // the call ends when the client goes away, or when the run is stopped
