@@ -15,6 +15,7 @@ import { debuggerBench } from './debugger.bench';
 import { startupBench } from './startup.bench';
 import { forkBench } from './fork.bench';
 import { batchBench } from './batch.bench';
+import { gatewayBench } from './gateway.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -27,6 +28,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   startup: startupBench,
   fork: forkBench,
   batch: batchBench,
+  gateway: gatewayBench,
 };
 
 const wanted = process.argv.slice(2);
