@@ -86,7 +86,7 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
                       serve the workbench UI in a browser (prints the URL to open; its
                       token is new at every start unless WORKBENCH_SERVE_TOKEN sets one;
                       a --host other than loopback is reachable from the network: warned)`,
-  gateway: `  gateway [--port N] [--profile NAME] [--idle SECONDS]
+  gateway: `  gateway [--port N] [--profile NAME] [--idle SECONDS] [--break SPEC]... [--approve TOOL]...
       [--replay RUN [--on-divergence live|fail]] [--fork RUN --at N [--reply FILE]]
                       a recording model gateway on 127.0.0.1 for agents you wrote
                       yourself: give them the printed OPENAI_BASE_URL and OPENAI_API_KEY;

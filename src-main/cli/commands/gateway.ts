@@ -23,6 +23,8 @@ export async function gatewayCommand(args: string[]): Promise<number> {
     fork: { type: 'string' },
     at: { type: 'string' },
     reply: { type: 'string' },
+    break: { type: 'string', multiple: true },
+    approve: { type: 'string', multiple: true },
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -58,6 +60,8 @@ export async function gatewayCommand(args: string[]): Promise<number> {
       ...(token ? { token } : {}),
       ...(idleSeconds !== undefined ? { idleMs: idleSeconds * 1000 } : {}),
       report,
+      ...(values.break?.length ? { breakpoints: values.break } : {}),
+      ...(values.approve?.length ? { approveTools: values.approve } : {}),
       ...(source
         ? {
             replay: {
