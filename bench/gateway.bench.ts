@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { createRuntime } from '../src-main/runtime/runtime';
 import { startGateway } from '../src-main/runtime/gateway/gateway';
 import { ScriptedOpenAiServer } from '../src-main/runtime/llm/testing/scripted-openai-server';
+import { requestUpstream } from '../src-main/runtime/gateway/upstream-request';
 import { report, type BenchResult } from './report';
 
 const CALLS = 300;

@@ -55,11 +55,14 @@ export function sseHeaders(): Record<string, string> {
   };
 }
 
-export function copyHeaders(headers: Headers, names: string[]): Record<string, string> {
+export function copyHeaders(
+  response: { header(name: string): string | undefined },
+  names: string[],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of names) {
-    const value = headers.get(name);
-    if (value !== null) out[name] = value;
+    const value = response.header(name);
+    if (value !== undefined) out[name] = value;
   }
   return out;
 }

@@ -30,6 +30,7 @@ import {
   type Json,
 } from './gateway-http';
 import type { Upstream } from './upstream';
+import { requestUpstream } from './upstream-request';
 import { holdBeforeModel, holdBeforeTools } from './gateway-debug';
 import type { ReplayPlan } from './gateway-replay';
 
@@ -209,7 +210,7 @@ export class GatewayServer {
     run: ExternalRun,
   ): Promise<{ reply: ChatReply; raw?: { text: string; isBody: boolean } } | undefined> {
     const { upstream } = this.options;
-    const response = await fetch(`${await upstream.baseUrl()}/chat/completions`, {
+    const response = await requestUpstream(`${await upstream.baseUrl()}/chat/completions`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -220,7 +221,7 @@ export class GatewayServer {
       signal,
     });
     const model = String(body['model'] ?? '');
-    if (!response.ok || !response.body) {
+    if (!response.ok) {
       const text = await response.text();
       run.failed(
         `the model server answered ${response.status}: ${text.slice(0, 500)}`,
@@ -232,8 +233,8 @@ export class GatewayServer {
         );
       } else {
         res.writeHead(response.status, {
-          'content-type': response.headers.get('content-type') ?? 'application/json',
-          ...copyHeaders(response.headers, ['retry-after', 'x-should-retry']),
+          'content-type': response.header('content-type') ?? 'application/json',
+          ...copyHeaders(response, ['retry-after', 'x-should-retry']),
         });
         res.end(text);
       }
@@ -259,7 +260,7 @@ export class GatewayServer {
     if (isPiped) res.writeHead(200, sseHeaders());
     let text = '';
     const decoder = new TextDecoder();
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    for await (const chunk of response.body) {
       if (isPiped) res.write(chunk);
       const piece = decoder.decode(chunk, { stream: true });
       if (!isPiped) text += piece;
@@ -293,11 +294,13 @@ export class GatewayServer {
       { id: upstream.model, object: 'model', created: 0, owned_by: upstream.profile },
     ];
     try {
-      const response = await fetch(`${await upstream.baseUrl()}/models`, {
+      const response = await requestUpstream(`${await upstream.baseUrl()}/models`, {
+        method: 'GET',
         headers: { authorization: `Bearer ${upstream.apiKey}` },
         signal: AbortSignal.timeout(10_000),
       });
-      const listed = response.ok ? ((await response.json()) as Json)['data'] : undefined;
+      const text = await response.text();
+      const listed = response.ok ? (JSON.parse(text) as Json)['data'] : undefined;
       if (Array.isArray(listed)) data = listed;
     } catch {
       // the profile's model alone (a server without /models)
@@ -312,12 +315,13 @@ export class GatewayServer {
     if (body['model'] === undefined || body['model'] === PROFILE_MODEL_ALIAS)
       body['model'] = upstream.model;
     const base = await upstream.baseUrl();
-    const response = await fetch(`${base}/responses`, {
+    const response = await requestUpstream(`${base}/responses`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${upstream.apiKey}` },
       body: JSON.stringify(body),
     });
     if (response.status === 404 || response.status === 405 || response.status === 501) {
+      await response.text(); // frees the kept-alive connection
       throw new HttpError(
         501,
         `The model server of profile "${upstream.profile}" (${base}) does not speak the Responses API (POST /responses answered ${response.status}). Use chat completions: in the OpenAI Agents SDK, setOpenAIAPI('chat_completions') (Python: set_default_openai_api("chat_completions")).`,
@@ -325,10 +329,9 @@ export class GatewayServer {
       );
     }
     res.writeHead(response.status, {
-      'content-type': response.headers.get('content-type') ?? 'application/json',
+      'content-type': response.header('content-type') ?? 'application/json',
     });
-    if (response.body)
-      for await (const chunk of response.body as AsyncIterable<Uint8Array>) res.write(chunk);
+    for await (const chunk of response.body) res.write(chunk);
     res.end();
   }
 }
