@@ -18,6 +18,7 @@ import { batchBench } from './batch.bench';
 import { modelCallBench } from './model-call.bench';
 import { agentsBench } from './agents.bench';
 import { experimentBench } from './experiment.bench';
+import { gatewayBench } from './gateway.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -33,6 +34,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   batch: batchBench,
   agents: agentsBench,
   experiment: experimentBench,
+  gateway: gatewayBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -351,6 +351,12 @@ export const TEST_IDS = {
   planView: 'plan-view',
   planStep: 'plan-step',
   sandboxStatus: 'sandbox-status',
+  gatewayStatus: 'gateway-status',
+  gatewayPanel: 'gateway-panel',
+  gatewayToggle: 'gateway-toggle',
+  gatewayUrl: 'gateway-url',
+  gatewayToken: 'gateway-token',
+  gatewayProfile: 'gateway-profile',
   sandboxDetails: 'sandbox-details',
   connectionLost: 'connection-lost',
   /** browser mode: the page stopped reconnecting (data-end: token-rejected | gave-up) */

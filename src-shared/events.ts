@@ -46,6 +46,7 @@ import type {
 } from './events/debugger-events';
 import type { CheckpointLimitedEvent } from './events/timetravel-events';
 import type { ScoreRecordedEvent } from './events/score-events';
+import type { ReplayDivergedEvent } from './events/gateway-events';
 
 export * from './events/run-events';
 export * from './events/step-events';
@@ -55,6 +56,7 @@ export * from './events/sandbox-events';
 export * from './events/debugger-events';
 export * from './events/timetravel-events';
 export * from './events/score-events';
+export * from './events/gateway-events';
 
 export const RUN_EVENT_VERSION = 1 as const;
 
@@ -88,7 +90,8 @@ export type RunEventPayload =
   | LlmQueuedEvent
   | CheckpointLimitedEvent
   | McpLogEvent
-  | ScoreRecordedEvent;
+  | ScoreRecordedEvent
+  | ReplayDivergedEvent;
 
 export type RunEventType = RunEventPayload['type'];
 
@@ -135,6 +138,7 @@ export const RUN_EVENT_TYPES: readonly RunEventType[] = [
   'checkpoint.limited',
   'mcp.log',
   'score.recorded',
+  'replay.diverged',
 ];
 
 export function isEventOfType<T extends RunEventType>(

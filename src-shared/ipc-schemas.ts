@@ -409,6 +409,8 @@ export const requestSchemas = {
   'batch:resume': z.object({ batchId }).strict(),
   'batch:get': z.object({ batchId }).strict(),
   'batch:list': empty,
+  'gateway:status': empty,
+  'gateway:set': z.object({ isOn: z.boolean(), profile: profileName.optional() }).strict(),
 } satisfies { [C in RequestChannel]: z.ZodType<RequestInput<C>> };
 
 /** `[llm]` or a `profile:NAME` page: model settings only. */

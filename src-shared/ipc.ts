@@ -49,6 +49,7 @@ import type {
 import type { RunDiffView, RunsComparison, StepDigest } from './compare/types';
 import type { McpPromptsInput, McpServerPrompts } from './domain/mcp';
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
+import type { GatewaySetInput, GatewayView } from './domain/gateway';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
@@ -61,6 +62,7 @@ export * from './domain/settings-sections';
 export * from './domain/debugger';
 export * from './domain/batch';
 export * from './domain/mcp';
+export * from './domain/gateway';
 
 export type EmptyInput = Record<string, never>;
 
@@ -133,6 +135,9 @@ export interface RequestMap {
   'batch:resume': { input: { batchId: string }; output: { batchId: string } };
   'batch:get': { input: { batchId: string }; output: BatchGrid };
   'batch:list': { input: EmptyInput; output: BatchListEntry[] };
+  // the model gateway (docs/gateway.md): external agents' calls recorded as runs
+  'gateway:status': { input: EmptyInput; output: GatewayView };
+  'gateway:set': { input: GatewaySetInput; output: GatewayView };
 }
 export type RequestChannel = keyof RequestMap;
 export type RequestInput<C extends RequestChannel> = RequestMap[C]['input'];
@@ -199,6 +204,8 @@ export const REQUEST_CHANNELS = [
   'batch:resume',
   'batch:get',
   'batch:list',
+  'gateway:status',
+  'gateway:set',
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
@@ -252,6 +259,8 @@ export const API_METHODS = {
   resumeBatch: 'batch:resume',
   getBatch: 'batch:get',
   listBatches: 'batch:list',
+  getGateway: 'gateway:status',
+  setGateway: 'gateway:set',
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',

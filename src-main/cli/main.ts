@@ -48,6 +48,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./commands/config')).configCommand(rest);
     case 'agents':
       return (await import('./commands/agents')).agentsCommand(rest);
+    case 'gateway':
+      return (await import('./commands/gateway')).gatewayCommand(rest);
     default:
       throw new UsageError(`unknown command "${command}" (try: workbench --help)`);
   }

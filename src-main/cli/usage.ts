@@ -28,6 +28,7 @@ export const HELP_TOPICS = [
   'config import-openmanus',
   'config test',
   'serve',
+  'gateway',
 ] as const;
 
 /** A command (`run`), a subcommand (`runs diff`) or a group of them (`runs`). */
@@ -114,6 +115,14 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
                       serve the workbench UI in a browser (prints the URL to open; its
                       token is new at every start unless WORKBENCH_SERVE_TOKEN sets one;
                       a --host other than loopback is reachable from the network: warned)`,
+  gateway: `  gateway [--port N] [--profile NAME] [--idle SECONDS] [--break SPEC]... [--approve TOOL]...
+      [--replay RUN [--on-divergence live|fail]] [--fork RUN --at N [--reply FILE]]
+                      a recording model gateway on 127.0.0.1 for agents you wrote
+                      yourself: give them the printed OPENAI_BASE_URL and OPENAI_API_KEY;
+                      each agent's calls become a run (X-Workbench-Run: NAME names it);
+                      --replay answers from RUN's recording, --fork replays RUN's steps
+                      before N and goes live at N (--reply: step N's reply, JSON
+                      {"content", "toolCalls": [{"name", "arguments"}]}); docs/gateway.md`,
 };
 
 const RUN_REF = 'RUN is a run id, a unique prefix of one, or last (the newest run).';

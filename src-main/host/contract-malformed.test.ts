@@ -178,6 +178,12 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
     'batch:resume': [{ input: {}, path: 'batchId' }],
     'batch:get': [{ input: { batchId: '..' }, path: 'batchId' }],
     'batch:list': [{ input: { all: true }, path: '(input)' }],
+    'gateway:status': [{ input: { port: 1 }, path: '(input)' }],
+    'gateway:set': [
+      { input: { isOn: 'yes' }, path: 'isOn' },
+      { input: { isOn: true, profile: '../x' }, path: 'profile' },
+      { input: { isOn: true, token: 'mine' }, path: '(input)' },
+    ],
   };
   /** wrong shapes every entry must refuse */
   const GENERIC: unknown[] = [undefined, null, 42, 'text', [], [{}]];

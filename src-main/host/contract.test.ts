@@ -402,6 +402,26 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark('batch:start', 'batch:stop', 'batch:resume', 'batch:get', 'batch:list');
   });
 
+  it('gateway:status and gateway:set turn the model gateway on and off (docs/gateway.md)', async () => {
+    const { api } = await serve();
+    expect(await api.getGateway({})).toMatchObject({ isOn: false, profile: 'default' });
+    const on = await api.setGateway({ isOn: true });
+    expect(on).toMatchObject({ isOn: true, profile: 'default', openRuns: 0 });
+    expect(on.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const models = await fetch(`${on.url}/models`, {
+      headers: { authorization: `Bearer ${on.token}` },
+    });
+    expect(models.status).toBe(200);
+    await expect(api.setGateway({ isOn: true, profile: 'nope' })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('no profile [llm.nope]'),
+    });
+    expect(await api.setGateway({ isOn: false, profile: 'default' })).toMatchObject({
+      isOn: false,
+    });
+    mark('gateway:status', 'gateway:set');
+  });
+
   it('covers every request channel of the contract', () => {
     expect([...covered].sort()).toEqual([...REQUEST_CHANNELS].sort());
   });

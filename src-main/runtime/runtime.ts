@@ -65,6 +65,8 @@ export interface Runtime {
   services: RuntimeServices;
   /** the session new runs use unless told otherwise */
   sessionId: string;
+  /** work to finish before dispose() closes the runs (a model gateway ends its runs) */
+  onDispose?(work: () => Promise<void>): void;
   dispose(): Promise<void>;
 }
 
@@ -135,13 +137,16 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     runs,
     loadConfig: () => services.loadConfig(),
   });
+  const disposers: (() => Promise<void>)[] = [];
   return {
     runs,
     batches,
     experiments,
     services,
     sessionId,
+    onDispose: (work) => void disposers.push(work),
     async dispose() {
+      await Promise.allSettled(disposers.map((work) => work()));
       // Batches first: their stopped runs go back to the queue instead of starting others.
       const stopping = batches.dispose();
       await runs.dispose();

@@ -9,6 +9,7 @@ import { Inspector } from '../features/inspector/Inspector';
 import { NewRunPage } from '../features/new-run/NewRunPage';
 import { RunView } from '../features/run-view/RunView';
 import { SandboxStatus } from '../features/sandbox/SandboxStatus';
+import { GatewayPanel } from '../features/gateway/GatewayPanel';
 import { useSettingsGuard } from '../features/config/use-settings-guard';
 import { useUrlSync } from './use-url-sync';
 import { PaneSplitter } from './PaneSplitter';
@@ -67,6 +68,7 @@ export function App() {
         </nav>
         <span className="spacer" />
         {mode === 'browser' && <span className="muted">browser mode</span>}
+        <GatewayPanel />
         <SandboxStatus />
         <ConnectionBadge />
       </header>

@@ -9,6 +9,7 @@
  * - Commands (start, stop, save config...) go through here too, so their results land in
  *   the store the same way; they throw `AppApiError`s for the caller to show in place.
  */
+import type { GatewaySetInput, GatewayView } from '@shared/domain/gateway';
 import {
   AppApiError,
   type AppApi,
@@ -84,6 +85,11 @@ export interface Bridge {
   batch: BatchCommands;
   /** the images a run's history kept (issue 17) */
   images: ImageSource;
+  /** the model gateway (docs/gateway.md): its state, on/off and its profile */
+  gateway: {
+    status(): Promise<GatewayView>;
+    set(input: GatewaySetInput): Promise<GatewayView>;
+  };
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -430,5 +436,9 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
     },
     batch: createBatchCommands(api),
     images: createImageSource(api),
+    gateway: {
+      status: () => api.getGateway({}),
+      set: (input) => api.setGateway(input),
+    },
   };
 }

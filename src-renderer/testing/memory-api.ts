@@ -209,6 +209,12 @@ export function createMemoryApi(
       throw new AppApiError({ code: 'not_found', message: `No batch "${input.batchId}"` });
     },
     listBatches: async () => [],
+    getGateway: async () => ({ isOn: false, profile: 'default' }),
+    setGateway: async (input: { isOn: boolean; profile?: string }) => ({
+      isOn: input.isOn,
+      profile: input.profile ?? 'default',
+      ...(input.isOn ? { url: 'http://127.0.0.1:1/v1', token: 'wbg-test' } : {}),
+    }),
   };
 
   const api: Record<string, unknown> = {};

@@ -70,6 +70,14 @@ export class RunDebugger implements DebugGate {
     return { state: this.isPauseRequested || this.stepTarget ? 'pausing' : 'running' };
   }
 
+  /**
+   * Could a safe point pause now (a pause or step asked for, breakpoints, approvals)?
+   * The model gateway streams a reply straight through when it could not.
+   */
+  get isWatching(): boolean {
+    return this.isPauseRequested || this.stepTarget !== null || !this.book.isQuiet;
+  }
+
   get breakpoints(): Breakpoint[] {
     return this.book.breakpoints;
   }

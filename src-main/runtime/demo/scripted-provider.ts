@@ -55,10 +55,23 @@ export class ScriptedProvider {
    * file and quoted it back in the error (issue 12 item 2).
    */
   client(profile: LlmProfile, agent: string): LlmClient {
-    const file = profile.scenario
+    const file = this.scenarioFile(profile, agent);
+    return new LazyScriptedClient(profile, () => this.urlFor(file, !profile.scenario));
+  }
+
+  /**
+   * The base URL of the scripted server a profile runs on (its scenario, or the agent's
+   * bundled demo when it names none), started on first use: the model gateway forwards
+   * to it like to any OpenAI-compatible server.
+   */
+  serverUrl(profile: Pick<LlmProfile, 'scenario'>, agent: string): Promise<string> {
+    return this.urlFor(this.scenarioFile(profile, agent), !profile.scenario);
+  }
+
+  private scenarioFile(profile: Pick<LlmProfile, 'scenario'>, agent: string): string {
+    return profile.scenario
       ? resolveInside(this.options.baseDir, profile.scenario, 'The scenario file ([llm] scenario)')
       : demoScenarioFor(agent, this.env);
-    return new LazyScriptedClient(profile, () => this.urlFor(file, !profile.scenario));
   }
 
   /** The built-in demo for an agent whose profile has no key. */

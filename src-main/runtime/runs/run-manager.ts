@@ -22,8 +22,8 @@ export type * from './run-types';
 import type {
   LiveRun,
   PreparedRun,
-  RunContext,
   RunFactory,
+  RunContext,
   ResolvedRunInput,
   RunStartOptions,
   RunEventListener,
@@ -115,7 +115,7 @@ export class RunManager {
     // Listed from the first moment; replaced by the real summary at run.started.
     run.summary = {
       runId,
-      agent: resolved.agent,
+      agent: options.agentLabel ?? resolved.agent,
       task: input.task,
       model: '',
       ...(input.flow ? { flow: input.flow } : {}),
@@ -142,6 +142,7 @@ export class RunManager {
         ...(this.options.checkpoints ? { checkpoints: this.options.checkpoints } : {}),
       },
       controller.signal,
+      options.factory ?? this.factory,
     );
     run.done = done;
     void done.finally(() => this.live.delete(runId));
@@ -292,11 +293,12 @@ export class RunManager {
     input: ResolvedRunInput,
     context: RunContext,
     signal: AbortSignal,
+    factory: RunFactory,
   ): Promise<RunResult> {
     let prepared: PreparedRun | undefined;
     let result: RunResult;
     try {
-      prepared = await this.factory(input, context);
+      prepared = await factory(input, context);
       const task = prepared.task ?? input.task;
       context.emit({
         type: 'run.started',

@@ -109,6 +109,13 @@ export interface RunStartOptions {
   lineage?: RunLineage;
   /** "Run again" with the settings the repeated run recorded (launch/recorded-settings.ts) */
   recorded?: RecordedRun;
+  /**
+   * builds this run instead of the manager's factory: a run whose agent is not built
+   * here (an external agent recorded by the model gateway, runtime/gateway)
+   */
+  factory?: RunFactory;
+  /** the agent the run is listed under before its run.started (with `factory`) */
+  agentLabel?: string;
 }
 
 /** What "Run again" with the recorded settings needs of the run it repeats (launch/recorded-settings.ts). */
