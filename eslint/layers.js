@@ -12,7 +12,10 @@ const rt = (name) => `src-main/runtime/${name}`;
 export const LAYERS = {
   // ---- the runtime (plain Node), top to bottom
   'src-main/runtime':
-    'batch launch timetravel flow agents loop tools runs debug demo sandbox llm session config util',
+    'sandbox-mcp batch launch timetravel flow agents loop tools runs debug demo sandbox llm session config util',
+  // the sandbox as an MCP server: outside clients' tool calls as runs of their own
+  [rt('sandbox-mcp')]:
+    'launch timetravel agents loop tools tools/sandbox runs sandbox session config util',
   // batch runs: plans, schedules and resumes runs through the run manager
   [rt('batch')]: 'runs config util',
   [rt('launch')]:

@@ -42,6 +42,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./commands/runs')).runsCommand(rest);
     case 'config':
       return (await import('./commands/config')).configCommand(rest);
+    case 'mcp-sandbox':
+      return (await import('./commands/mcp-sandbox')).mcpSandboxCommand(rest);
     default:
       throw new UsageError(`unknown command "${command}" (try: workbench --help)`);
   }

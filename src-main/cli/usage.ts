@@ -22,6 +22,7 @@ export const HELP_TOPICS = [
   'config import-openmanus',
   'config test',
   'serve',
+  'mcp-sandbox',
 ] as const;
 
 /** A command (`run`), a subcommand (`runs diff`) or a group of them (`runs`). */
@@ -84,7 +85,13 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
   serve: `  serve [--host 127.0.0.1] [--port N]
                       serve the workbench UI in a browser (prints the URL to open; its
                       token is new at every start unless WORKBENCH_SERVE_TOKEN sets one;
-                      a --host other than loopback is reachable from the network: warned)`,
+                      a --host other than loopback is reachable from the network: warned;
+                      the sandbox MCP server is at /mcp/sandbox, token as a Bearer header)`,
+  'mcp-sandbox': `  mcp-sandbox [--workspace DIR [--isolated]] [--fork RUN --at STEP] [-c|--config FILE]
+                      the sandbox as an MCP server on stdio (bash, python_execute,
+                      str_replace_editor, read_file, write_file in a Docker sandbox); the
+                      client's calls are recorded as a run; --fork starts from the files
+                      of STEP of RUN`,
 };
 
 const RUN_REF = 'RUN is a run id, a unique prefix of one, or last (the newest run).';

@@ -113,7 +113,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     // A deleted fork or isolated run takes the workspace it made (named by its id, never
     // by a path its history names: an imported one could name any) and its container.
     onDeleted: async (runId) => {
-      for (const own of [`fork-${runId}`, `copy-${runId}`]) {
+      // (`sandbox-RUN`: a sandbox MCP session's own, sandbox-mcp/sandbox-run.ts)
+      for (const own of [`fork-${runId}`, `copy-${runId}`, `sandbox-${runId}`]) {
         await services.sessions.close(own);
         rmSync(join(workspacesDir, own), { recursive: true, force: true });
       }

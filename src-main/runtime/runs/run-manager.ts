@@ -140,6 +140,7 @@ export class RunManager {
         ...(this.options.checkpoints ? { checkpoints: this.options.checkpoints } : {}),
       },
       controller.signal,
+      options.factory,
     );
     run.done = done;
     void done.finally(() => this.live.delete(runId));
@@ -290,11 +291,12 @@ export class RunManager {
     input: ResolvedRunInput,
     context: RunContext,
     signal: AbortSignal,
+    factory: RunFactory = this.factory,
   ): Promise<RunResult> {
     let prepared: PreparedRun | undefined;
     let result: RunResult;
     try {
-      prepared = await this.factory(input, context);
+      prepared = await factory(input, context);
       const task = prepared.task ?? input.task;
       context.emit({
         type: 'run.started',

@@ -100,6 +100,11 @@ export interface RunStartOptions {
   lineage?: RunLineage;
   /** "Run again" with the settings the repeated run recorded (launch/recorded-settings.ts) */
   recorded?: RecordedRun;
+  /**
+   * builds this run instead of the manager's factory: a run that is not an agent's (the
+   * sandbox MCP server's session, sandbox-mcp/sandbox-run.ts)
+   */
+  factory?: RunFactory;
 }
 
 /** What "Run again" with the recorded settings needs of the run it repeats (launch/recorded-settings.ts). */
