@@ -57,8 +57,9 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
                       --status a,b or repeated), only one batch's`,
   'runs show': `  runs show RUN [--jsonl]
                       show a run from the history (--jsonl replays its events)`,
-  'runs export': `  runs export RUN [-o FILE]
-                      one run as a single .jsonl file (to move it to another machine)`,
+  'runs export': `  runs export RUN [-o FILE | --otlp URL]
+                      one run as a single .jsonl file (to move it to another machine);
+                      --otlp sends it as OpenTelemetry spans to an OTLP/HTTP receiver`,
   'runs import': `  runs import FILE    add an exported run to the history`,
   'runs rename': `  runs rename RUN TITLE
                       name a run in the history`,

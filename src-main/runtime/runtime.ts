@@ -26,6 +26,7 @@ import { BatchService } from './batch/batch-service';
 import { ModelGates } from './llm/model-gates';
 import { admitLineage } from './launch/lineage-admission';
 import { sweepOrphanWorkspaces } from './runs/orphan-workspaces';
+import { startTelemetry, type RuntimeTelemetry } from './telemetry/runtime-telemetry';
 
 export interface RuntimeOptions {
   /** defaults to $WORKBENCH_HOME, else ~/.agent-workbench */
@@ -53,6 +54,8 @@ export interface RuntimeOptions {
   configOverlay?: (config: WorkbenchConfig) => WorkbenchConfig;
   /** shows an MCP server's OAuth sign-in page (the host's browser opener; RuntimeServices) */
   openUrl?: RuntimeServices['openUrl'];
+  /** told of each failed live export (the host shows it); default: a line on stderr for the first few */
+  onTelemetryFailure?: (stats: { failures: number; lastError?: string }, endpoint: string) => void;
 }
 
 export interface Runtime {
@@ -62,6 +65,8 @@ export interface Runtime {
   services: RuntimeServices;
   /** the session new runs use unless told otherwise */
   sessionId: string;
+  /** live export to `[telemetry] otlp_endpoint`, when it is set (docs/telemetry.md) */
+  telemetry?: RuntimeTelemetry;
   dispose(): Promise<void>;
 }
 
@@ -121,6 +126,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     },
     admitLineage: (admission) => admitLineage(services, checkpoints, admission),
   });
+  const telemetry = startTelemetry(
+    telemetrySettings(services),
+    (listener) => runs.onEvent(listener),
+    options.env ?? process.env,
+    options.onTelemetryFailure ?? reportTelemetryFailure,
+  );
   const batches = new BatchService({
     dir: join(home, 'batches'),
     runs,
@@ -131,11 +142,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     batches,
     services,
     sessionId,
+    ...(telemetry ? { telemetry } : {}),
     async dispose() {
       // Batches first: their stopped runs go back to the queue instead of starting others.
       const stopping = batches.dispose();
       await runs.dispose();
       await stopping;
+      // the last spans (bounded: a receiver that is down costs at most a few seconds)
+      await telemetry?.shutdown();
       await services.sessions.closeAll();
       await services.scripted.dispose();
       // Whatever the sessions did not remove (containers mid-creation, failed removals).
@@ -144,4 +158,25 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       });
     },
   };
+}
+
+/** `[telemetry]` as the config has it at start; a config that does not load exports nothing. */
+function telemetrySettings(services: RuntimeServices): WorkbenchConfig['telemetry'] | undefined {
+  try {
+    return services.loadConfig().telemetry;
+  } catch {
+    return undefined; // the run reports the bad config itself
+  }
+}
+
+/** The first failures and then every hundredth: counted and shown, never fatal. */
+function reportTelemetryFailure(
+  stats: { failures: number; lastError?: string },
+  endpoint: string,
+): void {
+  if (stats.failures <= 3 || stats.failures % 100 === 0) {
+    console.error(
+      `[workbench] telemetry: export to ${endpoint} failed (${stats.failures} so far): ${stats.lastError ?? 'unknown error'}`,
+    );
+  }
 }
