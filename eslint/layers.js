@@ -32,7 +32,7 @@ export const LAYERS = {
   [rt('tools/planning')]: 'tools util',
   [rt('tools')]: 'llm config util',
   // OpenTelemetry: runs as OTLP spans out, GenAI spans in as runs (docs/telemetry.md)
-  [rt('telemetry')]: 'runs config util',
+  [rt('telemetry')]: 'loop runs config util',
   [rt('runs')]: 'debug config util',
   [rt('debug')]: 'util',
   [rt('demo')]: 'llm config util',

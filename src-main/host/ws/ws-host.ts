@@ -26,6 +26,7 @@ import {
   createSandboxMcpHttpHandler,
   type SandboxMcpHttpOptions,
 } from '../../runtime/sandbox-mcp/sandbox-mcp-http';
+import { createOtlpReceiver } from '../../runtime/telemetry/otlp-receiver';
 
 export interface WsHostOptions {
   runtime: Runtime;
@@ -101,6 +102,12 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
           isToken: (given) => safeEqual(given, token),
         });
 
+  // OTLP traces from other tools become read-only runs (docs/telemetry.md)
+  const otlpReceiver = createOtlpReceiver({
+    history: options.runtime.runs.history,
+    isToken: (given) => safeEqual(given, token),
+  });
+
   const server: Server = createServer((req, res) => {
     if (!isAllowedHost(req, host, port())) {
       res.writeHead(421, { 'content-type': 'text/plain' }).end('Misdirected request');
@@ -111,6 +118,7 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
       return;
     }
     if (sandboxMcp?.handle(req, res)) return;
+    if (otlpReceiver.handle(req, res)) return;
     const history = options.runtime.runs.history;
     const isImage = serveRunImage(req, res, {
       imagePath: (runId, ref) => history.imagePath?.(runId, ref),
