@@ -4,18 +4,16 @@
  * verdicts; the same spans as OTLP/JSON
  * (written here in the JSON mapping the OTel JS JSON exporter uses) make the same run.
  */
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunEvent } from '@shared/events';
 import { ScriptedLlm, type ScriptedReply } from '../llm/scripted-llm';
 import { createRuntime } from '../runtime';
 import { RunStore } from '../runs/run-store';
 import { exportRunToOtlp } from './export-run';
-import { createOtlpReceiver, type OtlpReceiver } from './otlp-receiver';
+import { startReceiverServer } from './testing/receiver-server';
 import { encodeTraces } from './otlp-proto';
 import { runToSpans, workbenchResource } from './run-spans';
 
@@ -24,26 +22,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-export async function receiverServer(
-  history: RunStore,
-  token?: string,
-): Promise<{ url: string; receiver: OtlpReceiver }> {
-  const receiver = createOtlpReceiver({
-    history,
-    ...(token ? { isToken: (given: string) => given === token } : {}),
-  });
-  const server: Server = createServer((req, res) => {
-    if (!receiver.handle(req, res)) res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, receiver };
+async function receiverServer(history: RunStore, token?: string) {
+  const started = await startReceiverServer(history, token);
+  cleanups.push(() => started.close());
+  return started;
 }
 
 /** What must survive the trip: each step's tool calls, tokens, and the verdicts. */
