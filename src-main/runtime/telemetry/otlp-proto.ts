@@ -11,24 +11,33 @@ import { SCOPE } from './otlp-model';
 
 // ---- writing
 
-class Writer {
-  private readonly parts: Uint8Array[] = [];
-  private size = 0;
+const utf8 = new TextEncoder();
 
-  private push(bytes: Uint8Array): void {
-    this.parts.push(bytes);
-    this.size += bytes.length;
-  }
+/**
+ * Bytes in a plain array (small integers are what V8 keeps fastest), copied once into a
+ * Uint8Array at the end; a nested message is written into its own Writer and appended.
+ * Live export encodes every span of every run on the run's thread: this stays cheap.
+ */
+class Writer {
+  readonly buf: number[] = [];
 
   varint(value: bigint | number): this {
+    const buf = this.buf;
+    if (typeof value === 'number' && value >= 0 && value <= 0x7fffffff) {
+      let v = value;
+      while (v > 0x7f) {
+        buf.push((v & 0x7f) | 0x80);
+        v >>>= 7;
+      }
+      buf.push(v);
+      return this;
+    }
     let v = BigInt.asUintN(64, BigInt(value));
-    const out: number[] = [];
     while (v > 0x7fn) {
-      out.push(Number(v & 0x7fn) | 0x80);
+      buf.push(Number(v & 0x7fn) | 0x80);
       v >>= 7n;
     }
-    out.push(Number(v));
-    this.push(Uint8Array.from(out));
+    buf.push(Number(v));
     return this;
   }
 
@@ -36,25 +45,48 @@ class Writer {
     return this.varint((field << 3) | wireType);
   }
 
-  bytes(field: number, data: Uint8Array): this {
+  bytes(field: number, data: ArrayLike<number>): this {
     this.tag(field, 2).varint(data.length);
-    this.push(data);
+    const buf = this.buf;
+    for (let i = 0; i < data.length; i++) buf.push(data[i]!);
     return this;
   }
 
   string(field: number, value: string): this {
-    return this.bytes(field, new TextEncoder().encode(value));
+    // ASCII (ids, names, most attribute values) goes straight in
+    let isAscii = true;
+    for (let i = 0; i < value.length; i++) {
+      if (value.charCodeAt(i) > 0x7f) {
+        isAscii = false;
+        break;
+      }
+    }
+    if (!isAscii) return this.bytes(field, utf8.encode(value));
+    this.tag(field, 2).varint(value.length);
+    const buf = this.buf;
+    for (let i = 0; i < value.length; i++) buf.push(value.charCodeAt(i));
+    return this;
   }
 
   message(field: number, inner: Writer): this {
-    return this.bytes(field, inner.finish());
+    return this.bytes(field, inner.buf);
   }
 
   fixed64(field: number, value: bigint): this {
-    const b = new Uint8Array(8);
-    new DataView(b.buffer).setBigUint64(0, BigInt.asUintN(64, value), true);
+    const v = BigInt.asUintN(64, value);
+    const low = Number(v & 0xffffffffn);
+    const high = Number(v >> 32n);
     this.tag(field, 1);
-    this.push(b);
+    this.buf.push(
+      low & 0xff,
+      (low >>> 8) & 0xff,
+      (low >>> 16) & 0xff,
+      low >>> 24,
+      high & 0xff,
+      (high >>> 8) & 0xff,
+      (high >>> 16) & 0xff,
+      high >>> 24,
+    );
     return this;
   }
 
@@ -62,18 +94,12 @@ class Writer {
     const b = new Uint8Array(8);
     new DataView(b.buffer).setFloat64(0, value, true);
     this.tag(field, 1);
-    this.push(b);
+    for (const byte of b) this.buf.push(byte);
     return this;
   }
 
   finish(): Uint8Array {
-    const out = new Uint8Array(this.size);
-    let at = 0;
-    for (const part of this.parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    return out;
+    return Uint8Array.from(this.buf);
   }
 }
 
@@ -90,14 +116,40 @@ function anyValue(value: AttributeValue | string | number | boolean): Writer {
   return w.double(4, value);
 }
 
+function varintLength(n: number): number {
+  let length = 1;
+  while (n > 0x7f) {
+    n >>>= 7;
+    length++;
+  }
+  return length;
+}
+
+function isAscii(value: string): boolean {
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 function keyValues(w: Writer, field: number, attributes: Attributes): void {
-  for (const [key, value] of Object.entries(attributes)) {
+  for (const key in attributes) {
+    const value = attributes[key]!;
+    // a string value (most of them, and the large ones) is written in place: its
+    // KeyValue and AnyValue lengths are known from its byte length, no nested copies
+    if (typeof value === 'string' && isAscii(value) && isAscii(key)) {
+      const any = 1 + varintLength(value.length) + value.length;
+      const kv = 1 + varintLength(key.length) + key.length + 1 + varintLength(any) + any;
+      w.tag(field, 2).varint(kv);
+      w.string(1, key);
+      w.tag(2, 2).varint(any);
+      w.string(1, value);
+      continue;
+    }
     w.message(field, new Writer().string(1, key).message(2, anyValue(value)));
   }
 }
 
-function hex(value: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(value, 'hex'));
+function hex(value: string): Buffer {
+  return Buffer.from(value, 'hex');
 }
 
 function spanMessage(span: Span): Writer {
@@ -122,15 +174,35 @@ function spanMessage(span: Span): Writer {
 
 /** An ExportTraceServiceRequest holding `spans` under one resource and the workbench's scope. */
 export function encodeTraces(resource: Attributes, spans: readonly Span[]): Uint8Array {
-  const scopeSpans = new Writer().message(
-    1,
-    new Writer().string(1, SCOPE.name).string(2, SCOPE.version),
-  );
-  for (const span of spans) scopeSpans.message(2, spanMessage(span));
+  // Each span is written once; the enclosing messages only get their length prefixes.
+  const spanParts = spans.map((span) => {
+    const body = spanMessage(span).buf;
+    const head = new Writer().tag(2, 2).varint(body.length).buf;
+    return { head, body, length: head.length + body.length };
+  });
+  const scope = new Writer()
+    .message(1, new Writer().string(1, SCOPE.name).string(2, SCOPE.version))
+    .finish();
+  const scopeSpansLength = scope.length + spanParts.reduce((sum, p) => sum + p.length, 0);
   const resourceMessage = new Writer();
   keyValues(resourceMessage, 1, resource);
-  const resourceSpans = new Writer().message(1, resourceMessage).message(2, scopeSpans);
-  return new Writer().message(1, resourceSpans).finish();
+  const resourceHead = new Writer().message(1, resourceMessage).tag(2, 2).varint(scopeSpansLength);
+  const resourceSpansLength = resourceHead.buf.length + scopeSpansLength;
+  const top = new Writer().tag(1, 2).varint(resourceSpansLength);
+  const out = new Uint8Array(top.buf.length + resourceSpansLength);
+  let at = 0;
+  const put = (bytes: ArrayLike<number>) => {
+    out.set(bytes, at);
+    at += bytes.length;
+  };
+  put(top.buf);
+  put(resourceHead.buf);
+  put(scope);
+  for (const part of spanParts) {
+    put(part.head);
+    put(part.body);
+  }
+  return out;
 }
 
 // ---- reading
