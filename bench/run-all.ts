@@ -19,6 +19,7 @@ import { modelCallBench } from './model-call.bench';
 import { agentsBench } from './agents.bench';
 import { experimentBench } from './experiment.bench';
 import { gatewayBench } from './gateway.bench';
+import { telemetryBench } from './telemetry.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -35,6 +36,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   agents: agentsBench,
   experiment: experimentBench,
   gateway: gatewayBench,
+  telemetry: telemetryBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -12,9 +12,12 @@ const rt = (name) => `src-main/runtime/${name}`;
 export const LAYERS = {
   // ---- the runtime (plain Node), top to bottom
   'src-main/runtime':
-    'experiments batch launch timetravel flow agents loop tools runs debug demo sandbox llm session config util',
+    'experiments telemetry sandbox-mcp batch launch timetravel flow agents loop tools runs debug demo sandbox llm session config util',
   // experiments: datasets, experiment files and reports, run by the batch engine
   [rt('experiments')]: 'batch launch agents runs config util',
+  // the sandbox as an MCP server: outside clients' tool calls as runs of their own
+  [rt('sandbox-mcp')]:
+    'launch timetravel agents loop tools tools/sandbox runs sandbox session config util',
   // batch runs: plans, schedules and resumes runs through the run manager
   [rt('batch')]: 'runs config util',
   [rt('launch')]:
@@ -30,6 +33,8 @@ export const LAYERS = {
   [rt('tools/sandbox')]: 'tools sandbox session config util',
   [rt('tools/planning')]: 'tools util',
   [rt('tools')]: 'llm config util',
+  // OpenTelemetry: runs as OTLP spans out, GenAI spans in as runs (docs/telemetry.md)
+  [rt('telemetry')]: 'loop runs config util',
   [rt('runs')]: 'debug config util',
   [rt('debug')]: 'util',
   [rt('demo')]: 'llm config util',

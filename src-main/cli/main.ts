@@ -50,6 +50,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./commands/agents')).agentsCommand(rest);
     case 'gateway':
       return (await import('./commands/gateway')).gatewayCommand(rest);
+    case 'mcp-sandbox':
+      return (await import('./commands/mcp-sandbox')).mcpSandboxCommand(rest);
     default:
       throw new UsageError(`unknown command "${command}" (try: workbench --help)`);
   }

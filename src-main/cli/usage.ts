@@ -29,6 +29,7 @@ export const HELP_TOPICS = [
   'config test',
   'serve',
   'gateway',
+  'mcp-sandbox',
 ] as const;
 
 /** A command (`run`), a subcommand (`runs diff`) or a group of them (`runs`). */
@@ -76,8 +77,9 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
                       --status a,b or repeated), only one batch's`,
   'runs show': `  runs show RUN [--jsonl]
                       show a run from the history (--jsonl replays its events)`,
-  'runs export': `  runs export RUN [-o FILE]
-                      one run as a single .jsonl file (to move it to another machine)`,
+  'runs export': `  runs export RUN [-o FILE | --otlp URL]
+                      one run as a single .jsonl file (to move it to another machine);
+                      --otlp sends it as OpenTelemetry spans to an OTLP/HTTP receiver`,
   'runs import': `  runs import FILE    add an exported run to the history`,
   'runs rename': `  runs rename RUN TITLE
                       name a run in the history`,
@@ -114,7 +116,8 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
   serve: `  serve [--host 127.0.0.1] [--port N]
                       serve the workbench UI in a browser (prints the URL to open; its
                       token is new at every start unless WORKBENCH_SERVE_TOKEN sets one;
-                      a --host other than loopback is reachable from the network: warned)`,
+                      a --host other than loopback is reachable from the network: warned;
+                      the sandbox MCP server is at /mcp/sandbox, token as a Bearer header)`,
   gateway: `  gateway [--port N] [--profile NAME] [--idle SECONDS] [--break SPEC]... [--approve TOOL]...
       [--replay RUN [--on-divergence live|fail]] [--fork RUN --at N [--reply FILE]]
                       a recording model gateway on 127.0.0.1 for agents you wrote
@@ -123,6 +126,11 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
                       --replay answers from RUN's recording, --fork replays RUN's steps
                       before N and goes live at N (--reply: step N's reply, JSON
                       {"content", "toolCalls": [{"name", "arguments"}]}); docs/gateway.md`,
+  'mcp-sandbox': `  mcp-sandbox [--workspace DIR [--isolated]] [--fork RUN --at STEP] [-c|--config FILE]
+                      the sandbox as an MCP server on stdio (bash, python_execute,
+                      str_replace_editor, read_file, write_file in a Docker sandbox); the
+                      client's calls are recorded as a run; --fork starts from the files
+                      of STEP of RUN`,
 };
 
 const RUN_REF = 'RUN is a run id, a unique prefix of one, or last (the newest run).';

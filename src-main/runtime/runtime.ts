@@ -27,6 +27,7 @@ import { ExperimentService } from './experiments/experiment-service';
 import { ModelGates } from './llm/model-gates';
 import { admitLineage } from './launch/lineage-admission';
 import { sweepOrphanWorkspaces } from './runs/orphan-workspaces';
+import { startTelemetry, type RuntimeTelemetry } from './telemetry/runtime-telemetry';
 
 export interface RuntimeOptions {
   /** defaults to $WORKBENCH_HOME, else ~/.agent-workbench */
@@ -54,6 +55,8 @@ export interface RuntimeOptions {
   configOverlay?: (config: WorkbenchConfig) => WorkbenchConfig;
   /** shows an MCP server's OAuth sign-in page (the host's browser opener; RuntimeServices) */
   openUrl?: RuntimeServices['openUrl'];
+  /** told of each failed live export (the host shows it); default: a line on stderr for the first few */
+  onTelemetryFailure?: (stats: { failures: number; lastError?: string }, endpoint: string) => void;
 }
 
 export interface Runtime {
@@ -67,6 +70,8 @@ export interface Runtime {
   sessionId: string;
   /** work to finish before dispose() closes the runs (a model gateway ends its runs) */
   onDispose?(work: () => Promise<void>): void;
+  /** live export to `[telemetry] otlp_endpoint`, when it is set (docs/telemetry.md) */
+  telemetry?: RuntimeTelemetry;
   dispose(): Promise<void>;
 }
 
@@ -118,13 +123,20 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     // A deleted fork or isolated run takes the workspace it made (named by its id, never
     // by a path its history names: an imported one could name any) and its container.
     onDeleted: async (runId) => {
-      for (const own of [`fork-${runId}`, `copy-${runId}`]) {
+      // (`sandbox-RUN`: a sandbox MCP session's own, sandbox-mcp/sandbox-run.ts)
+      for (const own of [`fork-${runId}`, `copy-${runId}`, `sandbox-${runId}`]) {
         await services.sessions.close(own);
         rmSync(join(workspacesDir, own), { recursive: true, force: true });
       }
     },
     admitLineage: (admission) => admitLineage(services, checkpoints, admission),
   });
+  const telemetry = startTelemetry(
+    telemetrySettings(services),
+    (listener) => runs.onEvent(listener),
+    options.env ?? process.env,
+    options.onTelemetryFailure ?? reportTelemetryFailure,
+  );
   const batches = new BatchService({
     dir: join(home, 'batches'),
     runs,
@@ -145,12 +157,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     services,
     sessionId,
     onDispose: (work) => void disposers.push(work),
+    ...(telemetry ? { telemetry } : {}),
     async dispose() {
       await Promise.allSettled(disposers.map((work) => work()));
       // Batches first: their stopped runs go back to the queue instead of starting others.
       const stopping = batches.dispose();
       await runs.dispose();
       await stopping;
+      // the last spans (bounded: a receiver that is down costs at most a few seconds)
+      await telemetry?.shutdown();
       await services.sessions.closeAll();
       await services.scripted.dispose();
       // Whatever the sessions did not remove (containers mid-creation, failed removals).
@@ -159,4 +174,25 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       });
     },
   };
+}
+
+/** `[telemetry]` as the config has it at start; a config that does not load exports nothing. */
+function telemetrySettings(services: RuntimeServices): WorkbenchConfig['telemetry'] | undefined {
+  try {
+    return services.loadConfig().telemetry;
+  } catch {
+    return undefined; // the run reports the bad config itself
+  }
+}
+
+/** The first failures and then every hundredth: counted and shown, never fatal. */
+function reportTelemetryFailure(
+  stats: { failures: number; lastError?: string },
+  endpoint: string,
+): void {
+  if (stats.failures <= 3 || stats.failures % 100 === 0) {
+    console.error(
+      `[workbench] telemetry: export to ${endpoint} failed (${stats.failures} so far): ${stats.lastError ?? 'unknown error'}`,
+    );
+  }
 }

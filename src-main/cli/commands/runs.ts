@@ -161,14 +161,36 @@ function show(args: string[]): number {
   return EXIT.finished;
 }
 
-function exportCommand(args: string[]): number {
+async function exportCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs('runs export', args, {
     output: { type: 'string', short: 'o' },
+    otlp: { type: 'string' },
   });
-  const ref = onlyRunId(positionals, 'runs export RUN_ID|PREFIX|last [-o FILE]');
+  const ref = onlyRunId(positionals, 'runs export RUN_ID|PREFIX|last [-o FILE | --otlp URL]');
+  if (values.otlp !== undefined && values.output !== undefined) {
+    throw new UsageError('--otlp sends the run to a receiver; -o writes a file: give one of them');
+  }
+  if (values.otlp !== undefined && !/^https?:\/\/\S+$/.test(values.otlp)) {
+    throw new UsageError(`--otlp must be an http:// or https:// URL, got "${values.otlp}"`);
+  }
   const store = openStore();
   try {
     const runId = resolveRunRef(ref, store.list());
+    if (values.otlp !== undefined) {
+      // OpenTelemetry (docs/telemetry.md): loaded only by this command
+      const { exportRunToOtlp } = await import('../../runtime/telemetry/export-run');
+      const events = store.read(runId)?.events ?? [];
+      try {
+        const sent = await exportRunToOtlp(runId, events, values.otlp);
+        process.stderr.write(
+          `Exported run ${runId} as ${sent.spans} spans (trace ${sent.traceId}) to ${sent.url}\n`,
+        );
+      } catch (error) {
+        process.stderr.write(`workbench: OTLP export failed: ${(error as Error).message}\n`);
+        return EXIT.error;
+      }
+      return EXIT.finished;
+    }
     const exported = exportRun(store, runId);
     if (values.output) {
       writeFileSync(values.output, exported.content);

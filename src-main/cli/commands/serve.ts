@@ -66,6 +66,11 @@ export async function serveCommand(args: string[]): Promise<number> {
     `Agent Workbench is serving on ${values.host}; open this URL in a browser:\n`,
   );
   process.stdout.write(`${host.url}\n`);
+  if (host.sandboxMcpUrl) {
+    process.stderr.write(
+      `The sandbox MCP server (streamable HTTP) is at ${host.sandboxMcpUrl} with the header "Authorization: Bearer <the token of the URL>".\n`,
+    );
+  }
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

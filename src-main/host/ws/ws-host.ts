@@ -22,6 +22,11 @@ import { createHostContext, type HostContextOptions, type PushSink } from '../ho
 import { serveStatic } from './static-files';
 import { serveRunImage } from './image-route';
 import { CLOSE, parseRequestFrame, type AcceptedRequest } from './ws-frames';
+import {
+  createSandboxMcpHttpHandler,
+  type SandboxMcpHttpOptions,
+} from '../../runtime/sandbox-mcp/sandbox-mcp-http';
+import { createOtlpReceiver } from '../../runtime/telemetry/otlp-receiver';
 
 export interface WsHostOptions {
   runtime: Runtime;
@@ -33,12 +38,19 @@ export interface WsHostOptions {
   handlers?: Handlers;
   /** docker probe, version, batching (see HostContextOptions) */
   context?: Omit<HostContextOptions, 'mode' | 'handlers'>;
+  /**
+   * the sandbox MCP server at /mcp/sandbox (docs/mcp.md): its options beyond the host's
+   * token, or false to leave it out
+   */
+  sandboxMcp?: Omit<SandboxMcpHttpOptions, 'host' | 'isToken'> | false;
 }
 
 export interface WsHost {
   url: string;
   port: number;
   token: string;
+  /** the sandbox MCP server's URL (streamable HTTP; `Authorization: Bearer <token>`) */
+  sandboxMcpUrl?: string;
   close(): Promise<void>;
 }
 
@@ -81,6 +93,20 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
     sink,
   );
   const handlers = context.handlers;
+  const sandboxMcp =
+    options.sandboxMcp === false
+      ? undefined
+      : createSandboxMcpHttpHandler({
+          ...options.sandboxMcp,
+          host: options.runtime,
+          isToken: (given) => safeEqual(given, token),
+        });
+
+  // OTLP traces from other tools become read-only runs (docs/telemetry.md)
+  const otlpReceiver = createOtlpReceiver({
+    history: options.runtime.runs.history,
+    isToken: (given) => safeEqual(given, token),
+  });
 
   const server: Server = createServer((req, res) => {
     if (!isAllowedHost(req, host, port())) {
@@ -91,6 +117,8 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
       answerTokenCheck(req, res, { token, host, port: port() });
       return;
     }
+    if (sandboxMcp?.handle(req, res)) return;
+    if (otlpReceiver.handle(req, res)) return;
     const history = options.runtime.runs.history;
     const isImage = serveRunImage(req, res, {
       imagePath: (runId, ref) => history.imagePath?.(runId, ref),
@@ -159,7 +187,9 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
     url: `http://${displayHost}:${port()}/?${TOKEN_PARAM}=${token}`,
     port: port(),
     token,
+    ...(sandboxMcp ? { sandboxMcpUrl: `http://${displayHost}:${port()}${sandboxMcp.path}` } : {}),
     async close() {
+      await sandboxMcp?.close();
       context.flush();
       context.dispose();
       for (const ws of clients) ws.close(CLOSE.goingAway, 'server closing');

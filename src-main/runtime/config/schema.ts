@@ -317,6 +317,20 @@ export const historySchema = z
   .strict();
 export type HistorySettings = z.infer<typeof historySchema>;
 
+/** `[telemetry]`: runs sent to an OpenTelemetry backend as they run (docs/telemetry.md). */
+export const telemetrySchema = z
+  .object({
+    /** an OTLP/HTTP receiver (`http://localhost:4318` or its `/v1/traces` URL); unset: no live export */
+    otlp_endpoint: z
+      .string()
+      .regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// URL')
+      .optional(),
+    /** HTTP headers sent with every export (a backend's API key: `env:VAR` or the value) */
+    otlp_headers: z.record(z.string(), z.string()).default({}),
+  })
+  .strict();
+export type TelemetrySettings = z.infer<typeof telemetrySchema>;
+
 export const configSchema = z
   .object({
     llm: llmSectionSchema.default({ default: {}, profiles: {} } as never),
@@ -325,6 +339,7 @@ export const configSchema = z
     sandbox: sandboxSchema.default(sandboxSchema.parse({})),
     browser: browserSchema.default(browserSchema.parse({})),
     history: historySchema.default(historySchema.parse({})),
+    telemetry: telemetrySchema.default(telemetrySchema.parse({})),
     mcp: z
       .object({
         servers: z.record(z.string(), mcpServerSchema).default({}),

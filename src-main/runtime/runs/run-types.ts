@@ -111,7 +111,8 @@ export interface RunStartOptions {
   recorded?: RecordedRun;
   /**
    * builds this run instead of the manager's factory: a run whose agent is not built
-   * here (an external agent recorded by the model gateway, runtime/gateway)
+   * here (an external agent recorded by the model gateway, runtime/gateway; the sandbox MCP
+   * server's session, sandbox-mcp/sandbox-run.ts)
    */
   factory?: RunFactory;
   /** the agent the run is listed under before its run.started (with `factory`) */

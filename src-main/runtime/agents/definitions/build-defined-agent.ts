@@ -32,7 +32,7 @@ import { builtinToolsOf, mcpServersOf, picksMcpTool } from './tool-patterns';
 
 const SANDBOX_TOOLS: readonly string[] = ['python_execute', 'bash', 'str_replace_editor'];
 
-function isSandboxTool(name: BuiltinToolName): name is SandboxToolName {
+function isSandboxTool(name: BuiltinToolName): name is Extract<BuiltinToolName, SandboxToolName> {
   return SANDBOX_TOOLS.includes(name);
 }
 

@@ -11,11 +11,18 @@ import type { Session } from '../../session/session';
 import { createBashTool } from './bash';
 import { createPythonExecuteTool } from './python-execute';
 import { createStrReplaceEditorTool } from './str-replace-editor';
+import { createReadFileTool, createWriteFileTool } from './file-tools';
 import type { Tool } from '../tool';
 import { SandboxAccess } from './sandbox-access';
 import type { SandboxNeed } from './sandbox-outage';
 
-export type SandboxToolName = 'bash' | 'python_execute' | 'str_replace_editor';
+export type SandboxToolName =
+  | 'bash'
+  | 'python_execute'
+  | 'str_replace_editor'
+  // plain file access for the sandbox MCP server's clients (file-tools.ts)
+  | 'read_file'
+  | 'write_file';
 
 export interface SandboxToolset {
   tools: Tool[];
@@ -52,6 +59,8 @@ export function sandboxToolset(
     bash: () => createBashTool(access) as Tool,
     python_execute: () => createPythonExecuteTool(access) as Tool,
     str_replace_editor: () => createStrReplaceEditorTool(access) as Tool,
+    read_file: () => createReadFileTool(access) as Tool,
+    write_file: () => createWriteFileTool(access) as Tool,
   };
   const tools = names.map((name) => factories[name]());
   if (options.prewarm) access.prewarm();
