@@ -48,6 +48,12 @@ import type {
 } from './domain/debugger';
 import type { RunDiff, RunsComparison } from './compare/types';
 import type { McpPromptsInput, McpServerPrompts } from './domain/mcp';
+import type {
+  WorkspaceChangesView,
+  WorkspaceFileView,
+  WorkspacePatchView,
+  WorkspaceTreeView,
+} from './domain/files';
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
@@ -61,6 +67,7 @@ export * from './domain/settings-sections';
 export * from './domain/debugger';
 export * from './domain/batch';
 export * from './domain/mcp';
+export * from './domain/files';
 
 export type EmptyInput = Record<string, never>;
 
@@ -91,6 +98,24 @@ export interface RequestMap {
   'runs:delete': { input: { runId: string }; output: RunDeleteResult };
   /** an image the run's history kept (`memory.appended` names it: `message.image.ref`) */
   'runs:image': { input: { runId: string; ref: string }; output: RunImageData };
+  // a run's files at every step, from its checkpoints (issue 32, docs/time-travel.md)
+  /** the workspace tree after `step`, with what the step changed */
+  'runs:files': { input: { runId: string; step: number }; output: WorkspaceTreeView };
+  /** one file after `step`: text, image, or binary (its bytes with `download`) */
+  'runs:file': {
+    input: { runId: string; step: number; path: string; download?: boolean };
+    output: WorkspaceFileView;
+  };
+  /** what changed from `from` (default: the checkpoint before `to`'s) to `to` */
+  'runs:changes': {
+    input: { runId: string; to: number; from?: number };
+    output: WorkspaceChangesView;
+  };
+  /** the change as a unified patch for `git apply` (default: the run's whole change) */
+  'runs:patch': {
+    input: { runId: string; from?: number; to?: number };
+    output: WorkspacePatchView;
+  };
   'config:get': { input: EmptyInput; output: ConfigView };
   'config:save': { input: ConfigSaveInput; output: ConfigView };
   'config:import-openmanus': { input: ConfigImportInput; output: ConfigImportResult };
@@ -171,6 +196,10 @@ export const REQUEST_CHANNELS = [
   'runs:rename',
   'runs:delete',
   'runs:image',
+  'runs:files',
+  'runs:file',
+  'runs:changes',
+  'runs:patch',
   'config:get',
   'config:save',
   'config:import-openmanus',
@@ -223,6 +252,10 @@ export const API_METHODS = {
   renameRun: 'runs:rename',
   deleteRun: 'runs:delete',
   getRunImage: 'runs:image',
+  getRunFiles: 'runs:files',
+  getRunFile: 'runs:file',
+  getRunChanges: 'runs:changes',
+  getRunPatch: 'runs:patch',
   getConfig: 'config:get',
   saveConfig: 'config:save',
   importOpenManusConfig: 'config:import-openmanus',

@@ -28,6 +28,7 @@ import { preflight } from '../runtime/launch/preflight';
 import { createDebugHandlers } from './debug-handlers';
 import { createTimeTravelHandlers } from './timetravel-handlers';
 import { createBatchHandlers } from './batch-handlers';
+import { createFilesHandlers } from './files-handlers';
 import { deleteRun } from './delete-run';
 import { admitRerun } from './rerun-admission';
 
@@ -198,6 +199,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     ...createDebugHandlers(runtime),
     ...createTimeTravelHandlers(runtime),
     ...createBatchHandlers(runtime),
+    ...createFilesHandlers(runtime),
   };
 }
 

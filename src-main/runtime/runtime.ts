@@ -26,6 +26,8 @@ import { BatchService } from './batch/batch-service';
 import { ModelGates } from './llm/model-gates';
 import { admitLineage } from './launch/lineage-admission';
 import { sweepOrphanWorkspaces } from './runs/orphan-workspaces';
+import { WorkspaceFiles } from './timetravel/workspace-files';
+import { WorkspaceHistory } from './timetravel/workspace-history';
 
 export interface RuntimeOptions {
   /** defaults to $WORKBENCH_HOME, else ~/.agent-workbench */
@@ -60,6 +62,8 @@ export interface Runtime {
   /** batch runs: a task set against several profiles (`workbench batch`, the Batch view) */
   batches: BatchService;
   services: RuntimeServices;
+  /** a run's files at every step, from its checkpoints (issue 32, docs/time-travel.md) */
+  files: WorkspaceFiles;
   /** the session new runs use unless told otherwise */
   sessionId: string;
   dispose(): Promise<void>;
@@ -125,10 +129,17 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     runs,
     closeSession: (id) => services.sessions.close(id),
   });
+  const files = new WorkspaceFiles(
+    new WorkspaceHistory(checkpoints, (runId) => {
+      const forkOf = runs.get(runId)?.forkOf;
+      return forkOf ? { forkOf } : undefined;
+    }),
+  );
   return {
     runs,
     batches,
     services,
+    files,
     sessionId,
     async dispose() {
       // Batches first: their stopped runs go back to the queue instead of starting others.
