@@ -2,8 +2,10 @@
  * The contract's requests about a run's files (issue 32, docs/time-travel.md "Files at
  * every step"): the tree at a step, a file at a step, the changes between steps and the
  * patch of them. Paths were checked by the schema (relative, no `..`); they are only
- * looked up in the run's checkpoint listings, never joined to a folder on disk.
+ * looked up in the run's checkpoint listings, never joined to a folder on disk. A step's
+ * changes carry the tool call that wrote each, where the history shows it.
  */
+import { attributeChanges } from '@shared/files-attribution';
 import type { Runtime } from '../runtime/runtime';
 import { WorkspaceHistoryError } from '../runtime/timetravel/workspace-history';
 import type { Handlers } from './contract';
@@ -27,7 +29,13 @@ export function createFilesHandlers(runtime: Runtime): Pick<Handlers, FilesChann
     'runs:file': async ({ runId, step, path, download }) =>
       answer(runId, () => files.file(runId, step, path, download === true)),
     'runs:changes': async ({ runId, to, from }) =>
-      answer(runId, () => files.changes(runId, to, from)),
+      answer(runId, () => {
+        const view = files.changes(runId, to, from);
+        // one step's changes: which of its calls wrote each (a range spans many steps)
+        if (from !== undefined || view.to !== to) return view;
+        const events = runs.snapshot(runId)?.events ?? [];
+        return { ...view, files: attributeChanges(view.files, events, to) };
+      }),
     'runs:patch': async ({ runId, from, to }) => answer(runId, () => files.patch(runId, from, to)),
   };
 }
