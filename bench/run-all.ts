@@ -15,6 +15,7 @@ import { debuggerBench } from './debugger.bench';
 import { startupBench } from './startup.bench';
 import { forkBench } from './fork.bench';
 import { batchBench } from './batch.bench';
+import { filesBench } from './files.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -27,6 +28,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   startup: startupBench,
   fork: forkBench,
   batch: batchBench,
+  files: filesBench,
 };
 
 const wanted = process.argv.slice(2);

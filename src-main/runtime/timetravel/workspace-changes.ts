@@ -4,9 +4,9 @@
  * file the later archive holds again with the same bytes is not a change: the snapshot
  * takes files touched within the kernel's coarse ctime clock twice (docs/time-travel.md).
  */
-import { structuredPatch } from 'diff';
 import type { DiffHunkView, FileChangeView, WorkspaceEntryKind } from '@shared/domain/files';
 import type { CheckpointManifestEntry } from '../runs/checkpoint-store';
+import { lineHunks } from './line-hunks';
 import type { StateFile, WorkspaceHistory, WorkspaceState } from './workspace-history';
 
 /** larger texts are shown as changed without a line diff */
@@ -113,16 +113,5 @@ export function describeChange(history: WorkspaceHistory, raw: RawChange): FileC
  * line 0. Undefined when the diff does not finish in time.
  */
 export function lineDiff(a: string, b: string): DiffHunkView[] | undefined {
-  const patch = structuredPatch('a', 'b', a, b, undefined, undefined, {
-    context: 3,
-    timeout: DIFF_TIMEOUT_MS,
-  });
-  if (!patch) return undefined;
-  return patch.hunks.map((h) => ({
-    oldStart: h.oldLines === 0 ? h.oldStart - 1 : h.oldStart,
-    oldLines: h.oldLines,
-    newStart: h.newLines === 0 ? h.newStart - 1 : h.newStart,
-    newLines: h.newLines,
-    lines: h.lines,
-  }));
+  return lineHunks(a, b, { context: 3, timeoutMs: DIFF_TIMEOUT_MS });
 }

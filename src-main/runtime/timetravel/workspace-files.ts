@@ -27,9 +27,10 @@ export class WorkspaceFiles {
   tree(runId: string, step: number): WorkspaceTreeView {
     const checkpoints = this.history.steps(runId);
     const after = this.history.stateAt(runId, step);
+    // the step before: its listing, and the bytes of what this step's archive holds
     const changes =
       after.step === step
-        ? changedEntries(this.history, this.before(runId, step), after, true)
+        ? changedEntries(this.history, this.before(runId, step, after.archived), after, true)
         : [];
     const byPath = new Map(changes.map((c) => [c.path, c.change]));
     const entries: WorkspaceEntryView[] = [];
@@ -132,7 +133,8 @@ export class WorkspaceFiles {
   }
 
   /** The files before `step` ran: the previous checkpoint, or where the run started. */
-  private before(runId: string, step: number) {
-    return this.history.stateAt(runId, this.history.previousCheckpoint(runId, step));
+  private before(runId: string, step: number, only?: ReadonlySet<string>) {
+    const previous = this.history.previousCheckpoint(runId, step);
+    return this.history.stateAt(runId, previous, only ? { only } : {});
   }
 }

@@ -45,6 +45,8 @@ interface StepRecord {
   isFull: boolean;
 }
 
+const MANIFESTS_KEPT = 8;
+
 export class WorkspaceHistoryError extends Error {
   constructor(
     readonly code: 'not_found' | 'unavailable',
@@ -61,6 +63,10 @@ export interface RunOrigin {
 
 export class WorkspaceHistory {
   private readonly records = new Map<string, { key: string; record: StepRecord }>();
+  private readonly manifests = new Map<
+    string,
+    { key: string; manifest: CheckpointManifestEntry[] }
+  >();
 
   constructor(
     private readonly store: CheckpointStore,
@@ -96,8 +102,17 @@ export class WorkspaceHistory {
     return this.checkpointFor(runId, step - 1);
   }
 
-  /** The workspace after `step` (the last checkpoint at or before it). */
-  stateAt(runId: string, step: number, depth = 0): WorkspaceState {
+  /**
+   * The workspace after `step` (the last checkpoint at or before it). With `only`, the
+   * bytes of those paths alone are located (every entry is still listed): what a step's
+   * tree needs of the step before it.
+   */
+  stateAt(
+    runId: string,
+    step: number,
+    options: { only?: ReadonlySet<string>; depth?: number } = {},
+  ): WorkspaceState {
+    const depth = options.depth ?? 0;
     const note = this.store.evictedNote(runId);
     if (note) throw new WorkspaceHistoryError('unavailable', note);
     const at = this.checkpointFor(runId, step);
@@ -115,12 +130,13 @@ export class WorkspaceHistory {
         mode: 0,
         ...(e.skipped !== undefined ? { skipped: e.skipped } : {}),
       });
-      if (e.skipped === undefined) unresolved.add(e.path);
+      if (e.skipped === undefined && (!options.only || options.only.has(e.path))) {
+        unresolved.add(e.path);
+      }
     }
-    let archived = new Set<string>();
+    const archived = new Set(indexArchive(join(dir, `step-${at}.tar`)).entries.keys());
     for (let i = chain.length - 1; i >= 0 && unresolved.size > 0; i--) {
       const index = indexArchive(join(dir, `step-${chain[i]}.tar`));
-      if (i === chain.length - 1) archived = new Set(index.entries.keys());
       for (const [path, entry] of index.entries) {
         if (!unresolved.has(path)) continue;
         unresolved.delete(path);
@@ -147,7 +163,7 @@ export class WorkspaceHistory {
     const origin = this.originOf(runId)?.forkOf;
     // a fork of a fork of ...: bounded, a history could name itself
     if (origin && depth < 32 && this.store.has(origin.runId)) {
-      const parent = this.stateAt(origin.runId, origin.step, depth + 1);
+      const parent = this.stateAt(origin.runId, origin.step, { depth: depth + 1 });
       return { step: 0, entries: parent.entries, archived: new Set() };
     }
     return { step: 0, entries: new Map(), archived: new Set() };
@@ -156,11 +172,21 @@ export class WorkspaceHistory {
   private manifest(runId: string, step: number): CheckpointManifestEntry[] {
     const path = join(this.store.dirOf(runId), `step-${step}.json`);
     try {
+      const stat = statSync(path);
+      const key = `${stat.size}:${stat.mtimeMs}`;
+      const hit = this.manifests.get(path);
+      if (hit && hit.key === key) return hit.manifest;
       const meta = JSON.parse(readFileSync(path, 'utf8')) as { manifest?: unknown };
       if (!Array.isArray(meta.manifest)) throw new Error('no listing');
-      return (meta.manifest as CheckpointManifestEntry[]).filter(
+      const manifest = (meta.manifest as CheckpointManifestEntry[]).filter(
         (e) => typeof e?.path === 'string' && e.path !== '',
       );
+      // the listings last asked for: a tree and its step before, a diff's two sides
+      if (this.manifests.size >= MANIFESTS_KEPT) {
+        this.manifests.delete(this.manifests.keys().next().value as string);
+      }
+      this.manifests.set(path, { key, manifest });
+      return manifest;
     } catch (error) {
       throw new WorkspaceHistoryError(
         'unavailable',
