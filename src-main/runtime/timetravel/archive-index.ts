@@ -10,7 +10,7 @@
  * Indexes are kept per archive (its path, size and mtime): a checkpoint never changes
  * once committed, so reading a step after the first costs no header pass.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 
 const BLOCK = 512;
 
@@ -43,12 +43,14 @@ const CACHE_LIMIT = 4_096;
 
 /** The archive's entries by path (a later entry of the same path replaces an earlier one). */
 export function indexArchive(path: string): ArchiveIndex {
+  // one stat for a known archive (a chain of 1,000 is walked for a step's tree)
+  const known = statSync(path);
+  const hit = cache.get(path);
+  if (hit && hit.key === `${known.size}:${known.mtimeMs}:${known.ino}`) return hit.index;
   const fd = openSync(path, 'r');
   try {
     const stat = fstatSync(fd);
     const key = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
-    const hit = cache.get(path);
-    if (hit && hit.key === key) return hit.index;
     const index = { path, entries: readHeaders(fd, stat.size) };
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
     cache.set(path, { key, index });

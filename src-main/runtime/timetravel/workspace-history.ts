@@ -63,6 +63,7 @@ export interface RunOrigin {
 
 export class WorkspaceHistory {
   private readonly records = new Map<string, { key: string; record: StepRecord }>();
+  private readonly stepLists = new Map<string, { key: string; steps: number[] }>();
   private readonly manifests = new Map<
     string,
     { key: string; manifest: CheckpointManifestEntry[] }
@@ -74,11 +75,17 @@ export class WorkspaceHistory {
     private readonly originOf: (runId: string) => RunOrigin | undefined = () => undefined,
   ) {}
 
-  /** Steps that have a checkpoint, oldest first. */
+  /** Steps that have a checkpoint, oldest first (kept until the run's folder changes). */
   steps(runId: string): number[] {
+    const dir = this.store.dirOf(runId);
     let names: string[];
+    let key: string;
     try {
-      names = readdirSync(this.store.dirOf(runId));
+      const stat = statSync(dir);
+      key = `${stat.mtimeMs}:${stat.ino}`;
+      const hit = this.stepLists.get(dir);
+      if (hit && hit.key === key) return hit.steps;
+      names = readdirSync(dir);
     } catch {
       return [];
     }
@@ -87,7 +94,9 @@ export class WorkspaceHistory {
       const match = /^step-(\d+)\.json$/.exec(name);
       if (match) steps.push(Number(match[1]));
     }
-    return steps.sort((a, b) => a - b);
+    steps.sort((a, b) => a - b);
+    this.stepLists.set(dir, { key, steps });
+    return steps;
   }
 
   /** The checkpoint a step's files come from: the last at or before it (0: none yet). */
