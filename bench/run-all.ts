@@ -20,6 +20,7 @@ import { agentsBench } from './agents.bench';
 import { experimentBench } from './experiment.bench';
 import { gatewayBench } from './gateway.bench';
 import { telemetryBench } from './telemetry.bench';
+import { filesBench } from './files.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -37,6 +38,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   experiment: experimentBench,
   gateway: gatewayBench,
   telemetry: telemetryBench,
+  files: filesBench,
 };
 
 const wanted = process.argv.slice(2);

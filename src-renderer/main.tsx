@@ -16,6 +16,7 @@ import './styles/batch.css';
 import './styles/content.css';
 import './styles/structure.css';
 import './styles/mcp.css';
+import './styles/files.css';
 
 const root = createRoot(document.getElementById('root')!);
 const store = createWorkbenchStore();

@@ -169,6 +169,13 @@
  *                              (`data-runs` ended, `data-mean-steps`, `data-mean-tokens`,
  *                              `data-total-steps`, `data-total-tokens`), batch-compare (`data-task`: that task across profiles),
  *                              batch-list-item (`data-batch-id`)
+ * files (issue 32):            files-panel (`data-step`, `data-as-of`), files-toggle, files-step
+ *                              (the step input), files-entry (`data-path`, `data-kind`,
+ *                              `data-change` = added | changed), files-note, files-viewer
+ *                              (`data-path`, `data-kind` = text | image | binary), files-download,
+ *                              files-diff-button, step-diff (`data-step`), step-diff-file
+ *                              (`data-path`, `data-change`), step-files-chip (on a step row),
+ *                              tool-diff-link (on a tool card)
  */
 export const TEST_IDS = {
   app: 'app',
@@ -474,6 +481,19 @@ export const TEST_IDS = {
   batchCompare: 'batch-compare',
   batchListItem: 'batch-list-item',
   batchProfile: 'batch-profile',
+  // the Files panel (issue 32): the workspace at the selected step, a file, a step's diff
+  filesPanel: 'files-panel',
+  filesToggle: 'files-toggle',
+  filesStep: 'files-step',
+  filesEntry: 'files-entry',
+  filesNote: 'files-note',
+  filesViewer: 'files-viewer',
+  filesDownload: 'files-download',
+  filesDiffButton: 'files-diff-button',
+  stepDiff: 'step-diff',
+  stepDiffFile: 'step-diff-file',
+  stepFilesChip: 'step-files-chip',
+  toolDiffLink: 'tool-diff-link',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

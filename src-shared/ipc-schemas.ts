@@ -11,6 +11,7 @@ import { isRunId, isSessionId } from './domain/ids';
 import { isImageRef } from './image-ref';
 import { MCP_SERVER_TYPES } from './domain/settings-sections';
 import { parseBreakpoint } from './domain/debugger';
+import { filesSchemas } from './files-schemas';
 import {
   CONFIG_AGENT_NAMES,
   CONFIG_API_TYPES,
@@ -328,6 +329,7 @@ export const requestSchemas = {
         .refine(isImageRef, 'must be an image ref (<sha256>.png|jpg|gif|webp)'),
     })
     .strict(),
+  ...filesSchemas,
   'config:get': empty,
   'config:save': z
     .object({

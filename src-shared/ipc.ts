@@ -48,6 +48,12 @@ import type {
 } from './domain/debugger';
 import type { RunDiffView, RunsComparison, StepDigest } from './compare/types';
 import type { McpPromptsInput, McpServerPrompts } from './domain/mcp';
+import type {
+  WorkspaceChangesView,
+  WorkspaceFileView,
+  WorkspacePatchView,
+  WorkspaceTreeView,
+} from './domain/files';
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
 import type { GatewaySetInput, GatewayView } from './domain/gateway';
 
@@ -63,6 +69,7 @@ export * from './domain/debugger';
 export * from './domain/batch';
 export * from './domain/mcp';
 export * from './domain/gateway';
+export * from './domain/files';
 
 export type EmptyInput = Record<string, never>;
 
@@ -95,6 +102,24 @@ export interface RequestMap {
   'runs:delete': { input: { runId: string }; output: RunDeleteResult };
   /** an image the run's history kept (`memory.appended` names it: `message.image.ref`) */
   'runs:image': { input: { runId: string; ref: string }; output: RunImageData };
+  // a run's files at every step, from its checkpoints (issue 32, docs/time-travel.md)
+  /** the workspace tree after `step`, with what the step changed */
+  'runs:files': { input: { runId: string; step: number }; output: WorkspaceTreeView };
+  /** one file after `step`: text, image, or binary (its bytes with `download`) */
+  'runs:file': {
+    input: { runId: string; step: number; path: string; download?: boolean };
+    output: WorkspaceFileView;
+  };
+  /** what changed from `from` (default: the checkpoint before `to`'s) to `to` */
+  'runs:changes': {
+    input: { runId: string; to: number; from?: number };
+    output: WorkspaceChangesView;
+  };
+  /** the change as a unified patch for `git apply` (default: the run's whole change) */
+  'runs:patch': {
+    input: { runId: string; from?: number; to?: number };
+    output: WorkspacePatchView;
+  };
   'config:get': { input: EmptyInput; output: ConfigView };
   'config:save': { input: ConfigSaveInput; output: ConfigView };
   'config:import-openmanus': { input: ConfigImportInput; output: ConfigImportResult };
@@ -179,6 +204,10 @@ export const REQUEST_CHANNELS = [
   'runs:rename',
   'runs:delete',
   'runs:image',
+  'runs:files',
+  'runs:file',
+  'runs:changes',
+  'runs:patch',
   'config:get',
   'config:save',
   'config:import-openmanus',
@@ -234,6 +263,10 @@ export const API_METHODS = {
   renameRun: 'runs:rename',
   deleteRun: 'runs:delete',
   getRunImage: 'runs:image',
+  getRunFiles: 'runs:files',
+  getRunFile: 'runs:file',
+  getRunChanges: 'runs:changes',
+  getRunPatch: 'runs:patch',
   getConfig: 'config:get',
   saveConfig: 'config:save',
   importOpenManusConfig: 'config:import-openmanus',

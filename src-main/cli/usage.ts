@@ -17,6 +17,7 @@ export const HELP_TOPICS = [
   'runs rename',
   'runs delete',
   'runs diff',
+  'runs patch',
   'runs fork',
   'runs resume',
   'runs continue',
@@ -87,6 +88,10 @@ const ENTRIES: Record<(typeof HELP_TOPICS)[number], string> = {
   'runs diff': `  runs diff A B [C ...] [--json]
                       compare runs step by step (each a RUN, or an exported .jsonl file);
                       exit 0 when equivalent, 1 when they differ, 2 for bad usage`,
+  'runs patch': `  runs patch RUN [--from N] [--to M] [-o FILE]
+                      what the run did to its files as a unified patch for git apply
+                      (binary files included), from its checkpoints: from step N
+                      (default 0, where it started) to step M (default the last)`,
   'runs fork': `  runs fork RUN --at STEP [--message TEXT] [--agent NAME[@V]] [--agent-model PROFILE] [--max-steps N]
       [--without-files] [-c|--config FILE] [--jsonl]
                       a new run from step STEP of RUN: its context and its sandbox files

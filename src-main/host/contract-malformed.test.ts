@@ -78,6 +78,25 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runId: 'r', ref: `${'a'.repeat(64)}.svg` }, path: 'ref' },
       { input: { runId: '../r', ref: `${'a'.repeat(64)}.png` }, path: 'runId' },
     ],
+    'runs:files': [
+      { input: { runId: 'r', step: -1 }, path: 'step' },
+      { input: { runId: '../r', step: 1 }, path: 'runId' },
+    ],
+    'runs:file': [
+      { input: { runId: 'r', step: 1, path: '../../etc/passwd' }, path: 'path' },
+      { input: { runId: 'r', step: 1, path: '/etc/passwd' }, path: 'path' },
+      { input: { runId: 'r', step: 1, path: 'a/./b' }, path: 'path' },
+      { input: { runId: 'r', step: 1, path: 'a\0b' }, path: 'path' },
+      { input: { runId: 'r', step: 1, path: '' }, path: 'path' },
+    ],
+    'runs:changes': [
+      { input: { runId: 'r' }, path: 'to' },
+      { input: { runId: 'r', to: 2, from: 1.5 }, path: 'from' },
+    ],
+    'runs:patch': [
+      { input: { runId: 'r', to: 'last' }, path: 'to' },
+      { input: { runId: 'r', extra: 1 }, path: '(input)' },
+    ],
     'config:get': [{ input: { agent: 'manus' }, path: '(input)' }],
     'config:save': [
       { input: { target: 'root' }, path: 'target' },

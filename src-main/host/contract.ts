@@ -29,6 +29,7 @@ import { createDebugHandlers } from './debug-handlers';
 import { createTimeTravelHandlers } from './timetravel-handlers';
 import { createBatchHandlers } from './batch-handlers';
 import { createGatewayHandlers } from './gateway-handlers';
+import { createFilesHandlers } from './files-handlers';
 import { deleteRun } from './delete-run';
 import { admitRerun } from './rerun-admission';
 
@@ -217,6 +218,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     ...createTimeTravelHandlers(runtime),
     ...createBatchHandlers(runtime),
     ...createGatewayHandlers(runtime),
+    ...createFilesHandlers(runtime),
   };
 }
 

@@ -28,6 +28,8 @@ import { ModelGates } from './llm/model-gates';
 import { admitLineage } from './launch/lineage-admission';
 import { sweepOrphanWorkspaces } from './runs/orphan-workspaces';
 import { startTelemetry, type RuntimeTelemetry } from './telemetry/runtime-telemetry';
+import { WorkspaceFiles } from './timetravel/workspace-files';
+import { WorkspaceHistory } from './timetravel/workspace-history';
 
 export interface RuntimeOptions {
   /** defaults to $WORKBENCH_HOME, else ~/.agent-workbench */
@@ -66,6 +68,8 @@ export interface Runtime {
   /** experiments: a dataset x variants x repeats, scored (`workbench experiment`) */
   experiments: ExperimentService;
   services: RuntimeServices;
+  /** a run's files at every step, from its checkpoints (issue 32, docs/time-travel.md) */
+  files: WorkspaceFiles;
   /** the session new runs use unless told otherwise */
   sessionId: string;
   /** work to finish before dispose() closes the runs (a model gateway ends its runs) */
@@ -150,11 +154,18 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     loadConfig: () => services.loadConfig(),
   });
   const disposers: (() => Promise<void>)[] = [];
+  const files = new WorkspaceFiles(
+    new WorkspaceHistory(checkpoints, (runId) => {
+      const forkOf = runs.get(runId)?.forkOf;
+      return forkOf ? { forkOf } : undefined;
+    }),
+  );
   return {
     runs,
     batches,
     experiments,
     services,
+    files,
     sessionId,
     onDispose: (work) => void disposers.push(work),
     ...(telemetry ? { telemetry } : {}),

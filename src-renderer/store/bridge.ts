@@ -77,6 +77,8 @@ export interface Bridge {
   forkRun(input: RunForkInput): Promise<string>;
   /** the run's checkpoints: which steps can be forked, what was running there */
   listCheckpoints(runId: string): Promise<CheckpointView[]>;
+  /** the run's files at a step, a file, a step's diff (issue 32) */
+  files: Pick<AppApi, 'getRunFiles' | 'getRunFile' | 'getRunChanges' | 'getRunPatch'>;
   /** continues an interrupted run in a new run; selects it */
   resumeRun(runId: string): Promise<string>;
   /** goes on with a finished run in a new run (its memory plus a message); selects it */
@@ -422,6 +424,12 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       return runId;
     },
     listCheckpoints: (runId) => api.listCheckpoints({ runId }),
+    files: {
+      getRunFiles: (input) => api.getRunFiles(input),
+      getRunFile: (input) => api.getRunFile(input),
+      getRunChanges: (input) => api.getRunChanges(input),
+      getRunPatch: (input) => api.getRunPatch(input),
+    },
     async resumeRun(runId) {
       const resumed = await api.resumeInterruptedRun({ runId });
       state().setRunLoad(resumed.runId, { status: 'loaded' });

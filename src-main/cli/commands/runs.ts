@@ -1,6 +1,6 @@
 /**
  * `workbench runs list | show RUN_ID [--jsonl] | export RUN_ID [-o FILE] | import FILE | diff A B
- * | rename RUN_ID TITLE | fork | resume | continue | delete RUN_ID`:
+ * | patch RUN [--from N --to M] * | rename RUN_ID TITLE | fork | resume | continue | delete RUN_ID`:
  * the run history from the command line. `show --jsonl` replays the persisted events
  * exactly as they were emitted (the same bytes `run --jsonl` printed). Damaged lines
  * are skipped and reported on stderr, never fatal.
@@ -15,6 +15,7 @@ import { terminalSafe } from '../terminal-text';
 import { runVerdict, stepsText, healthParts } from '@shared/run-outcome';
 import { runsDiffCommand } from './runs-diff';
 import { renameCommand } from './runs-edit';
+import { runsPatchCommand } from './runs-patch';
 import { parseCommandArgs } from '../parse-args';
 import { RunPrinter } from '../run-printer';
 import { resolveRunRef } from '../run-ref';
@@ -45,6 +46,8 @@ export async function runsCommand(args: string[]): Promise<number> {
       return runsDiffCommand(rest, openStore);
     case 'rename':
       return renameCommand(rest, openStore);
+    case 'patch':
+      return runsPatchCommand(rest, openStore);
     // The runtime (model clients, sandbox) loads only for these.
     case 'fork':
       return (await import('./runs-lineage')).forkCommand(rest);
@@ -57,8 +60,8 @@ export async function runsCommand(args: string[]): Promise<number> {
     default:
       throw new UsageError(
         sub === undefined
-          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE, diff A B, rename RUN_ID TITLE, fork RUN --at STEP, resume RUN, continue RUN MESSAGE, delete RUN'
-          : `unknown runs subcommand "${sub}" (list, show, export, import, diff, rename, fork, resume, continue, delete)`,
+          ? 'runs needs a subcommand: list, show RUN_ID, export RUN_ID, import FILE, diff A B, patch RUN, rename RUN_ID TITLE, fork RUN --at STEP, resume RUN, continue RUN MESSAGE, delete RUN'
+          : `unknown runs subcommand "${sub}" (list, show, export, import, diff, patch, rename, fork, resume, continue, delete)`,
       );
   }
 }

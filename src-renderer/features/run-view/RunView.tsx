@@ -13,6 +13,7 @@ import { ContinueRun } from './ContinueRun';
 import { DebuggerBar } from '../debugger/DebuggerBar';
 import { McpLogPanel } from './McpLogPanel';
 import { PromptOrigin } from './PromptOrigin';
+import { FilesPanel } from '../files/FilesPanel';
 
 /** The selected run: header, open question, plan, filters and the timeline. */
 export function RunView() {
@@ -56,6 +57,7 @@ export function RunView() {
       <HumanAnswerBox runId={runId} />
       <PlanView runId={runId} />
       <McpLogPanel runId={runId} />
+      <FilesPanel runId={runId} />
       <TimelineToolbar runId={runId} />
       <RunWaterfall runId={runId} />
       {hasItems ? (

@@ -4,6 +4,7 @@ import { formatDuration, formatCount } from '../../../lib/format';
 import type { StepItem } from '../../../store/timeline/types';
 import { RowLink, RowShell } from './RowShell';
 import type { RowProps } from './row-props';
+import { StepFilesChip } from './FilesLinks';
 
 export function StepRow({
   item,
@@ -22,6 +23,7 @@ export function StepRow({
     const summary = s.selectedRunId ? s.runs[s.selectedRunId]?.summary : undefined;
     return (summary?.forkOf ?? summary?.continueOf)?.step;
   });
+  const runId = useWorkbench((s) => s.selectedRunId);
   const isBranchStart = forkStep !== undefined && item.step === forkStep + 1;
   return (
     <RowShell
@@ -83,6 +85,7 @@ export function StepRow({
           branch starts here
         </span>
       )}
+      {runId && item.isFinished && <StepFilesChip runId={runId} step={item.step} />}
       {flags.map((flag) => (
         <span key={flag} className={`chip chip-${flag.includes('duplicate') ? 'dup' : flag}`}>
           {flag}

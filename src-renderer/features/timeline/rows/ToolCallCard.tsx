@@ -12,6 +12,7 @@ import { ClampedText } from './ClampedText';
 import { SamplingCalls, StructuredResult } from './McpToolSections';
 import { RowLink, RowShell } from './RowShell';
 import type { RowProps } from './row-props';
+import { ToolDiffLink } from './FilesLinks';
 
 /**
  * A tool call: name, status, exit code and duration in the header; arguments as JSON,
@@ -27,6 +28,7 @@ const TOOL_STATUS_LABELS: Record<ToolItem['status'], string> = {
 
 export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps<ToolItem>) {
   const output = useWorkbench((s) => s.output);
+  const runId = useWorkbench((s) => s.selectedRunId);
   const view = useMemo(() => argsView(item.name, item.args), [item.name, item.args]);
   const inlineArgs = argsLine(view);
   const sentDiffers =
@@ -74,6 +76,14 @@ export function ToolCallCard({ item, isSelected, isExpanded, actions }: RowProps
         )}
         {item.durationMs !== undefined && (
           <span className="muted">{formatDuration(item.durationMs)}</span>
+        )}
+        {runId && item.status !== 'running' && (
+          <ToolDiffLink
+            runId={runId}
+            step={item.step}
+            tool={item.name}
+            toolCallId={item.toolCallId}
+          />
         )}
         {item.memoryIndex !== undefined && (
           <span className="muted mono">{`#${item.memoryIndex}`}</span>

@@ -1,0 +1,62 @@
+/**
+ * A run's files over the real WebSocket transport with the UI's own adapter (issue 32):
+ * `runs:files`, `runs:file`, `runs:changes` and `runs:patch` answer from the run's real
+ * checkpoints (taken of a folder the way the recorder's host mode takes them), and a
+ * path that is not in the listing is a typed `not_found`, never a read elsewhere.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CheckpointStore } from '../runtime/runs/checkpoint-store';
+import { CheckpointedFolder } from '../runtime/timetravel/testing/checkpointed-folder';
+import { collect, finishedOf, serve, until } from './testing/ws-contract-fixture';
+
+describe("contract over WebSocket: a run's files", () => {
+  it('runs:files, runs:file, runs:changes, runs:patch', async () => {
+    const { api, home } = await serve();
+    const events = collect(api);
+    const { runId } = await api.startRun({ task: 'steps: 2', agent: 'toolcall' });
+    await until(() => finishedOf(events, runId));
+    const folder = mkdtempSync(join(tmpdir(), 'wb-files-contract-'));
+    const run = new CheckpointedFolder(folder, runId, new CheckpointStore(join(home, 'runs')));
+    writeFileSync(join(folder, 'bug.py'), 'x = 1 - 1\n');
+    await run.checkpoint(1);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    writeFileSync(join(folder, 'bug.py'), 'x = 1 + 1\n');
+    writeFileSync(join(folder, 'blob.bin'), Buffer.from([0, 1, 2, 3]));
+    await run.checkpoint(2);
+
+    const tree = await api.getRunFiles({ runId, step: 2 });
+    expect(tree.entries).toEqual([
+      { path: 'blob.bin', kind: 'file', size: 4, change: 'added' },
+      { path: 'bug.py', kind: 'file', size: 10, change: 'changed' },
+    ]);
+    expect(await api.getRunFile({ runId, step: 1, path: 'bug.py' })).toMatchObject({
+      kind: 'text',
+      text: 'x = 1 - 1\n',
+    });
+    expect(await api.getRunFile({ runId, step: 2, path: 'blob.bin' })).toMatchObject({
+      kind: 'binary',
+      size: 4,
+    });
+    const changes = await api.getRunChanges({ runId, to: 2 });
+    expect(changes.files.map((f) => `${f.change} ${f.path}`)).toEqual([
+      'added blob.bin',
+      'changed bug.py',
+    ]);
+    const patch = await api.getRunPatch({ runId });
+    expect(patch).toMatchObject({ from: 0, to: 2, files: 2 });
+    expect(patch.patch).toContain('+x = 1 + 1');
+
+    await expect(api.getRunFile({ runId, step: 2, path: 'etc/passwd' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(api.getRunFile({ runId, step: 2, path: '../bug.py' })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+    await expect(
+      api.getRunFiles({ runId: '20991231T000000-00000000', step: 1 }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * The workspace at a step and what steps changed in it (issue 32, docs/time-travel.md
+ * "Files at every step"): what `runs:files`, `runs:file`, `runs:changes` and
+ * `runs:patch` answer.
+ */
+
+export type WorkspaceEntryKind = 'file' | 'folder' | 'symlink' | 'other';
+export type FileChangeKind = 'added' | 'changed' | 'deleted';
+
+export interface WorkspaceEntryView {
+  /** relative to the workspace, `/`-separated */
+  path: string;
+  kind: WorkspaceEntryKind;
+  /** bytes (a folder: 0) */
+  size: number;
+  /** what the step did to it (absent: unchanged) */
+  change?: Exclude<FileChangeKind, 'deleted'>;
+  /** why the snapshot left it out (a cap): its bytes are not in the history */
+  skipped?: string;
+}
+
+export interface WorkspaceTreeView {
+  runId: string;
+  /** the step asked for */
+  step: number;
+  /** the checkpoint the files come from (the last at or before `step`; 0: the start) */
+  asOf: number;
+  entries: WorkspaceEntryView[];
+  /** paths the step deleted */
+  deleted: string[];
+  /** steps that have a checkpoint, oldest first */
+  checkpoints: number[];
+  /** why the files are not what the step left (no checkpoint yet, checkpointing stopped) */
+  note?: string;
+}
+
+export type WorkspaceFileKind = 'text' | 'image' | 'binary';
+
+export interface WorkspaceFileView {
+  path: string;
+  step: number;
+  asOf: number;
+  size: number;
+  kind: WorkspaceFileKind;
+  /** text files: their content (cut at `truncatedAt` characters when larger) */
+  text?: string;
+  truncatedAt?: number;
+  /** images, and binary files when asked for (a download): base64 */
+  data?: string;
+  mimeType?: string;
+}
+
+export interface DiffHunkView {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  /** ' ', '-', '+' prefixed lines; '\' for "No newline at end of file" */
+  lines: string[];
+}
+
+/** Which tool call wrote a change (issue 32 item 3). */
+export interface ChangeAttribution {
+  step: number;
+  toolCallId?: string;
+  tool?: string;
+  /** exact: the call's own arguments name the file (str_replace_editor); step: one of the step's calls */
+  certainty: 'exact' | 'step';
+}
+
+export interface FileChangeView {
+  path: string;
+  change: FileChangeKind;
+  kind: WorkspaceEntryKind;
+  sizeBefore: number;
+  sizeAfter: number;
+  isBinary: boolean;
+  /** text files: the line diff (absent when too large to diff in time: `note` says so) */
+  hunks?: DiffHunkView[];
+  added: number;
+  removed: number;
+  note?: string;
+  attribution?: ChangeAttribution[];
+}
+
+export interface WorkspaceChangesView {
+  runId: string;
+  /** the checkpoint compared from (0: where the run started) */
+  from: number;
+  to: number;
+  files: FileChangeView[];
+}
+
+export interface WorkspacePatchView {
+  runId: string;
+  from: number;
+  to: number;
+  /** a unified patch in git's format (binary files as git binary patches) */
+  patch: string;
+  files: number;
+}
