@@ -8,7 +8,7 @@
  * `experiment diff` exits 1 on a constructed regression and 0 on equal noise.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -505,5 +505,56 @@ describe.skipIf(!docker.available)('workbench experiment', () => {
     recompute(report, runs, ['check', 'answer'], 1);
     const shown = await workbench(dir, ['experiment', 'show', id, '--json']).done;
     expect(JSON.parse(shown.stdout)).toEqual(report);
+  }, 600_000);
+
+  it('variants of two versions of a user agent run each version; an unknown agent refuses the experiment', async () => {
+    const dir = home();
+    const agentFile = join(dir, 'agents', 'solver.toml');
+    mkdirSync(join(dir, 'agents'));
+    const definition = (prompt: string) =>
+      [
+        'name = "solver"',
+        `system_prompt = "${prompt} Work in {{work_dir}}."`,
+        'tools = ["bash", "terminate"]',
+        '',
+      ].join('\n');
+    writeFileSync(agentFile, definition('You are solver one.'));
+    expect((await workbench(dir, ['agents', 'list']).done).code).toBe(0);
+    writeFileSync(agentFile, definition('You are solver two.'));
+    expect((await workbench(dir, ['agents', 'list']).done).code).toBe(0);
+    const file = experimentFiles({
+      items: 2,
+      variants: [
+        ['v1', 'good'],
+        ['v2', 'good'],
+      ],
+      repeats: 1,
+      check: false,
+    });
+    const versioned = readFileSync(file, 'utf8')
+      .replace(/name = "v1"\nagent = "swe"/, 'name = "v1"\nagent = "solver@1"')
+      .replace(/name = "v2"\nagent = "swe"/, 'name = "v2"\nagent = "solver@2"');
+    writeFileSync(file, versioned);
+    const ran = await workbench(dir, ['experiment', 'run', file, '--json']).done;
+    expect(ran.code, ran.stderr).toBe(0);
+    expect((JSON.parse(ran.stdout) as ExperimentReport).done).toBe(4);
+    // each run records the version it ran, and sent that version's prompt
+    const prompts = new Map<number, string[]>();
+    for (const [, events] of histories(dir)) {
+      const started = events[0] as Extract<RunEvent, { type: 'run.started' }>;
+      const request = events.find((e) => e.type === 'llm.requested');
+      expect(started.agentDefinition?.definition.name).toBe('solver');
+      const version = started.agentDefinition!.version!;
+      const system = request?.type === 'llm.requested' ? (request.system ?? '') : '';
+      prompts.set(version, [...(prompts.get(version) ?? []), system]);
+    }
+    expect([...prompts.keys()].sort()).toEqual([1, 2]);
+    expect(prompts.get(1)!.map((p) => p.includes('You are solver one.'))).toEqual([true, true]);
+    expect(prompts.get(2)!.map((p) => p.includes('You are solver two.'))).toEqual([true, true]);
+    const unknown = readFileSync(file, 'utf8').replace('agent = "solver@2"', 'agent = "nobody@1"');
+    writeFileSync(file, unknown);
+    const refused = await workbench(dir, ['experiment', 'run', file]).done;
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('variant "v2" runs the agent "nobody@1"');
   }, 600_000);
 });
