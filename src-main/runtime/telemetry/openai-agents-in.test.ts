@@ -3,7 +3,8 @@
  * tool, on the SDK's Chat Completions model against the scripted server, its own traces
  * turned into OpenTelemetry spans by the bridge (openai-agents-otel.ts) and sent by the
  * OTel SDK's OTLP/protobuf exporter to the receiver: the run shows its model and tool
- * steps and token counts.
+ * steps and token counts. The Responses mapping is checked on spans made with the SDK's own
+ * span API (the scripted server speaks Chat Completions only).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,11 +13,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   Agent,
+  createAgentSpan,
+  createFunctionSpan,
+  createResponseSpan,
   OpenAIProvider,
   Runner,
   setTraceProcessors,
   setTracingDisabled,
   tool,
+  withTrace,
 } from '@openai/agents';
 import { NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -31,6 +36,32 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close();
 });
 
+/** A receiver, and the SDK's traces sent to it through the bridge and an OTLP exporter. */
+async function bridgeToReceiver(store: RunStore) {
+  const { url, receiver, close } = await startReceiverServer(store, TOKEN);
+  closers.push(close);
+  const provider = new NodeTracerProvider({
+    spanProcessors: [
+      new SimpleSpanProcessor(
+        new OTLPTraceExporter({
+          url: `${url}/v1/traces`,
+          headers: { Authorization: `Bearer ${TOKEN}` },
+        }),
+      ),
+    ],
+  });
+  closers.push(() => provider.shutdown());
+  // the SDK traces nothing under NODE_ENV=test unless told; its own OpenAI exporter is
+  // replaced, so nothing leaves for api.openai.com
+  setTracingDisabled(false);
+  setTraceProcessors([new OpenAIAgentsOtelProcessor(provider.getTracer('openai-agents'))]);
+  closers.push(async () => {
+    setTraceProcessors([]);
+    setTracingDisabled(true);
+  });
+  return { receiver, provider };
+}
+
 describe('OTLP in: the @openai/agents SDK through the bridge', () => {
   it('shows as a run with its model calls, tool call and tokens', async () => {
     const { server, baseUrl } = await startScriptedServer([
@@ -43,28 +74,7 @@ describe('OTLP in: the @openai/agents SDK through the bridge', () => {
     closers.push(() => server.close());
     const store = new RunStore(mkdtempSync(join(tmpdir(), 'wb-openai-agents-')));
     closers.push(async () => store.close());
-    const { url, receiver, close } = await startReceiverServer(store, TOKEN);
-    closers.push(close);
-
-    const provider = new NodeTracerProvider({
-      spanProcessors: [
-        new SimpleSpanProcessor(
-          new OTLPTraceExporter({
-            url: `${url}/v1/traces`,
-            headers: { Authorization: `Bearer ${TOKEN}` },
-          }),
-        ),
-      ],
-    });
-    closers.push(() => provider.shutdown());
-    // the SDK traces nothing under NODE_ENV=test unless told; its own OpenAI exporter is
-    // replaced, so nothing leaves for api.openai.com
-    setTracingDisabled(false);
-    setTraceProcessors([new OpenAIAgentsOtelProcessor(provider.getTracer('openai-agents'))]);
-    closers.push(async () => {
-      setTraceProcessors([]);
-      setTracingDisabled(true);
-    });
+    const { receiver, provider } = await bridgeToReceiver(store);
 
     const agent = new Agent({
       name: 'weather_agent',
@@ -119,6 +129,59 @@ describe('OTLP in: the @openai/agents SDK through the bridge', () => {
       outcome: 'finished',
       steps: 2,
       usage: { prompt: 83, completion: 16 },
+    });
+  });
+
+  it('maps a Responses model call (the response object on the response span)', async () => {
+    const store = new RunStore(mkdtempSync(join(tmpdir(), 'wb-openai-agents-responses-')));
+    closers.push(async () => store.close());
+    const { receiver, provider } = await bridgeToReceiver(store);
+
+    await withTrace('Responses workflow', async () => {
+      const agentSpan = createAgentSpan({ data: { name: 'responses_agent' } });
+      agentSpan.start();
+      const response = createResponseSpan({}, agentSpan);
+      response.start();
+      response.spanData.response_id = 'resp_1';
+      response.spanData._response = {
+        id: 'resp_1',
+        model: 'gpt-4.1-mini',
+        usage: { input_tokens: 40, output_tokens: 6 },
+        output: [
+          {
+            type: 'function_call',
+            call_id: 'call_7',
+            name: 'get_weather',
+            arguments: '{"city":"Rome"}',
+          },
+        ],
+      };
+      response.end();
+      const fn = createFunctionSpan({ data: { name: 'get_weather' } }, agentSpan);
+      fn.start();
+      fn.spanData.input = '{"city":"Rome"}';
+      fn.spanData.output = 'rainy';
+      fn.end();
+      agentSpan.end();
+    });
+    await provider.forceFlush();
+
+    const [runId] = [...receiver.runs.values()];
+    const events = store.read(runId!)!.events;
+    const responded = events.find((e) => e.type === 'llm.responded');
+    expect(responded).toMatchObject({
+      step: 1,
+      model: 'gpt-4.1-mini',
+      usage: { prompt: 40, completion: 6 },
+      finishReason: 'tool_calls',
+      toolCalls: [
+        { id: 'call_7', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } },
+      ],
+    });
+    expect(events.find((e) => e.type === 'tool.finished')).toMatchObject({
+      step: 1,
+      name: 'get_weather',
+      output: 'rainy',
     });
   });
 });
