@@ -149,17 +149,17 @@ function describe(data: Json & { type: string }): { name: string; attributes: At
       const response = (data['_response'] ?? {}) as Json;
       const usage = (response['usage'] ?? {}) as Json;
       const items = Array.isArray(response['output']) ? (response['output'] as Json[]) : [];
-      const parts = items.flatMap((item) => {
+      const parts = items.flatMap((item): Json[] => {
         if (item['type'] === 'function_call') {
           const id = item['call_id'] ?? item['id'];
           return [{ type: 'tool_call', id, name: item['name'], arguments: item['arguments'] }];
         }
         if (item['type'] !== 'message' || !Array.isArray(item['content'])) return [];
-        return (item['content'] as Json[]).flatMap((c) =>
+        return (item['content'] as Json[]).flatMap((c): Json[] =>
           c['type'] === 'output_text' ? [{ type: 'text', content: c['text'] }] : [],
         );
       });
-      const calls = parts.some((p) => p.type === 'tool_call');
+      const calls = parts.some((p) => p['type'] === 'tool_call');
       return modelCall(
         text(response['model']),
         text(response['model']),
