@@ -102,10 +102,15 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
           isToken: (given) => safeEqual(given, token),
         });
 
-  // OTLP traces from other tools become read-only runs (docs/telemetry.md)
+  // OTLP traces from other tools become read-only runs (docs/telemetry.md); an open page
+  // learns of each one (and of each rewrite as more spans arrive) like of an imported run
   const otlpReceiver = createOtlpReceiver({
     history: options.runtime.runs.history,
     isToken: (given) => safeEqual(given, token),
+    onRun: (runId) => {
+      const summary = options.runtime.runs.history.summary(runId);
+      if (summary) sink('runs:changed', [summary]);
+    },
   });
 
   const server: Server = createServer((req, res) => {
