@@ -8,6 +8,7 @@
  * entry, so walking many aligned steps hashes each archived file once.
  */
 import { createHash } from 'node:crypto';
+import type { AlignedStepPair } from '@shared/compare/aligned-steps';
 import type { WorkspaceDifference, WorkspacesDiffView } from '@shared/domain/files';
 import type { ArchivedEntry } from './archive-index';
 import { entryKind } from './workspace-changes';
@@ -25,13 +26,6 @@ export interface WorkspaceSide {
   runId: string;
   /** a step of the run; undefined: its end (the last checkpoint) */
   step?: number;
-}
-
-/** One aligned row's steps (a row of the compare alignment with both sides). */
-export interface AlignedStepPair {
-  row: number;
-  stepA: number;
-  stepB: number;
 }
 
 export interface WorkspaceDivergence extends AlignedStepPair {
