@@ -3,7 +3,7 @@
  * after the first tool's result; compare named a renamed run by its task; and a fork
  * compared with its parent read "−883 tokens" because the fork never ran the steps it
  * inherited. One Manus run in a folder of its own (so its sandbox is made during its first
- * call), renamed, then forked at step 1 and compared with its parent.
+ * call), renamed, then forked at step 1 and compared with its parent (figures and workspaces).
  */
 import { chownSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,4 +99,11 @@ test('the sandbox shows in the card of the call that waited for it; compare name
   expect(a).toBeGreaterThan(0);
   expect(b).toBeGreaterThan(0);
   await page.screenshot({ path: testInfo.outputPath('compare-fork-with-title.png') });
+
+  // 3. Their workspaces (issue 32 item 5), read from the real checkpoints: both runs end
+  //    with the files the scenario writes, so nothing differs at the end
+  const workspaces = page.getByTestId('compare-workspaces');
+  await expect(workspaces).toHaveAttribute('data-differs', 'false');
+  await expect(page.getByTestId('compare-workspaces-end')).toContainText('The same at the end');
+  await workspaces.screenshot({ path: testInfo.outputPath('compare-fork-workspaces.png') });
 });

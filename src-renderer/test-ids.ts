@@ -134,7 +134,11 @@
  *                              `data-changed`), compare-arg (`data-key`, `data-changed`),
  *                              compare-fold (identical rows folded away; `data-count`),
  *                              compare-table, compare-table-row (`data-run-id`, `data-equivalent`),
- *                              compare-table-diff (opens that run's diff against the baseline)
+ *                              compare-table-diff (opens that run's diff against the baseline),
+ *                              compare-workspaces (`data-differs`), compare-workspaces-end (the
+ *                              files that differ at the end), compare-workspaces-row (`data-row`:
+ *                              at the selected row's steps), compare-workspace-file (`data-path`,
+ *                              `data-difference` added | missing | changed)
  * Other surfaces               human-question, human-answer-input, human-answer-send,
  *                              plan-view, plan-step (`data-status`), sandbox-status
  *                              (`data-status`), sandbox-details, connection-lost, error-banner
@@ -444,6 +448,10 @@ export const TEST_IDS = {
   compareTable: 'compare-table',
   compareTableRow: 'compare-table-row',
   compareTableDiff: 'compare-table-diff',
+  compareWorkspaces: 'compare-workspaces',
+  compareWorkspacesEnd: 'compare-workspaces-end',
+  compareWorkspacesRow: 'compare-workspaces-row',
+  compareWorkspaceFile: 'compare-workspace-file',
   forkPanel: 'fork-panel',
   forkMessage: 'fork-message',
   forkModel: 'fork-model',

@@ -30,4 +30,7 @@ export const filesSchemas = {
     .strict(),
   'runs:changes': z.object({ runId, to: step, from: step.optional() }).strict(),
   'runs:patch': z.object({ runId, from: step.optional(), to: step.optional() }).strict(),
+  'runs:workspaces-diff': z
+    .object({ a: runId, b: runId, stepA: step.optional(), stepB: step.optional() })
+    .strict(),
 };

@@ -52,6 +52,7 @@ import type {
   WorkspaceChangesView,
   WorkspaceFileView,
   WorkspacePatchView,
+  WorkspacesDiffView,
   WorkspaceTreeView,
 } from './domain/files';
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
@@ -119,6 +120,11 @@ export interface RequestMap {
   'runs:patch': {
     input: { runId: string; from?: number; to?: number };
     output: WorkspacePatchView;
+  };
+  /** where two runs' workspaces differ: at a step of each (default: each run's end) */
+  'runs:workspaces-diff': {
+    input: { a: string; b: string; stepA?: number; stepB?: number };
+    output: WorkspacesDiffView;
   };
   'config:get': { input: EmptyInput; output: ConfigView };
   'config:save': { input: ConfigSaveInput; output: ConfigView };
@@ -208,6 +214,7 @@ export const REQUEST_CHANNELS = [
   'runs:file',
   'runs:changes',
   'runs:patch',
+  'runs:workspaces-diff',
   'config:get',
   'config:save',
   'config:import-openmanus',
@@ -267,6 +274,7 @@ export const API_METHODS = {
   getRunFile: 'runs:file',
   getRunChanges: 'runs:changes',
   getRunPatch: 'runs:patch',
+  diffRunWorkspaces: 'runs:workspaces-diff',
   getConfig: 'config:get',
   saveConfig: 'config:save',
   importOpenManusConfig: 'config:import-openmanus',

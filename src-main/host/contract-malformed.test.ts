@@ -97,6 +97,12 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runId: 'r', to: 'last' }, path: 'to' },
       { input: { runId: 'r', extra: 1 }, path: '(input)' },
     ],
+    'runs:workspaces-diff': [
+      { input: { a: 'r' }, path: 'b' },
+      { input: { a: 'r', b: '../s' }, path: 'b' },
+      { input: { a: 'r', b: 's', stepA: -1 }, path: 'stepA' },
+      { input: { a: 'r', b: 's', stepB: 'end' }, path: 'stepB' },
+    ],
     'config:get': [{ input: { agent: 'manus' }, path: '(input)' }],
     'config:save': [
       { input: { target: 'root' }, path: 'target' },

@@ -422,9 +422,15 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark('gateway:status', 'gateway:set');
   });
 
-  it('runs:files, runs:file, runs:changes, runs:patch, round-tripped in files-contract.test.ts', () => {
+  it('runs:files, runs:file, runs:changes, runs:patch, runs:workspaces-diff, round-tripped in files-contract.test.ts', () => {
     const other = readFileSync(join(import.meta.dirname, 'files-contract.test.ts'), 'utf8');
-    const channels = ['runs:files', 'runs:file', 'runs:changes', 'runs:patch'] as const;
+    const channels = [
+      'runs:files',
+      'runs:file',
+      'runs:changes',
+      'runs:patch',
+      'runs:workspaces-diff',
+    ] as const;
     for (const channel of channels) expect(other).toContain(channel);
     mark(...channels);
   });

@@ -59,4 +59,39 @@ describe("contract over WebSocket: a run's files", () => {
       api.getRunFiles({ runId: '20991231T000000-00000000', step: 1 }),
     ).rejects.toMatchObject({ code: 'not_found' });
   });
+
+  it('runs:workspaces-diff: where two runs workspaces differ, at the end and at a step of each', async () => {
+    const { api, home } = await serve();
+    const events = collect(api);
+    const store = new CheckpointStore(join(home, 'runs'));
+    const ids: string[] = [];
+    for (const content of ['x = 1\n', 'x = 2\n']) {
+      const { runId } = await api.startRun({ task: 'steps: 2', agent: 'toolcall' });
+      await until(() => finishedOf(events, runId));
+      const folder = mkdtempSync(join(tmpdir(), 'wb-files-contract-ws-'));
+      const run = new CheckpointedFolder(folder, runId, store);
+      writeFileSync(join(folder, 'same.py'), 'same\n');
+      await run.checkpoint(1);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      writeFileSync(join(folder, 'x.py'), content);
+      await run.checkpoint(2);
+      ids.push(runId);
+    }
+    const [a, b] = ids as [string, string];
+    const end = await api.diffRunWorkspaces({ a, b });
+    expect(end.a).toEqual({ runId: a, step: 2, asOf: 2 });
+    expect(end.files).toEqual([
+      expect.objectContaining({ path: 'x.py', difference: 'changed', sizeA: 6, sizeB: 6 }),
+    ]);
+    expect((await api.diffRunWorkspaces({ a, b, stepA: 1, stepB: 1 })).files).toEqual([]);
+    expect((await api.diffRunWorkspaces({ a, b, stepA: 1, stepB: 2 })).files).toEqual([
+      expect.objectContaining({ path: 'x.py', difference: 'added' }),
+    ]);
+    await expect(api.diffRunWorkspaces({ a, b: '20991231T000000-00000000' })).rejects.toMatchObject(
+      { code: 'not_found' },
+    );
+    await expect(api.diffRunWorkspaces({ a, b, stepA: -1 })).rejects.toMatchObject({
+      code: 'invalid_input',
+    });
+  });
 });

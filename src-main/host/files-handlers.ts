@@ -3,18 +3,23 @@
  * every step"): the tree at a step, a file at a step, the changes between steps and the
  * patch of them. Paths were checked by the schema (relative, no `..`); they are only
  * looked up in the run's checkpoint listings, never joined to a folder on disk. A step's
- * changes carry the tool call that wrote each, where the history shows it.
+ * changes carry the tool call that wrote each, where the history shows it. Two runs'
+ * workspaces compared (the compare view): the files that differ at a step of each.
  */
 import { attributeChanges } from '@shared/files-attribution';
 import type { Runtime } from '../runtime/runtime';
+import { WorkspaceComparer } from '../runtime/timetravel/workspace-compare';
 import { WorkspaceHistoryError } from '../runtime/timetravel/workspace-history';
 import type { Handlers } from './contract';
 import { HandlerError } from './handler-error';
 
-type FilesChannel = 'runs:files' | 'runs:file' | 'runs:changes' | 'runs:patch';
+type FilesChannel =
+  'runs:files' | 'runs:file' | 'runs:changes' | 'runs:patch' | 'runs:workspaces-diff';
 
 export function createFilesHandlers(runtime: Runtime): Pick<Handlers, FilesChannel> {
   const { runs, files } = runtime;
+  // one for the host: each archived file is hashed once however often it is compared
+  const workspaces = new WorkspaceComparer(files.history);
   const answer = async <T>(runId: string, action: () => T): Promise<T> => {
     if (!runs.get(runId)) throw new HandlerError('not_found', `No run with id ${runId}`);
     try {
@@ -37,5 +42,14 @@ export function createFilesHandlers(runtime: Runtime): Pick<Handlers, FilesChann
         return { ...view, files: attributeChanges(view.files, events, to) };
       }),
     'runs:patch': async ({ runId, from, to }) => answer(runId, () => files.patch(runId, from, to)),
+    'runs:workspaces-diff': async ({ a, b, stepA, stepB }) => {
+      if (!runs.get(b)) throw new HandlerError('not_found', `No run with id ${b}`);
+      return answer(a, () =>
+        workspaces.diff(
+          { runId: a, ...(stepA !== undefined ? { step: stepA } : {}) },
+          { runId: b, ...(stepB !== undefined ? { step: stepB } : {}) },
+        ),
+      );
+    },
   };
 }

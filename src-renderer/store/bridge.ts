@@ -78,7 +78,10 @@ export interface Bridge {
   /** the run's checkpoints: which steps can be forked, what was running there */
   listCheckpoints(runId: string): Promise<CheckpointView[]>;
   /** the run's files at a step, a file, a step's diff (issue 32) */
-  files: Pick<AppApi, 'getRunFiles' | 'getRunFile' | 'getRunChanges' | 'getRunPatch'>;
+  files: Pick<
+    AppApi,
+    'getRunFiles' | 'getRunFile' | 'getRunChanges' | 'getRunPatch' | 'diffRunWorkspaces'
+  >;
   /** continues an interrupted run in a new run; selects it */
   resumeRun(runId: string): Promise<string>;
   /** goes on with a finished run in a new run (its memory plus a message); selects it */
@@ -429,6 +432,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       getRunFile: (input) => api.getRunFile(input),
       getRunChanges: (input) => api.getRunChanges(input),
       getRunPatch: (input) => api.getRunPatch(input),
+      diffRunWorkspaces: (input) => api.diffRunWorkspaces(input),
     },
     async resumeRun(runId) {
       const resumed = await api.resumeInterruptedRun({ runId });

@@ -136,6 +136,17 @@ export function createMemoryApi(
     getRunSteps: async (input: { runId: string; from: number; to: number }) =>
       digestRun(runInput(input.runId)).steps.slice(input.from, input.to),
     compareRuns: async (input: { runIds: string[] }) => compareRuns(input.runIds.map(runInput)),
+    // as the host answers for runs without checkpoints (a test overrides it with files)
+    diffRunWorkspaces: async (input: { a: string; b: string; stepA?: number; stepB?: number }) => {
+      eventsOf(input.a);
+      eventsOf(input.b);
+      return {
+        a: { runId: input.a, step: input.stepA ?? 0, asOf: 0 },
+        b: { runId: input.b, step: input.stepB ?? 0, asOf: 0 },
+        files: [],
+        unavailable: `Run ${input.a} has no sandbox checkpoints: its files were not recorded`,
+      };
+    },
     getConfig: async () => {
       if (!options.config)
         throw new AppApiError({ code: 'unavailable', message: 'no config in this test' });

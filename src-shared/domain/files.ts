@@ -99,3 +99,31 @@ export interface WorkspacePatchView {
   patch: string;
   files: number;
 }
+
+/**
+ * How one path differs between two runs' workspaces (the compare view, `runs diff`):
+ * `added` only B has it, `missing` B lacks it, `changed` both have it with other content
+ * (bytes, by SHA-256), another kind, or another executable bit.
+ */
+export interface WorkspaceDifference {
+  path: string;
+  difference: 'added' | 'missing' | 'changed';
+  kind: WorkspaceEntryKind;
+  /** absent on the side that has no such path */
+  sizeA?: number;
+  sizeB?: number;
+  /** SHA-256 of the bytes (files and symlink targets; absent for folders and skipped files) */
+  hashA?: string;
+  hashB?: string;
+}
+
+/** Two runs' workspaces side by side at a step of each (`runs:workspaces-diff`). */
+export interface WorkspacesDiffView {
+  a: { runId: string; step: number; asOf: number };
+  b: { runId: string; step: number; asOf: number };
+  files: WorkspaceDifference[];
+  /** more files differ than listed (`files` is cut at this many) */
+  truncatedAt?: number;
+  /** why a side has no recorded files (no checkpoints, evicted, unreadable): nothing compared */
+  unavailable?: string;
+}

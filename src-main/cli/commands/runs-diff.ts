@@ -5,16 +5,24 @@
  * golden run in CI. Two runs: the summary and every aligned difference; more: the
  * summary table, each against the first. Exit 0 when the runs are equivalent (same
  * steps, same contents, same outcome), 1 when they differ, 2 for bad usage (an unknown
- * run, an unreadable file) or any other failure.
+ * run, an unreadable file) or any other failure. Two runs of the history also get a
+ * "Workspaces" section: the files that differ at the end and where the workspaces first
+ * part (read from the checkpoints; it does not change the exit status).
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { compareRuns, diffRuns, type RunInput } from '@shared/compare/diff-runs';
 import type { RunSummary } from '@shared/ipc';
 import type { RunStore } from '../../runtime/runs/run-store';
 import { looksLikeRunEvent } from '@shared/events';
 import { readForComparison } from '../../runtime/runs/compare-reader';
 import { MAX_COMPARED_RUNS } from '../../runtime/runs/run-compare';
+import { defaultHome } from '../../runtime/config/home';
+import { CheckpointStore } from '../../runtime/runs/checkpoint-store';
+import { WorkspaceComparer } from '../../runtime/timetravel/workspace-compare';
+import { WorkspaceHistory } from '../../runtime/timetravel/workspace-history';
 import { diffJson, formatComparison, formatRunDiff } from '../diff-report';
+import { compareWorkspaces, workspacesLines } from '../workspaces-report';
 import { parseCommandArgs } from '../parse-args';
 import { resolveRunRef } from '../run-ref';
 import { EXIT, HelpRequested, UsageError } from '../usage-error';
@@ -52,7 +60,13 @@ function runIdOf(operand: string, runs: readonly RunSummary[]): string | undefin
   return undefined;
 }
 
-function loadOperand(store: RunStore, runs: readonly RunSummary[], operand: string): RunInput {
+/** A run to compare, with its id in the history (an exported file has none: no workspace). */
+interface Operand {
+  input: RunInput;
+  runId?: string;
+}
+
+function loadOperand(store: RunStore, runs: readonly RunSummary[], operand: string): Operand {
   const runId = operand === '' ? undefined : runIdOf(operand, runs);
   const summary = runId !== undefined ? store.summary(runId) : undefined;
   const stored = runId !== undefined && summary ? store.readText(runId) : undefined;
@@ -61,9 +75,12 @@ function loadOperand(store: RunStore, runs: readonly RunSummary[], operand: stri
     warn(log.warnings);
     const isLive = summary.outcome === undefined && !summary.isInterrupted;
     return {
-      events: log.events,
-      isLive,
-      ...(summary.title !== undefined ? { title: summary.title } : {}),
+      input: {
+        events: log.events,
+        isLive,
+        ...(summary.title !== undefined ? { title: summary.title } : {}),
+      },
+      runId,
     };
   }
   if (!existsSync(operand)) {
@@ -79,7 +96,18 @@ function loadOperand(store: RunStore, runs: readonly RunSummary[], operand: stri
   }
   const log = readForComparison(text, fileRunId(text, operand));
   warn(log.warnings);
-  return { events: log.events };
+  return { input: { events: log.events } };
+}
+
+/** The runs' files at every step, from the checkpoints beside the history (as `runs patch`). */
+function workspaceComparer(store: RunStore): WorkspaceComparer {
+  const checkpoints = new CheckpointStore(join(defaultHome(), 'runs'));
+  return new WorkspaceComparer(
+    new WorkspaceHistory(checkpoints, (id) => {
+      const forkOf = store.summary(id)?.forkOf;
+      return forkOf ? { forkOf } : undefined;
+    }),
+  );
 }
 
 /**
@@ -107,23 +135,28 @@ function runsDiff(args: string[], openStore: () => RunStore): number {
     throw new UsageError(`runs diff compares at most ${MAX_COMPARED_RUNS} runs`);
   }
   const store = openStore();
-  let runs: RunInput[];
+  let operands: Operand[];
   try {
     const history = store.list();
-    runs = positionals.map((operand) => loadOperand(store, history, operand));
+    operands = positionals.map((operand) => loadOperand(store, history, operand));
+    if (operands.length === 2) {
+      const diff = diffRuns(operands[0]!.input, operands[1]!.input);
+      const workspaces = compareWorkspaces(workspaceComparer(store), diff, [
+        operands[0]!.runId,
+        operands[1]!.runId,
+      ]);
+      const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+      process.stdout.write(
+        values.json
+          ? `${JSON.stringify({ ...diffJson(diff), workspaces }, null, 2)}\n`
+          : `${formatRunDiff(diff, { color, maxLines: 40 })}${workspacesLines(workspaces).join('\n')}\n`,
+      );
+      return diff.isEquivalent ? EXIT.finished : EXIT_DIFFERENT;
+    }
   } finally {
     store.close();
   }
-  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-  if (runs.length === 2) {
-    const diff = diffRuns(runs[0]!, runs[1]!);
-    process.stdout.write(
-      values.json
-        ? `${JSON.stringify(diffJson(diff), null, 2)}\n`
-        : formatRunDiff(diff, { color, maxLines: 40 }),
-    );
-    return diff.isEquivalent ? EXIT.finished : EXIT_DIFFERENT;
-  }
+  const runs = operands.map((operand) => operand.input);
   const comparison = compareRuns(runs);
   process.stdout.write(
     values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparison(comparison),

@@ -99,6 +99,17 @@ export class WorkspaceHistory {
     return steps;
   }
 
+  /** Why a run's checkpoints can no longer be read (evicted), if so. */
+  unavailableNote(runId: string): string | undefined {
+    return this.store.evictedNote(runId);
+  }
+
+  /** Whether the run started from another run's files (a fork of a run with checkpoints). */
+  hasOrigin(runId: string): boolean {
+    const origin = this.originOf(runId)?.forkOf;
+    return origin !== undefined && this.store.has(origin.runId);
+  }
+
   /** The checkpoint a step's files come from: the last at or before it (0: none yet). */
   checkpointFor(runId: string, step: number): number {
     let found = 0;

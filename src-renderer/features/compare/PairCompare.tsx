@@ -11,6 +11,7 @@ import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbenchStore } from '../../store/StoreProvider';
 import { CompareList, type CompareNavigation } from './CompareList';
 import { CompareSummary } from './CompareSummary';
+import { CompareWorkspaces } from './CompareWorkspaces';
 import { StepPages } from './step-pages';
 import { useLoaded } from './use-loaded';
 
@@ -170,6 +171,7 @@ export function PairCompare(props: { a: string; b: string; returnTo: string[] | 
             pages={pages}
             onNavigation={onNavigation}
           />
+          <CompareWorkspaces diff={diff} current={nav?.current ?? null} />
         </>
       )}
     </section>
