@@ -1,5 +1,5 @@
 /**
- * Input schemas of the requests about a run's files (issue 32), spread into
+ * Input schemas of the requests about a run's files and its terminal (issue 32), spread into
  * `requestSchemas` (ipc-schemas.ts). A path is checked before any lookup: relative,
  * `/`-separated, no `.` or `..` part, no NUL; anything else is `invalid_input`.
  */
@@ -33,4 +33,16 @@ export const filesSchemas = {
   'runs:workspaces-diff': z
     .object({ a: runId, b: runId, stepA: step.optional(), stepB: step.optional() })
     .strict(),
+  // the run's terminal (its limit is MAX_COMMAND_LENGTH in run-terminal.ts)
+  'sandbox:exec': z
+    .object({
+      runId,
+      command: z
+        .string()
+        .max(10_000)
+        .refine((c) => c.trim() !== '', 'must not be blank')
+        .refine((c) => !c.includes('\0'), 'must not contain NUL'),
+    })
+    .strict(),
+  'sandbox:commands': z.object({ runId }).strict(),
 };

@@ -55,6 +55,11 @@ import type {
   WorkspacesDiffView,
   WorkspaceTreeView,
 } from './domain/files';
+import type {
+  TerminalCommandInput,
+  TerminalHistoryView,
+  UserCommandRecord,
+} from './domain/terminal';
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
 import type { GatewaySetInput, GatewayView } from './domain/gateway';
 
@@ -71,6 +76,7 @@ export * from './domain/batch';
 export * from './domain/mcp';
 export * from './domain/gateway';
 export * from './domain/files';
+export * from './domain/terminal';
 
 export type EmptyInput = Record<string, never>;
 
@@ -126,6 +132,11 @@ export interface RequestMap {
     input: { a: string; b: string; stepA?: number; stepB?: number };
     output: WorkspacesDiffView;
   };
+  // the run's terminal: commands typed into its session sandbox (issue 32, docs/events.md)
+  /** runs a command in the run's session container; refused (`conflict`) while the agent runs */
+  'sandbox:exec': { input: TerminalCommandInput; output: UserCommandRecord };
+  /** the commands typed into the run's terminal so far (its user-actions log) */
+  'sandbox:commands': { input: { runId: string }; output: TerminalHistoryView };
   'config:get': { input: EmptyInput; output: ConfigView };
   'config:save': { input: ConfigSaveInput; output: ConfigView };
   'config:import-openmanus': { input: ConfigImportInput; output: ConfigImportResult };
@@ -215,6 +226,8 @@ export const REQUEST_CHANNELS = [
   'runs:changes',
   'runs:patch',
   'runs:workspaces-diff',
+  'sandbox:exec',
+  'sandbox:commands',
   'config:get',
   'config:save',
   'config:import-openmanus',
@@ -275,6 +288,8 @@ export const API_METHODS = {
   getRunChanges: 'runs:changes',
   getRunPatch: 'runs:patch',
   diffRunWorkspaces: 'runs:workspaces-diff',
+  runSandboxCommand: 'sandbox:exec',
+  listSandboxCommands: 'sandbox:commands',
   getConfig: 'config:get',
   saveConfig: 'config:save',
   importOpenManusConfig: 'config:import-openmanus',

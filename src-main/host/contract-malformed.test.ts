@@ -103,6 +103,13 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { a: 'r', b: 's', stepA: -1 }, path: 'stepA' },
       { input: { a: 'r', b: 's', stepB: 'end' }, path: 'stepB' },
     ],
+    'sandbox:exec': [
+      { input: { runId: 'r', command: '   ' }, path: 'command' },
+      { input: { runId: 'r', command: 'x'.repeat(10_001) }, path: 'command' },
+      { input: { runId: '../r', command: 'ls' }, path: 'runId' },
+      { input: { runId: 'r' }, path: 'command' },
+    ],
+    'sandbox:commands': [{ input: { runId: '../r' }, path: 'runId' }],
     'config:get': [{ input: { agent: 'manus' }, path: '(input)' }],
     'config:save': [
       { input: { target: 'root' }, path: 'target' },

@@ -422,6 +422,29 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark('gateway:status', 'gateway:set');
   });
 
+  it('sandbox:exec, sandbox:commands: never on the host (the sandbox off refuses); real Docker in run-terminal.int.test.ts', async () => {
+    const { api, home } = await serve('[sandbox]\nuse_sandbox = false\n');
+    const events = collect(api);
+    const { runId } = await api.startRun({ task: 'steps: 1', agent: 'toolcall' });
+    await until(() => finishedOf(events, runId));
+    const marker = join(home, 'typed-on-host');
+    await expect(
+      api.runSandboxCommand({ runId, command: `touch ${marker}` }),
+    ).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringContaining('never on this computer') as string,
+    });
+    expect(existsSync(marker)).toBe(false);
+    expect(await api.listSandboxCommands({ runId })).toEqual({ commands: [] });
+    await expect(
+      api.runSandboxCommand({ runId: 'no-such-run', command: 'ls' }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(api.listSandboxCommands({ runId: 'no-such-run' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    mark('sandbox:exec', 'sandbox:commands');
+  });
+
   it('runs:files, runs:file, runs:changes, runs:patch, runs:workspaces-diff, round-tripped in files-contract.test.ts', () => {
     const other = readFileSync(join(import.meta.dirname, 'files-contract.test.ts'), 'utf8');
     const channels = [

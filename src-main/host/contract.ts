@@ -30,6 +30,7 @@ import { createTimeTravelHandlers } from './timetravel-handlers';
 import { createBatchHandlers } from './batch-handlers';
 import { createGatewayHandlers } from './gateway-handlers';
 import { createFilesHandlers } from './files-handlers';
+import { createTerminalHandlers } from './terminal-handlers';
 import { deleteRun } from './delete-run';
 import { admitRerun } from './rerun-admission';
 
@@ -219,6 +220,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     ...createBatchHandlers(runtime),
     ...createGatewayHandlers(runtime),
     ...createFilesHandlers(runtime),
+    ...createTerminalHandlers(runtime),
   };
 }
 

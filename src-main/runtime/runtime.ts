@@ -30,6 +30,8 @@ import { sweepOrphanWorkspaces } from './runs/orphan-workspaces';
 import { startTelemetry, type RuntimeTelemetry } from './telemetry/runtime-telemetry';
 import { WorkspaceFiles } from './timetravel/workspace-files';
 import { WorkspaceHistory } from './timetravel/workspace-history';
+import { RunTerminal } from './terminal/run-terminal';
+import { UserActionsLog } from './terminal/user-actions-log';
 
 export interface RuntimeOptions {
   /** defaults to $WORKBENCH_HOME, else ~/.agent-workbench */
@@ -70,6 +72,8 @@ export interface Runtime {
   services: RuntimeServices;
   /** a run's files at every step, from its checkpoints (issue 32, docs/time-travel.md) */
   files: WorkspaceFiles;
+  /** commands the user types into a paused or finished run's sandbox (issue 32, docs/events.md) */
+  terminal: RunTerminal;
   /** the session new runs use unless told otherwise */
   sessionId: string;
   /** work to finish before dispose() closes the runs (a model gateway ends its runs) */
@@ -119,6 +123,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       `[workbench] removed ${join(workspacesDir, orphan)}: the run it was made for never started (its process was killed)`,
     );
   }
+  const userActions = new UserActionsLog(runsDir);
   const runs = new RunManager(options.factory ?? createRunFactory(services), {
     sessionId,
     history,
@@ -128,6 +133,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     // by a path its history names: an imported one could name any) and its container.
     onDeleted: async (runId) => {
       // (`sandbox-RUN`: a sandbox MCP session's own, sandbox-mcp/sandbox-run.ts)
+      userActions.remove(runId);
       for (const own of [`fork-${runId}`, `copy-${runId}`, `sandbox-${runId}`]) {
         await services.sessions.close(own);
         rmSync(join(workspacesDir, own), { recursive: true, force: true });
@@ -153,6 +159,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     runs,
     loadConfig: () => services.loadConfig(),
   });
+  const terminal = new RunTerminal(runs, services, userActions, workspacesDir);
   const disposers: (() => Promise<void>)[] = [];
   const files = new WorkspaceFiles(
     new WorkspaceHistory(checkpoints, (runId) => {
@@ -166,6 +173,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     experiments,
     services,
     files,
+    terminal,
     sessionId,
     onDispose: (work) => void disposers.push(work),
     ...(telemetry ? { telemetry } : {}),

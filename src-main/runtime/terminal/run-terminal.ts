@@ -1,0 +1,161 @@
+/**
+ * The run's terminal (issue 32 item 4): a command the user types runs in the run's
+ * session container, as the sandbox user, in the workspace, with the sandbox's limits
+ * and its per-command timeout, and is recorded as a `user.command` in the run's
+ * user-actions log. It is refused while an agent of that session is running (not
+ * paused): the user looks around, the agent is not raced. Nothing typed ever runs on the
+ * host: without a sandbox (`use_sandbox = false`, no engine) the command is refused; the
+ * session's container is started when the session has none (the run finished, it was
+ * removed), the way the agent's first tool call would.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { isSessionId } from '@shared/domain/ids';
+import type { UserCommandRecord } from '@shared/domain/terminal';
+import type { RuntimeServices } from '../agents/runtime-services';
+import type { RunManager } from '../runs/run-manager';
+import { SandboxError } from '../sandbox/errors';
+import type { Session } from '../session/session';
+import type { UserActionsLog } from './user-actions-log';
+
+/** What one typed command may be; longer ones are refused (a terminal line, not a script). */
+export const MAX_COMMAND_LENGTH = 10_000;
+
+export type TerminalErrorCode = 'invalid_input' | 'not_found' | 'conflict' | 'unavailable';
+
+export class TerminalError extends Error {
+  constructor(
+    readonly code: TerminalErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TerminalError';
+  }
+}
+
+export class RunTerminal {
+  constructor(
+    private readonly runs: RunManager,
+    private readonly services: RuntimeServices,
+    private readonly log: UserActionsLog,
+    private readonly workspacesDir: string,
+  ) {}
+
+  /** The commands typed into the run's terminal so far, oldest first. */
+  commands(runId: string): UserCommandRecord[] {
+    if (!this.runs.get(runId)) throw new TerminalError('not_found', `No run with id ${runId}`);
+    return this.log.read(runId);
+  }
+
+  /** Why a command cannot run now, or null when it can (the run is paused or over). */
+  refusal(runId: string): TerminalError | null {
+    const summary = this.runs.get(runId);
+    if (!summary) return new TerminalError('not_found', `No run with id ${runId}`);
+    if (this.isAgentRunning(runId)) {
+      return new TerminalError(
+        'conflict',
+        'The agent is running: the terminal is read-only until the run is paused or finished.',
+      );
+    }
+    // Another run of the same session uses the same container: not while its agent runs.
+    const other = this.runs
+      .list()
+      .find(
+        (r) =>
+          r.runId !== runId &&
+          r.sessionId !== undefined &&
+          r.sessionId === summary.sessionId &&
+          this.isAgentRunning(r.runId),
+      );
+    if (other) {
+      return new TerminalError(
+        'conflict',
+        `Run ${other.runId} is running in the same session's sandbox: pause or stop it first.`,
+      );
+    }
+    return null;
+  }
+
+  /**
+   * Runs `command` with `bash -c` in the run's session container and records it. Refused
+   * (TerminalError) while the agent runs, for a run that does not exist, or when the
+   * session has no sandbox.
+   */
+  async runUserCommand(runId: string, command: string): Promise<UserCommandRecord> {
+    if (!command.trim()) throw new TerminalError('invalid_input', 'Type a command to run.');
+    if (command.length > MAX_COMMAND_LENGTH) {
+      throw new TerminalError(
+        'invalid_input',
+        `The command is ${command.length} characters; at most ${MAX_COMMAND_LENGTH} can be typed.`,
+      );
+    }
+    const refused = this.refusal(runId);
+    if (refused) throw refused;
+    const runState = this.runs.isRunning(runId) ? 'paused' : 'finished';
+    const settings = this.services.loadConfig().sandbox;
+    if (!settings.use_sandbox) {
+      throw new TerminalError(
+        'unavailable',
+        'The sandbox is off ([sandbox] use_sandbox = false): the terminal runs commands only in a sandbox container, never on this computer.',
+      );
+    }
+    const session = this.sessionOf(runId);
+    let sandbox;
+    try {
+      sandbox = await this.services.sandboxes.acquire(session, settings);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new TerminalError('unavailable', `The session's sandbox is not available: ${reason}`);
+    }
+    const ts = Date.now();
+    const started = performance.now();
+    let result;
+    try {
+      result = await sandbox.exec(['bash', '-c', command], {
+        timeoutMs: settings.timeout * 1000,
+      });
+    } catch (error) {
+      if (error instanceof SandboxError) throw new TerminalError('unavailable', error.message);
+      throw error;
+    }
+    const output = [result.stdout, result.stderr, ...result.notes].filter(Boolean).join('\n');
+    return this.log.append({
+      type: 'user.command',
+      runId,
+      ts,
+      command,
+      output,
+      exitCode: result.exitCode,
+      durationMs: Math.round(performance.now() - started),
+      timedOut: result.timedOut,
+      runState,
+      containerId: sandbox.id,
+    });
+  }
+
+  private isAgentRunning(runId: string): boolean {
+    if (!this.runs.isRunning(runId)) return false;
+    return this.runs.debugger(runId)?.status.state !== 'paused';
+  }
+
+  /**
+   * The run's session: the open one, else (a finished run after a restart) the session of
+   * its workspace folder if that folder is still there. A run in a folder the user chose
+   * (`--workspace`) whose session is no longer open is refused rather than guessed at.
+   */
+  private sessionOf(runId: string): Session {
+    const sessionId = this.runs.get(runId)?.sessionId;
+    if (sessionId === undefined) {
+      throw new TerminalError('unavailable', `Run ${runId} names no session: it has no sandbox.`);
+    }
+    const open = this.services.sessions.get(sessionId);
+    if (open && !open.closed) return open;
+    if (isSessionId(sessionId) && existsSync(join(this.workspacesDir, sessionId))) {
+      return this.services.sessions.open(sessionId);
+    }
+    throw new TerminalError(
+      'unavailable',
+      `The workspace of session ${sessionId} is no longer open: the terminal cannot reach it.`,
+    );
+  }
+}
