@@ -17,6 +17,7 @@ import './styles/content.css';
 import './styles/structure.css';
 import './styles/mcp.css';
 import './styles/files.css';
+import './styles/terminal.css';
 
 const root = createRoot(document.getElementById('root')!);
 const store = createWorkbenchStore();

@@ -180,6 +180,10 @@
  *                              files-diff-button, step-diff (`data-step`), step-diff-file
  *                              (`data-path`, `data-change`), step-files-chip (on a step row),
  *                              tool-diff-link (on a tool card)
+ * terminal (issue 32):         terminal-toggle, terminal-panel (`data-enabled` = true | false),
+ *                              terminal-reason (why it is read-only), terminal-input,
+ *                              terminal-run, terminal-entry (`data-seq`, `data-exit-code`),
+ *                              terminal-error
  */
 export const TEST_IDS = {
   app: 'app',
@@ -502,6 +506,13 @@ export const TEST_IDS = {
   stepDiffFile: 'step-diff-file',
   stepFilesChip: 'step-files-chip',
   toolDiffLink: 'tool-diff-link',
+  terminalToggle: 'terminal-toggle',
+  terminalPanel: 'terminal-panel',
+  terminalReason: 'terminal-reason',
+  terminalInput: 'terminal-input',
+  terminalRun: 'terminal-run',
+  terminalEntry: 'terminal-entry',
+  terminalError: 'terminal-error',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

@@ -82,6 +82,8 @@ export interface Bridge {
     AppApi,
     'getRunFiles' | 'getRunFile' | 'getRunChanges' | 'getRunPatch' | 'diffRunWorkspaces'
   >;
+  /** the run's terminal: commands typed into its session sandbox (issue 32) */
+  terminal: Pick<AppApi, 'runSandboxCommand' | 'listSandboxCommands'>;
   /** continues an interrupted run in a new run; selects it */
   resumeRun(runId: string): Promise<string>;
   /** goes on with a finished run in a new run (its memory plus a message); selects it */
@@ -433,6 +435,10 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       getRunChanges: (input) => api.getRunChanges(input),
       getRunPatch: (input) => api.getRunPatch(input),
       diffRunWorkspaces: (input) => api.diffRunWorkspaces(input),
+    },
+    terminal: {
+      runSandboxCommand: (input) => api.runSandboxCommand(input),
+      listSandboxCommands: (input) => api.listSandboxCommands(input),
     },
     async resumeRun(runId) {
       const resumed = await api.resumeInterruptedRun({ runId });

@@ -208,6 +208,10 @@ export function createMemoryApi(
     resumeInterruptedRun: async () => ({ runId: `run-${nextRun++}` }),
     continueRun: async () => ({ runId: `run-${nextRun++}` }),
     listCheckpoints: async () => [],
+    listSandboxCommands: async () => ({ commands: [] }),
+    runSandboxCommand: async () => {
+      throw new AppApiError({ code: 'unavailable', message: 'no sandbox in this test' });
+    },
     getRunImage: async (input: { runId: string; ref: string }) => {
       const image = images.get(`${input.runId}/${input.ref}`);
       if (!image) throw new AppApiError({ code: 'not_found', message: `No image ${input.ref}` });

@@ -14,6 +14,7 @@ import { DebuggerBar } from '../debugger/DebuggerBar';
 import { McpLogPanel } from './McpLogPanel';
 import { PromptOrigin } from './PromptOrigin';
 import { FilesPanel } from '../files/FilesPanel';
+import { TerminalPanel } from '../terminal/TerminalPanel';
 
 /** The selected run: header, open question, plan, filters and the timeline. */
 export function RunView() {
@@ -58,6 +59,7 @@ export function RunView() {
       <PlanView runId={runId} />
       <McpLogPanel runId={runId} />
       <FilesPanel runId={runId} />
+      <TerminalPanel runId={runId} />
       <TimelineToolbar runId={runId} />
       <RunWaterfall runId={runId} />
       {hasItems ? (
