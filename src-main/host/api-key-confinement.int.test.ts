@@ -71,7 +71,8 @@ describe('API key confinement (reliability E12)', () => {
       }
       await new Promise((r) => setTimeout(r, 50));
     }
-    const url = new URL(/http:\/\/\S+/.exec(console)?.[0] ?? '');
+    // the URL with the token (serve also prints the sandbox MCP server's URL, on stderr)
+    const url = new URL(/http:\/\/\S+token=\S+/.exec(console)?.[0] ?? '');
 
     const ws = new WebSocket(`ws://${url.host}/ws?token=${url.searchParams.get('token')}`);
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
