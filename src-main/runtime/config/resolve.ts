@@ -79,7 +79,15 @@ export function resolveAgentSettings(
   config: WorkbenchConfig,
   agent: ConfigAgentName,
 ): AgentRunSettings {
-  const merged = { ...AGENT_DEFAULTS[agent], ...config.agent[ALL_AGENTS], ...config.agent[agent] };
+  return runSettingsOf({
+    ...AGENT_DEFAULTS[agent],
+    ...config.agent[ALL_AGENTS],
+    ...config.agent[agent],
+  });
+}
+
+/** `[agent.NAME]` keys, merged over their defaults, as the loop's settings. */
+export function runSettingsOf(merged: (typeof AGENT_DEFAULTS)['manus']): AgentRunSettings {
   return {
     maxSteps: merged.max_steps,
     duplicateThreshold: merged.duplicate_threshold,

@@ -11,6 +11,7 @@ import {
   type AgentRunSettings,
   type WorkbenchConfig,
 } from '../config/schema';
+import { runSettingsOf } from '../config/resolve';
 import { resolveDefinition, type ResolvedDefinition } from '../agents/definitions/agent-store';
 import type { AgentDefinitionData } from '@shared/domain/agent-definition';
 import type { DefinitionContext } from '../agents/definitions/load-definition';
@@ -36,17 +37,7 @@ export function definitionSettings(
   data: AgentDefinitionData,
 ): AgentRunSettings {
   const { llm: _llm, ...all } = config.agent[ALL_AGENTS] ?? {};
-  const merged = { ...AGENT_DEFAULTS.manus, ...all, ...data.run };
-  return {
-    maxSteps: merged.max_steps,
-    duplicateThreshold: merged.duplicate_threshold,
-    maxMessages: merged.max_messages,
-    maxObserve: merged.max_observe,
-    toolChoice: merged.tool_choice,
-    textReplyPolicy: merged.text_reply_policy,
-    breakpoints: [...merged.breakpoints],
-    approveTools: [...merged.approve_tools],
-  };
+  return runSettingsOf({ ...AGENT_DEFAULTS.manus, ...all, ...data.run });
 }
 
 /**
