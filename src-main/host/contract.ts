@@ -32,7 +32,7 @@ import { createGatewayHandlers } from './gateway-handlers';
 import { createFilesHandlers } from './files-handlers';
 import { createTerminalHandlers } from './terminal-handlers';
 import { deleteRun } from './delete-run';
-import { admitRerun } from './rerun-admission';
+import { admitRerun, rerunAgentInput } from './rerun-admission';
 
 export type Handlers = {
   [C in RequestChannel]: (input: RequestInput<C>) => Promise<RequestOutput<C>>;
@@ -90,7 +90,9 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       sessionWorkspace: join(services.home, 'workspaces', runtime.sessionId),
       secretStorage: services.config.secrets.kind,
     }),
-    'run:start': async (input) => {
+    'run:start': async (asked) => {
+      // "Run again": the recorded run's agent, not the one the window named
+      const input = rerunAgentInput(runtime, asked);
       try {
         services.config.load();
       } catch (error) {

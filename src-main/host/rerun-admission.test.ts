@@ -4,7 +4,7 @@
  * the run recorded, with the key of today's profile at that base URL; "today's settings"
  * is a choice of its own; what cannot be rebuilt is refused, saying why and what to do.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import type { LlmProfile } from '../runtime/config/schema';
 import { ScriptedLlm } from '../runtime/llm/scripted-llm';
 import { exportRun, importRun } from '../runtime/runs/run-transfer';
 import { createRuntime, type Runtime } from '../runtime/runtime';
-import { admitRerun } from './rerun-admission';
+import { admitRerun, rerunAgentInput } from './rerun-admission';
 
 const KEY = 'sk-rerun-test-0123456789';
 let runtime: Runtime | undefined;
@@ -138,5 +138,71 @@ describe('Run again', () => {
     expect(() => admitRerun(rt, { task: 'x', rerunOf: 'no-such-run' })).toThrow(
       expect.objectContaining({ code: 'not_found' }),
     );
+  });
+
+  it('of a user’s agent runs that agent at the version it ran, with its recorded settings', async () => {
+    const { home, file, asked, started, runtime: rt } = setUp();
+    mkdirSync(join(home, 'agents'));
+    const definition = (prompt: string) =>
+      [
+        'name = "reviewer"',
+        'tools = ["terminate"]',
+        `system_prompt = "${prompt}"`,
+        'next_step_prompt = ""',
+        '',
+      ].join('\n');
+    writeFileSync(join(home, 'agents', 'reviewer.toml'), definition('Review, version one.'));
+    const first = rt.runs.start({ task: 'review it', agent: 'manus', agentRef: 'reviewer' });
+    await first.done;
+    const version = started(first.runId)?.agentDefinition?.version;
+    expect(version).toBe(1);
+
+    // The definition and the profile change; the window sends only the task and the run.
+    writeFileSync(join(home, 'agents', 'reviewer.toml'), definition('Review, version two.'));
+    writeFileSync(file, config('m-changed'));
+    const input = rerunAgentInput(rt, { task: 'review it', rerunOf: first.runId });
+    expect(input).toMatchObject({ agent: 'manus', agentRef: 'reviewer@1' });
+    const again = rt.runs.start(input, admitRerun(rt, input));
+    await again.done;
+    expect(started(again.runId)?.agentDefinition).toMatchObject({
+      version: 1,
+      definition: { name: 'reviewer', system_prompt: 'Review, version one.' },
+    });
+    expect(asked.at(-1)).toMatchObject({ model: 'm-baseline' });
+  });
+
+  it('of an agent the workbench only recorded is refused, saying what to do instead', async () => {
+    const { runtime: rt } = setUp();
+    const external = rt.runs.start(
+      { task: 'from a gateway client' },
+      {
+        agentLabel: 'external: crew',
+        factory: async () => ({
+          agentName: 'external: crew',
+          model: 'm',
+          maxSteps: 0,
+          execute: async () => ({
+            outcome: 'finished',
+            state: 'FINISHED',
+            steps: 0,
+            usage: { prompt: 0, completion: 0 },
+            stepResults: [],
+          }),
+        }),
+      },
+    );
+    await external.done;
+    expect(() => rerunAgentInput(rt, { task: 'again', rerunOf: external.runId })).toThrow(
+      expect.objectContaining({
+        code: 'conflict',
+        message: expect.stringMatching(/made by "external: crew".*gateway --replay/),
+      }),
+    );
+    // a built-in agent's run: the recorded agent, whatever the window named
+    const own = rt.runs.start({ task: 'baseline', agent: 'toolcall' });
+    await own.done;
+    expect(rerunAgentInput(rt, { task: 'x', agent: 'swe', rerunOf: own.runId })).toMatchObject({
+      agent: 'toolcall',
+    });
   });
 });

@@ -12,7 +12,31 @@ import {
   type RecordedRun,
 } from '../runtime/launch/recorded-settings';
 import type { Runtime } from '../runtime/runtime';
+import { recordedAgentOf } from '../runtime/runs/recorded-agent';
+import { whyAgentCannotStart } from '@shared/run-agent';
 import { HandlerError } from './handler-error';
+
+/**
+ * "Run again" starts the agent the run recorded, whatever the window sent: a user's agent
+ * at the version it ran (the window knows only its name), a flow, a built-in agent. A run
+ * of an agent the workbench only recorded (the gateway's, an OpenTelemetry import, a
+ * sandbox MCP session) is refused with what to do instead, before anything is recorded.
+ */
+export function rerunAgentInput(runtime: Runtime, input: RunStartInput): RunStartInput {
+  if (input.rerunOf === undefined) return input;
+  const snapshot = runtime.runs.snapshot(input.rerunOf, 0, 1);
+  if (!snapshot) throw new HandlerError('not_found', `No run with id ${input.rerunOf}`);
+  const started = snapshot.events[0];
+  const agent = started?.type === 'run.started' ? recordedAgentOf(started) : undefined;
+  if (!agent) {
+    throw new HandlerError(
+      'conflict',
+      `The run cannot start: ${whyAgentCannotStart(input.rerunOf, snapshot.summary) ?? `run ${input.rerunOf} recorded no agent`}`,
+    );
+  }
+  const { agent: _agent, agentRef: _ref, flow: _flow, ...rest } = input;
+  return { ...rest, ...agent };
+}
 
 export function admitRerun(runtime: Runtime, input: RunStartInput): { recorded?: RecordedRun } {
   if (input.rerunOf === undefined || input.rerunSettings === 'current') return {};
@@ -22,7 +46,11 @@ export function admitRerun(runtime: Runtime, input: RunStartInput): { recorded?:
   const started = snapshot.events[0];
   const recorded: RecordedRun = {
     runId: input.rerunOf,
-    agent: snapshot.summary.agent,
+    // a user's agent's settings are those of the slot that carries its profile
+    agent:
+      input.agentRef !== undefined && !input.flow
+        ? (input.agent ?? 'manus')
+        : snapshot.summary.agent,
     ...(snapshot.summary.flow ? { flow: snapshot.summary.flow } : {}),
     ...(started?.type === 'run.started' && started.settings ? { settings: started.settings } : {}),
     ...(snapshot.summary.isImported ? { isImported: true } : {}),

@@ -153,7 +153,16 @@ describe('run lineage', () => {
         { kind: 'fork', runId: '20260101T000000-99999999', step: 1 },
         history.summary('20260101T000000-99999999'),
       ),
-    ).toThrow(/names an agent this app does not have/);
+    ).toThrow(/made by "..\/..\/x", which the workbench cannot start/);
+    // a gateway run: says how to replay or fork it instead
+    record(history, '20260101T000000-99999998', [start({ agent: 'external: crew' }), ...step(1)]);
+    expect(() =>
+      lineageInput(
+        history,
+        { kind: 'continue', runId: '20260101T000000-99999998', message: 'more' },
+        history.summary('20260101T000000-99999998'),
+      ),
+    ).toThrow(/model gateway.*gateway --replay/);
   });
 
   it('export and import keep a fork’s lineage', () => {

@@ -11,6 +11,8 @@ import { isAgentName } from '@shared/domain/agent';
 import type { RunEvent } from '@shared/events';
 import type { RunContinueInput, RunForkInput, RunStartInput, RunSummary } from '@shared/ipc';
 import { lastActiveStep } from '@shared/step-progress';
+import { whyAgentCannotStart } from '@shared/run-agent';
+import { userAgentOf } from './recorded-agent';
 import type { RunHistory } from './run-history';
 
 export type LineageRequest =
@@ -45,19 +47,6 @@ export class LineageError extends Error {
   }
 }
 
-/**
- * A run of a user's agent goes on with the version it ran (`NAME@V`, kept in
- * agents/.versions), and the built-in agent whose slot carries its profile.
- */
-function userAgentOf(
-  started: Extract<RunEvent, { type: 'run.started' }>,
-): Pick<RunStartInput, 'agent' | 'agentRef'> | undefined {
-  const recorded = started.agentDefinition;
-  if (!recorded || recorded.source === 'builtin' || recorded.version === undefined)
-    return undefined;
-  return { agent: 'manus', agentRef: `${recorded.definition.name}@${recorded.version}` };
-}
-
 export function lineageInput(
   history: RunHistory,
   request: LineageRequest,
@@ -75,7 +64,8 @@ export function lineageInput(
   const own = userAgentOf(started);
   if (!isFlow && agentName === undefined && own === undefined) {
     throw new LineageError(
-      `Run ${request.runId} names an agent this app does not have ("${agent}")`,
+      whyAgentCannotStart(request.runId, summary) ??
+        `Run ${request.runId} names an agent this app does not have ("${agent}")`,
       'invalid_input',
     );
   }

@@ -3,9 +3,11 @@
  * "Continue a finished run"). Sending it starts a continuation, a new run with this run's
  * whole conversation plus the message, in the same session and workspace, and opens it;
  * the history nests it under this run. Not offered for a run still going, an interrupted
- * run (Resume is), a PlanningFlow run or an imported one (their refusals say why).
+ * run (Resume is), a PlanningFlow run, an imported one (their refusals say why) or one of an
+ * agent the workbench only recorded (src-shared/run-agent.ts).
  */
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { canStartAgentAgain } from '@shared/run-agent';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
 
@@ -16,7 +18,8 @@ export function ContinueRun({ runId }: { runId: string }) {
   const [state, setState] = useState<
     { status: 'idle' | 'sending' } | { status: 'failed'; error: string }
   >({ status: 'idle' });
-  if (!summary?.outcome || summary.flow || summary.isImported) return null;
+  if (!summary?.outcome || summary.flow || summary.isImported || !canStartAgentAgain(summary))
+    return null;
   const isEmpty = message.trim() === '';
 
   const submit = async (e: FormEvent | KeyboardEvent) => {

@@ -132,4 +132,23 @@ describe('run header: Resume and Run again', () => {
     expect(input).toMatchObject({ rerunOf: 'run-i', sessionId: expect.stringMatching(/^rerun-/) });
     expect(input.workspace).toBeUndefined();
   });
+
+  it('offers no Run again, Resume or Continue for an agent the workbench only recorded', async () => {
+    const api = createMemoryApi();
+    // a gateway run: "external: NAME", no step limit of ours
+    const events = history('run-g', [1, 2, 3].map(plainStep), {
+      agent: 'external: crew',
+      startExtras: { maxSteps: 0 },
+    });
+    api.history.set('run-g', events);
+    const summary = { ...summarize(events)!, lastSeq: events.at(-1)!.seq };
+    api.override('listRuns', async () => [summary]);
+    await renderApp(api);
+    await act(async () => fireEvent.click(screen.getByTestId('run-history-item')));
+    await flush();
+    expect(screen.getByTestId('step-counter').textContent).toBe('3');
+    expect(screen.queryByTestId('run-again')).toBeNull();
+    expect(screen.queryByTestId('run-again-today')).toBeNull();
+    expect(screen.queryByTestId('continue-panel')).toBeNull();
+  });
 });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { isAgentName } from '@shared/domain/agent';
+import { canStartAgentAgain } from '@shared/run-agent';
 import type { RerunSettings } from '@shared/events';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
@@ -34,6 +35,9 @@ export function RunHeader({ runId }: { runId: string }) {
   if (!summary) return <div className="run-header muted">Loading the run…</div>;
 
   const stop = stopState?.runId === runId ? stopState : null;
+  // runs of agents the workbench only recorded (gateway, OTel import, sandbox MCP) cannot
+  // be started here again: no button that the host would refuse
+  const canStart = canStartAgentAgain(summary);
   const duration = (summary.finishedAt ?? (isLive ? now : summary.startedAt)) - summary.startedAt;
   const onStop = async () => {
     setStopState({ runId, status: 'stopping' });
@@ -98,7 +102,8 @@ export function RunHeader({ runId }: { runId: string }) {
         <span className="step-label" title="Steps run / max steps">
           steps{' '}
           <span className="step-counter" data-testid={TEST_IDS.stepCounter}>
-            {summary.steps} / {summary.maxSteps}
+            {/* a recorded outside agent has no step limit of ours (maxSteps 0) */}
+            {summary.maxSteps > 0 ? `${summary.steps} / ${summary.maxSteps}` : summary.steps}
           </span>
         </span>
         <span className="health-line" data-testid={TEST_IDS.runHealth}>
@@ -135,7 +140,7 @@ export function RunHeader({ runId }: { runId: string }) {
             {stop?.status === 'stopping' ? 'Stopping…' : 'Stop'}
           </button>
         )}
-        {status === 'interrupted' && !summary.flow && !summary.isImported && (
+        {status === 'interrupted' && !summary.flow && !summary.isImported && canStart && (
           <button
             type="button"
             data-testid={TEST_IDS.runResume}
@@ -150,7 +155,7 @@ export function RunHeader({ runId }: { runId: string }) {
           </button>
         )}
         {/* a continuation's task is a follow-up that means nothing without its parent */}
-        {!isLive && !summary.continueOf && (
+        {!isLive && !summary.continueOf && canStart && (
           <button
             type="button"
             className="secondary"
@@ -161,7 +166,7 @@ export function RunHeader({ runId }: { runId: string }) {
             Run again
           </button>
         )}
-        {!isLive && !summary.continueOf && (
+        {!isLive && !summary.continueOf && canStart && (
           <button
             type="button"
             className="secondary"
