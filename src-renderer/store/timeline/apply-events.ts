@@ -198,6 +198,15 @@ class Draft extends McpDraft {
         // a snapshot limit at this step boundary: what a fork from here misses, or that
         // the run's snapshots stopped (issue 24)
         return this.marker(e, e.agent, 'sandbox', e.message, 'warn');
+      case 'replay.diverged':
+        // a gateway replay (docs/gateway.md): the agent's call differed from the recording
+        return this.marker(
+          e,
+          e.agent,
+          'replay',
+          `Replay of ${e.replayOf} diverged at step ${e.step}: the recording had ${e.expected}; the agent sent ${e.received}. ${e.then === 'live' ? 'The call went to the model (live from here).' : 'The agent got an error.'}`,
+          e.then === 'fail' ? 'error' : 'warn',
+        );
       case 'human.requested':
         this.m.index.human.set(e.toolCallId, this.items.length);
         this.m.openQuestions.push(e.toolCallId);

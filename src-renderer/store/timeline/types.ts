@@ -223,7 +223,7 @@ export interface McpLogLine {
   omitted?: number;
 }
 
-export type MarkerKind = 'state' | 'retry' | 'truncated' | 'sandbox' | 'plan';
+export type MarkerKind = 'state' | 'retry' | 'truncated' | 'sandbox' | 'plan' | 'replay';
 
 export interface MarkerItem extends ItemBase {
   kind: 'marker';

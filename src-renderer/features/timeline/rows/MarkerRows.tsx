@@ -18,6 +18,7 @@ const MARKER_ICON: Record<MarkerItem['marker'], string> = {
   truncated: '✂',
   sandbox: '▣',
   plan: '☰',
+  replay: '⇄',
 };
 
 export function MarkerRow({ item, isSelected, actions }: RowProps<MarkerItem>) {
