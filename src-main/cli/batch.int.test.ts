@@ -360,6 +360,20 @@ describe.skipIf(!docker.available)('workbench batch', () => {
     // The killed CLI's containers were swept by the resuming one.
     expect(await containersWith({ [LABELS.pid]: String(first.child.pid) })).toEqual([]);
   }, 120_000);
+
+  it('Ctrl-C stops the batch, says how to resume it, and exits 130', async () => {
+    const home = newHome();
+    const tasks = taskFile([{ task: 'slow one' }, { task: 'slow two' }]);
+    const first = workbench(home, ['batch', tasks, '--agent', 'swe', '--profile', 'slow']);
+    await until(() => /: [01]\/2 done, 1 running/.test(first.stderr()));
+    first.child.kill('SIGINT');
+    const ran = await first.done;
+    const batchId = /^batch (\S+)$/m.exec(ran.stderr)?.[1] ?? '';
+    expect(ran.stderr).toContain(
+      `workbench: stopping the batch; resume with: workbench batch --resume ${batchId}`,
+    );
+    expect(ran.code).toBe(130);
+  }, 120_000);
 });
 
 describe('workbench batch: bad usage', () => {

@@ -18,7 +18,8 @@ import { createRuntime, type Runtime } from '../../runtime/runtime';
 import { parseCommandArgs, parsePositiveInt } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
 import { verdictExitCode } from '@shared/run-outcome';
-import { formatGrid, progressLine } from '../batch-report';
+import { formatGrid } from '../batch-report';
+import { followBatch } from '../follow-batch';
 import { checkProfileName } from '../profile-option';
 
 const MAX_TASK_FILE = 16 * 1024 * 1024;
@@ -102,29 +103,11 @@ async function follow(
   const { batchId } = started;
   // The id first, on its own line: a script keeps it for --resume.
   process.stderr.write(`batch ${batchId}\n`);
-  let last = '';
-  const stopListening = runtime.batches.onProgress((progress) => {
-    const line = progressLine(progress);
-    if (line !== last) process.stderr.write(`${line}\n`);
-    last = line;
+  const { interrupted } = await followBatch(runtime, started, {
+    what: 'batch',
+    resumeWith: `workbench batch --resume ${batchId}`,
+    stop: () => runtime.batches.stop(batchId),
   });
-  let interrupted = false;
-  const onSignal = () => {
-    interrupted = true;
-    process.stderr.write(
-      `workbench: stopping the batch; resume with: workbench batch --resume ${batchId}\n`,
-    );
-    runtime.batches.stop(batchId);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    await started.done;
-  } finally {
-    stopListening();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
   const grid = runtime.batches.grid(batchId);
   printGrid(grid, isJson);
   if (interrupted || !grid.progress.isComplete) return EXIT.interrupted;

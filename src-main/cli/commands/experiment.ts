@@ -14,7 +14,7 @@ import { ExperimentNotFoundError } from '../../runtime/experiments/experiment-se
 import { FileReadError } from '../../runtime/util/read-regular-file';
 import { parseCommandArgs, parsePositiveInt } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
-import { progressLine } from '../batch-report';
+import { followBatch } from '../follow-batch';
 import { formatExperimentDiff, formatExperimentReport } from '../experiment-report-text';
 
 export async function experimentCommand(args: string[]): Promise<number> {
@@ -110,30 +110,11 @@ async function follow(
   started: { batchId: string; done: Promise<unknown> },
   isJson: boolean,
 ): Promise<number> {
-  let last = '';
-  const stopListening = runtime.batches.onProgress((progress) => {
-    if (progress.batchId !== started.batchId) return;
-    const line = progressLine(progress);
-    if (line !== last) process.stderr.write(`${line}\n`);
-    last = line;
+  const { interrupted } = await followBatch(runtime, started, {
+    what: 'experiment',
+    resumeWith: `workbench experiment resume ${experimentId}`,
+    stop: () => runtime.experiments.stop(experimentId),
   });
-  let interrupted = false;
-  const onSignal = () => {
-    interrupted = true;
-    process.stderr.write(
-      `workbench: stopping the experiment; resume with: workbench experiment resume ${experimentId}\n`,
-    );
-    runtime.experiments.stop(experimentId);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    await started.done;
-  } finally {
-    stopListening();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
   const report = runtime.experiments.report(experimentId);
   process.stdout.write(
     isJson ? `${JSON.stringify(report)}\n` : `${formatExperimentReport(report)}\n`,
