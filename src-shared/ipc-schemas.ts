@@ -312,6 +312,7 @@ export const requestSchemas = {
       flow: z.enum(FLOW_NAMES).optional(),
       workspace: workspaceChoice.optional(),
       profile: profileName.optional(),
+      agentRef: agentRefSchema.optional(),
     })
     .strict(),
   'sandbox:images': empty,

@@ -8,6 +8,7 @@ import type { WorkspaceChoice } from './runs';
 
 export const PREFLIGHT_CHECK_IDS = [
   'config',
+  'agent',
   'docker',
   'image',
   'model',
@@ -34,6 +35,8 @@ export interface PreflightInput {
   workspace?: WorkspaceChoice;
   /** the profile the run would use instead of the agent's own (`RunStartInput.profile`) */
   profile?: string;
+  /** a user's agent (`RunStartInput.agentRef`): its definition is loaded and checked */
+  agentRef?: string;
 }
 
 export interface PreflightReport {

@@ -2,7 +2,8 @@
  * Pre-flight: what a run of this agent would meet, checked before it starts (UI and
  * CLI alike): the config, Docker and the sandbox image for agents with sandbox tools,
  * the model (its endpoint, or "demo model, no API key" said plainly), the MCP server of
- * the mcp agent, Chromium for the browser agent, and a chosen workspace folder.
+ * the mcp agent, Chromium for the browser agent, and a chosen workspace folder. A user's
+ * agent's definition must load, and what it needs comes from the tools it picks.
  *
  * A problem that makes the run pointless is an error (the run is refused, with the
  * fix); one it can live with is a warning (Manus without Docker still has its other
@@ -24,6 +25,9 @@ import { isCancellation } from '../util/abort';
 import { modelKind } from './model-client';
 import { probeModelEndpoint } from './model-probe';
 import { withRunProfile } from './run-profile';
+import { configForDefinition, resolveRunDefinition } from './run-definition';
+import { AgentDefinitionError } from '../agents/definitions/load-definition';
+import { definitionNeeds, type DefinitionNeeds } from '../agents/definitions/definition-needs';
 import { checkWorkspace } from './workspace';
 
 export interface PreflightOptions {
@@ -52,10 +56,28 @@ export async function preflight(
     ]);
   }
   const agent = input.agent ?? 'manus';
+  // a user's agent (docs/agents.md): its definition must load, and its tools say what it needs
+  let own: DefinitionNeeds | undefined;
   try {
-    // The profile chosen for this run, as the run will use it (run-profile.ts).
-    config = withRunProfile(config, agent, input.profile);
+    if (input.agentRef !== undefined && !input.flow) {
+      const definition = resolveRunDefinition(input.agentRef, services.home, config);
+      own = definitionNeeds(definition, Object.keys(config.mcp.servers));
+      config = configForDefinition(config, agent, definition.data, input.profile);
+    } else {
+      // The profile chosen for this run, as the run will use it (run-profile.ts).
+      config = withRunProfile(config, agent, input.profile);
+    }
   } catch (error) {
+    if (error instanceof AgentDefinitionError) {
+      return report([
+        {
+          id: 'agent',
+          status: 'error',
+          message: `The agent definition does not load: ${error.message}`,
+          fix: 'Fix the definition (the Agents page or the file shows the key and the line), or choose another agent.',
+        },
+      ]);
+    }
     return report([
       {
         id: 'config',
@@ -69,14 +91,15 @@ export async function preflight(
     input.flow === 'planning' ? [...new Set([...config.flow.planning.executors])] : [agent];
   const targets: ConfigAgentName[] = input.flow === 'planning' ? ['planning', ...agents] : agents;
   const checks: PreflightCheck[] = [];
-  const need = sandboxNeed(agents, input.flow !== undefined);
+  const need = own ? own.sandbox : sandboxNeed(agents, input.flow !== undefined);
   const [sandbox, models] = await Promise.all([
     need === 'none' ? Promise.resolve([]) : sandboxChecks(services, config, need, options),
     modelChecks(services, config, targets, options),
   ]);
   checks.push(...sandbox, ...models);
-  if (agents.includes('mcp')) checks.push(mcpCheck(config, runsOnDemo(services, config, 'mcp')));
-  if (agents.includes('browser')) checks.push(browserCheck(config));
+  if (!own && agents.includes('mcp'))
+    checks.push(mcpCheck(config, runsOnDemo(services, config, 'mcp')));
+  if (own ? own.browser : agents.includes('browser')) checks.push(browserCheck(config));
   if (input.workspace) {
     checks.push(
       await checkWorkspace(input.workspace, { home: services.home, settings: config.sandbox }),

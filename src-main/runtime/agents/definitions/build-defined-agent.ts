@@ -5,17 +5,12 @@
  * `[browser] keep_screenshots` images stay in memory), as Manus is; a copy of a
  * built-in agent with nothing changed sends the requests the built-in one sends.
  */
-import type { BuiltinToolName } from '@shared/domain/agent-definition';
 import { VisualToolAgent } from '../../loop/visual-tool-agent';
 import { createAskHumanTool } from '../../tools/ask-human';
 import { createBrowserTool } from '../../tools/browser/browser-tool';
 import { createChatCompletionTool } from '../../tools/create-chat-completion';
 import { loadMcpTools, type McpToolset } from '../../tools/mcp/mcp-toolset';
-import {
-  sandboxToolset,
-  type SandboxToolName,
-  type SandboxToolset,
-} from '../../tools/sandbox/sandbox-toolset';
+import { sandboxToolset, type SandboxToolset } from '../../tools/sandbox/sandbox-toolset';
 import { createTerminateTool } from '../../tools/terminate';
 import type { Tool } from '../../tools/tool';
 import {
@@ -29,12 +24,7 @@ import { mcpRunHost } from '../mcp-host';
 import type { LoadedDefinition } from './load-definition';
 import { dateValue, renderTemplate, toolListValue, type TemplateValues } from './template';
 import { builtinToolsOf, mcpServersOf, picksMcpTool } from './tool-patterns';
-
-const SANDBOX_TOOLS: readonly string[] = ['python_execute', 'bash', 'str_replace_editor'];
-
-function isSandboxTool(name: BuiltinToolName): name is Extract<BuiltinToolName, SandboxToolName> {
-  return SANDBOX_TOOLS.includes(name);
-}
+import { definitionNeeds, isSandboxTool } from './definition-needs';
 
 async function loadPickedMcpTools(
   input: AgentBuildInput,
@@ -62,11 +52,11 @@ export async function buildDefinedAgent(
   const def = loaded.data;
   const builtins = builtinToolsOf(loaded.patterns);
   const sandboxNames = builtins.filter(isSandboxTool);
-  const onlySandbox = builtins.every((n) => isSandboxTool(n) || n === 'terminate');
+  // nothing but sandbox tools: a sandbox that cannot start ends the run, as swe's
+  const { sandbox: need } = definitionNeeds(loaded, []);
   const sandbox: SandboxToolset =
-    sandboxNames.length > 0
-      ? // nothing but sandbox tools: a sandbox that cannot start ends the run, as swe's
-        sandboxToolset(input, sandboxNames, { need: onlySandbox ? 'required' : 'optional' })
+    need !== 'none'
+      ? sandboxToolset(input, sandboxNames, { need })
       : { tools: [], dispose: async () => undefined };
   const own: Tool[] = [];
   for (const name of builtins) {
