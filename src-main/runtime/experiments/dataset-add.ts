@@ -51,6 +51,12 @@ export function addRunsToDataset(input: AddRunsInput): {
       metadata: { fromRun: run.runId, agent: started.agent, model: started.model },
     };
     const folder = started.workspace?.path;
+    // A mounted folder is where the agent worked: it now holds what the run did, and the
+    // files it started from are gone (no snapshot is taken before the first step).
+    if (folder !== undefined && started.workspace?.mode === 'mount')
+      throw new DatasetAddError(
+        `the run ${run.runId} worked in ${folder} itself (mounted), so the folder now holds the run's changes, not the files it started from: add a run made with an isolated copy of the folder (\`--isolated\`, the "isolated copy" box), which leaves the folder as it was`,
+      );
     if (folder !== undefined) {
       if (!existsSync(folder) || !statSync(folder).isDirectory())
         throw new DatasetAddError(

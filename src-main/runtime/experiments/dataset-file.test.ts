@@ -131,5 +131,13 @@ describe('dataset files', () => {
     expect(again.dataset.items[0]?.workspacePath).toBe(
       join(dir, 'sub', 'workspaces', 'run-aaaa1111'),
     );
+    // a run that worked in the folder itself: the folder holds its result, not its start
+    const mounted = events('r-bbbb2222', ws).map((e) =>
+      e.type === 'run.started' ? { ...e, workspace: { path: ws, mode: 'mount' as const } } : e,
+    );
+    expect(() =>
+      addRunsToDataset({ file, runs: [{ runId: 'r-bbbb2222', events: mounted }] }),
+    ).toThrow(/worked in .* itself \(mounted\).*isolated copy/);
+    expect(loadDataset(file).items).toHaveLength(2);
   });
 });
