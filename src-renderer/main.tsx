@@ -15,6 +15,7 @@ import './styles/compare.css';
 import './styles/batch.css';
 import './styles/content.css';
 import './styles/structure.css';
+import './styles/playground.css';
 import './styles/mcp.css';
 import './styles/files.css';
 import './styles/terminal.css';

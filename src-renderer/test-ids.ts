@@ -184,6 +184,20 @@
  *                              terminal-reason (why it is read-only), terminal-input,
  *                              terminal-run, terminal-entry (`data-seq`, `data-exit-code`),
  *                              terminal-error
+ * playground (issue 28):       playground-open (the inspector's button, `data-seq`),
+ *                              playground-page, playground-error, playground-profile,
+ *                              playground-param (`data-param` = model | temperature | …),
+ *                              playground-samples, playground-tab (`data-tab` = messages |
+ *                              tools | raw), playground-message, playground-message-text,
+ *                              playground-tools, playground-raw (the whole body),
+ *                              playground-send, playground-recorded, playground-sample
+ *                              (`data-index`, `data-state` = streaming | done | error),
+ *                              playground-sample-text, playground-diff, playground-variance,
+ *                              playground-save, playground-save-prompt, playground-save-name,
+ *                              playground-save-button, playground-saved
+ * agent definition (issue 28): run-agent-definition (inspector section, `data-agent`,
+ *                              `data-version`), run-agent-link (to `#/agents/NAME`),
+ *                              history-agent-version (the history's version filter)
  */
 export const TEST_IDS = {
   app: 'app',
@@ -513,6 +527,31 @@ export const TEST_IDS = {
   terminalRun: 'terminal-run',
   terminalEntry: 'terminal-entry',
   terminalError: 'terminal-error',
+  playgroundOpen: 'playground-open',
+  playgroundPage: 'playground-page',
+  playgroundError: 'playground-error',
+  playgroundProfile: 'playground-profile',
+  playgroundParam: 'playground-param',
+  playgroundSamples: 'playground-samples',
+  playgroundTab: 'playground-tab',
+  playgroundMessage: 'playground-message',
+  playgroundMessageText: 'playground-message-text',
+  playgroundTools: 'playground-tools',
+  playgroundRaw: 'playground-raw',
+  playgroundSend: 'playground-send',
+  playgroundRecorded: 'playground-recorded',
+  playgroundSample: 'playground-sample',
+  playgroundSampleText: 'playground-sample-text',
+  playgroundDiff: 'playground-diff',
+  playgroundVariance: 'playground-variance',
+  playgroundSave: 'playground-save',
+  playgroundSavePrompt: 'playground-save-prompt',
+  playgroundSaveName: 'playground-save-name',
+  playgroundSaveButton: 'playground-save-button',
+  playgroundSaved: 'playground-saved',
+  runAgentDefinition: 'run-agent-definition',
+  runAgentLink: 'run-agent-link',
+  historyAgentVersion: 'history-agent-version',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

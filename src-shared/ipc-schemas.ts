@@ -12,6 +12,7 @@ import { isImageRef } from './image-ref';
 import { MCP_SERVER_TYPES } from './domain/settings-sections';
 import { breakpointSpec, debugEdit, toolName } from './debug-schemas';
 import { filesSchemas } from './files-schemas';
+import { playgroundSchemas } from './playground-schemas';
 import {
   CONFIG_AGENT_NAMES,
   CONFIG_API_TYPES,
@@ -358,6 +359,7 @@ export const requestSchemas = {
   'batch:list': empty,
   'gateway:status': empty,
   'gateway:set': z.object({ isOn: z.boolean(), profile: profileName.optional() }).strict(),
+  ...playgroundSchemas,
 } satisfies { [C in RequestChannel]: z.ZodType<RequestInput<C>> };
 
 /** `[llm]` or a `profile:NAME` page: model settings only. */

@@ -62,6 +62,7 @@ import type {
 } from './domain/terminal';
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
 import type { GatewaySetInput, GatewayView } from './domain/gateway';
+import type * as Playground from './domain/playground';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
@@ -77,6 +78,7 @@ export * from './domain/mcp';
 export * from './domain/gateway';
 export * from './domain/files';
 export * from './domain/terminal';
+export * from './domain/playground';
 
 export type EmptyInput = Record<string, never>;
 
@@ -180,6 +182,19 @@ export interface RequestMap {
   // the model gateway (docs/gateway.md): external agents' calls recorded as runs
   'gateway:status': { input: EmptyInput; output: GatewayView };
   'gateway:set': { input: GatewaySetInput; output: GatewayView };
+  // the playground (docs/playground.md): a recorded model call, edited and sent again
+  'playground:open': {
+    input: Playground.PlaygroundOpenInput;
+    output: Playground.PlaygroundRequestView;
+  };
+  'playground:send': {
+    input: Playground.PlaygroundSendInput;
+    output: Playground.PlaygroundSendResult;
+  };
+  'playground:save-prompt': {
+    input: Playground.PlaygroundSavePromptInput;
+    output: Playground.PlaygroundSavePromptResult;
+  };
 }
 export type RequestChannel = keyof RequestMap;
 export type RequestInput<C extends RequestChannel> = RequestMap[C]['input'];
@@ -200,6 +215,8 @@ export interface PushMap {
   'config:changed': ConfigView;
   /** a batch's counts changed (a run started or ended, the batch stopped or completed) */
   'batch:progress': BatchProgress;
+  /** a playground send's streamed text and each sample's end */
+  'playground:delta': Playground.PlaygroundDelta;
 }
 export type PushChannel = keyof PushMap;
 
@@ -255,6 +272,9 @@ export const REQUEST_CHANNELS = [
   'batch:list',
   'gateway:status',
   'gateway:set',
+  'playground:open',
+  'playground:send',
+  'playground:save-prompt',
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
@@ -262,6 +282,7 @@ export const PUSH_CHANNELS = [
   'runs:deleted',
   'config:changed',
   'batch:progress',
+  'playground:delta',
 ] as const satisfies readonly PushChannel[];
 
 /** The named methods a UI gets: one per contract entry, nothing generic. */
@@ -317,6 +338,9 @@ export const API_METHODS = {
   listBatches: 'batch:list',
   getGateway: 'gateway:status',
   setGateway: 'gateway:set',
+  openPlayground: 'playground:open',
+  sendPlayground: 'playground:send',
+  savePlaygroundPrompt: 'playground:save-prompt',
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',
@@ -324,6 +348,7 @@ export const API_SUBSCRIPTIONS = {
   onRunsDeleted: 'runs:deleted',
   onConfigChanged: 'config:changed',
   onBatchProgress: 'batch:progress',
+  onPlaygroundDelta: 'playground:delta',
 } as const satisfies Record<string, PushChannel>;
 
 type MethodChannel<M extends keyof typeof API_METHODS> = (typeof API_METHODS)[M];

@@ -4,7 +4,7 @@
  * verdict the list's STATUS column shows, so `--status error` finds exactly the rows that
  * say `error`.
  */
-import { parseAgentRef } from '@shared/domain/agent-definition';
+import { runMatchesAgent } from '@shared/agent-filter';
 import type { RunSummary } from '@shared/ipc';
 import { runVerdict, type VerdictKind } from '@shared/run-outcome';
 import { parsePositiveInt } from './parse-args';
@@ -57,18 +57,11 @@ export function parseRunsFilter(flags: {
   };
 }
 
-/** `--agent NAME` any version of NAME; `--agent NAME@3` only its version 3 (docs/agents.md). */
-function matchesAgent(run: RunSummary, wanted: string): boolean {
-  const { name, version } = parseAgentRef(wanted);
-  if (run.agent === wanted) return true;
-  return run.agent === name && version !== undefined && run.agentVersion === version;
-}
-
 /** The runs that pass, in the given order (the history's: newest first), the first `limit`. */
 export function filterRuns(runs: readonly RunSummary[], filter: RunsFilter): RunSummary[] {
   const kept = runs.filter(
     (run) =>
-      (filter.agent === undefined || matchesAgent(run, filter.agent)) &&
+      (filter.agent === undefined || runMatchesAgent(run, filter.agent)) &&
       (filter.batch === undefined || run.batch?.batchId === filter.batch) &&
       (filter.statuses === undefined || filter.statuses.has(runVerdict(run).kind)),
   );

@@ -216,6 +216,46 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { isOn: true, profile: '../x' }, path: 'profile' },
       { input: { isOn: true, token: 'mine' }, path: '(input)' },
     ],
+    'playground:open': [
+      { input: { runId: '../x', seq: 1 }, path: 'runId' },
+      { input: { runId: 'r', seq: 0 }, path: 'seq' },
+    ],
+    'playground:send': [
+      {
+        input: { sendId: 's', body: { messages: [{}] }, profile: 'default', samples: 1 },
+        path: 'body.model',
+      },
+      {
+        input: { sendId: 's', body: { model: 'm', messages: [] }, profile: 'default', samples: 1 },
+        path: 'body.messages',
+      },
+      {
+        input: {
+          sendId: 's',
+          body: { model: 'm', messages: [{}], stream: true },
+          profile: 'default',
+          samples: 1,
+        },
+        path: 'body',
+      },
+      {
+        input: {
+          sendId: 's',
+          body: { model: 'm', messages: [{}] },
+          profile: 'default',
+          samples: 11,
+        },
+        path: 'samples',
+      },
+      {
+        input: { sendId: 's', body: { model: 'm', messages: [{}] }, profile: '../x', samples: 1 },
+        path: 'profile',
+      },
+    ],
+    'playground:save-prompt': [
+      { input: { runId: 'r', systemPrompt: '  ' }, path: 'systemPrompt' },
+      { input: { runId: 'r', systemPrompt: 'x', extra: 1 }, path: '(input)' },
+    ],
   };
   /** wrong shapes every entry must refuse */
   const GENERIC: unknown[] = [undefined, null, 42, 'text', [], [{}]];

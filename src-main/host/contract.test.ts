@@ -458,6 +458,13 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark(...channels);
   });
 
+  it('playground:open, playground:send, playground:save-prompt, round-tripped in playground-contract.test.ts', () => {
+    const other = readFileSync(join(import.meta.dirname, 'playground-contract.test.ts'), 'utf8');
+    const channels = ['playground:open', 'playground:send', 'playground:save-prompt'] as const;
+    for (const channel of channels) expect(other).toContain(channel);
+    mark(...channels);
+  });
+
   it('covers every request channel of the contract', () => {
     expect([...covered].sort()).toEqual([...REQUEST_CHANNELS].sort());
   });

@@ -10,6 +10,7 @@ import {
   type RequestChannel,
   type RequestInput,
   type RequestOutput,
+  type PlaygroundDelta,
   type RunSummary,
 } from '@shared/ipc';
 import { parseRequest } from '@shared/ipc-schemas';
@@ -31,6 +32,7 @@ import { createBatchHandlers } from './batch-handlers';
 import { createGatewayHandlers } from './gateway-handlers';
 import { createFilesHandlers } from './files-handlers';
 import { createTerminalHandlers } from './terminal-handlers';
+import { createPlaygroundHandlers } from './playground-handlers';
 import { deleteRun } from './delete-run';
 import { admitRerun, rerunAgentInput } from './rerun-admission';
 
@@ -47,6 +49,8 @@ export interface HandlerDeps {
   onRunsChanged(summaries: RunSummary[]): void;
   /** pushes `runs:deleted` */
   onRunsDeleted(runIds: string[]): void;
+  /** pushes `playground:delta` (absent: the text streams to no one, the answer still comes) */
+  onPlaygroundDelta?(delta: PlaygroundDelta): void;
   /** the desktop app's folder dialog (absent in browser mode) */
   pickFolder?: () => Promise<string | null>;
 }
@@ -223,6 +227,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     ...createGatewayHandlers(runtime),
     ...createFilesHandlers(runtime),
     ...createTerminalHandlers(runtime),
+    ...createPlaygroundHandlers(runtime, (delta) => deps.onPlaygroundDelta?.(delta)),
   };
 }
 

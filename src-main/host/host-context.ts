@@ -54,6 +54,7 @@ export function createHostContext(
       dockerProbe: options.dockerProbe ?? createDockerProbe(),
       onRunsChanged: (summaries) => sink('runs:changed', summaries),
       onRunsDeleted: (runIds) => sink('runs:deleted', runIds),
+      onPlaygroundDelta: (delta) => sink('playground:delta', delta),
       ...(options.pickFolder ? { pickFolder: options.pickFolder } : {}),
     });
   return {

@@ -3,6 +3,7 @@ import { TEST_IDS } from '../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../store/StoreProvider';
 import { ComparePage } from '../features/compare/ComparePage';
 import { BatchPage } from '../features/batch/BatchPage';
+import { PlaygroundPage } from '../features/playground/PlaygroundPage';
 import { ConfigEditor } from '../features/config/ConfigEditor';
 import { RunHistory } from '../features/history/RunHistory';
 import { Inspector } from '../features/inspector/Inspector';
@@ -98,6 +99,8 @@ export function App() {
             <ComparePage />
           ) : view === 'batch' ? (
             <BatchPage />
+          ) : view === 'playground' ? (
+            <PlaygroundPage />
           ) : (
             <RunView />
           )}

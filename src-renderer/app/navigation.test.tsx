@@ -29,6 +29,7 @@ describe('routes', () => {
       '#/compare/a,b',
       '#/batch',
       '#/batch/b-20261201-1',
+      '#/playground/r-1/7',
     ]) {
       expect(formatRoute(parseRoute(hash)!)).toBe(hash);
     }
@@ -36,6 +37,8 @@ describe('routes', () => {
     expect(parseRoute('#/run/a%2Fb')).toBeNull();
     expect(parseRoute('#/run/r/event/-3')).toEqual({ page: 'run', runId: 'r' });
     expect(parseRoute('')).toBeNull();
+    expect(parseRoute('#/playground/r-1/0')).toBeNull();
+    expect(parseRoute('#/playground/../3')).toBeNull();
     // a batch link with a bad id still opens the Batch view, on its list
     expect(parseRoute('#/batch/..')).toEqual({ page: 'batch' });
   });

@@ -9,16 +9,19 @@ export type Route =
   | { page: 'settings' }
   | { page: 'compare'; runIds: string[] }
   | { page: 'batch'; batchId?: string }
+  | { page: 'playground'; runId: string; seq: number }
   | { page: 'run'; runId: string; itemId?: number };
 
 /** What the store shows, as a route (the parts of state the URL names). */
 export interface RouteState {
-  view: 'run' | 'new' | 'config' | 'compare' | 'batch';
+  view: 'run' | 'new' | 'config' | 'compare' | 'batch' | 'playground';
   selectedRunId: string | null;
   /** the batch the Batch view shows (null: its form and list) */
   batchId: string | null;
   selectedItemId: number | null;
   compareRunIds: string[];
+  /** the model call the playground shows (`#/playground/RUN/SEQ`) */
+  playground?: { runId: string; seq: number } | null;
 }
 
 const RUN_ID = /^[A-Za-z0-9._-]{1,200}$/;
@@ -36,6 +39,10 @@ export function parseRoute(hash: string): Route | null {
     return id && RUN_ID.test(id) && !/^\.+$/.test(id)
       ? { page: 'batch', batchId: id }
       : { page: 'batch' };
+  }
+  if (page === 'playground' && id && RUN_ID.test(id) && !/^\.+$/.test(id)) {
+    const seq = Number(key);
+    return Number.isInteger(seq) && seq > 0 ? { page: 'playground', runId: id, seq } : null;
   }
   if (page === 'run' && id && RUN_ID.test(id) && !/^\.+$/.test(id)) {
     const itemId = key === 'event' ? Number(value) : NaN;
@@ -56,6 +63,8 @@ export function formatRoute(route: Route): string {
       return `#/compare/${route.runIds.map(encodeURIComponent).join(',')}`;
     case 'batch':
       return route.batchId ? `#/batch/${encodeURIComponent(route.batchId)}` : '#/batch';
+    case 'playground':
+      return `#/playground/${encodeURIComponent(route.runId)}/${route.seq}`;
     case 'run': {
       const base = `#/run/${encodeURIComponent(route.runId)}`;
       return route.itemId !== undefined ? `${base}/event/${route.itemId}` : base;
@@ -67,6 +76,9 @@ export function routeOf(s: RouteState): Route {
   if (s.view === 'config') return { page: 'settings' };
   if (s.view === 'compare' && s.compareRunIds.length >= 2) {
     return { page: 'compare', runIds: s.compareRunIds };
+  }
+  if (s.view === 'playground' && s.playground) {
+    return { page: 'playground', runId: s.playground.runId, seq: s.playground.seq };
   }
   if (s.view === 'batch')
     return s.batchId ? { page: 'batch', batchId: s.batchId } : { page: 'batch' };
@@ -84,6 +96,9 @@ export function isSamePage(a: Route, b: Route): boolean {
   if (a.page === 'run' && b.page === 'run') return a.runId === b.runId;
   if (a.page === 'compare' && b.page === 'compare') return a.runIds.join() === b.runIds.join();
   if (a.page === 'batch' && b.page === 'batch') return a.batchId === b.batchId;
+  if (a.page === 'playground' && b.page === 'playground') {
+    return a.runId === b.runId && a.seq === b.seq;
+  }
   return true;
 }
 

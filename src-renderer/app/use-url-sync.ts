@@ -49,6 +49,14 @@ export function useUrlSync(store: WorkbenchStore, win: Window = window): void {
           if (s.view !== 'batch' || s.batchId !== (route.batchId ?? null))
             s.showBatch(route.batchId ?? null);
           return;
+        case 'playground':
+          if (
+            s.view !== 'playground' ||
+            s.playground?.runId !== route.runId ||
+            s.playground.seq !== route.seq
+          )
+            s.openPlayground(route.runId, route.seq);
+          return;
         case 'run':
           if (s.selectedRunId !== route.runId) s.selectRun(route.runId);
           else if (s.view !== 'run') s.showView('run');

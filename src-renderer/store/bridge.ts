@@ -84,6 +84,11 @@ export interface Bridge {
   >;
   /** the run's terminal: commands typed into its session sandbox (issue 32) */
   terminal: Pick<AppApi, 'runSandboxCommand' | 'listSandboxCommands'>;
+  /** the playground: a recorded model call edited and sent again (docs/playground.md) */
+  playground: Pick<
+    AppApi,
+    'openPlayground' | 'sendPlayground' | 'savePlaygroundPrompt' | 'onPlaygroundDelta'
+  >;
   /** continues an interrupted run in a new run; selects it */
   resumeRun(runId: string): Promise<string>;
   /** goes on with a finished run in a new run (its memory plus a message); selects it */
@@ -439,6 +444,12 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
     terminal: {
       runSandboxCommand: (input) => api.runSandboxCommand(input),
       listSandboxCommands: (input) => api.listSandboxCommands(input),
+    },
+    playground: {
+      openPlayground: (input) => api.openPlayground(input),
+      sendPlayground: (input) => api.sendPlayground(input),
+      savePlaygroundPrompt: (input) => api.savePlaygroundPrompt(input),
+      onPlaygroundDelta: (listener) => api.onPlaygroundDelta(listener),
     },
     async resumeRun(runId) {
       const resumed = await api.resumeInterruptedRun({ runId });

@@ -66,9 +66,29 @@ describe('filterHistory', () => {
   it('offers the agents and models present', () => {
     expect(historyFacets(data.runs, data.order)).toEqual({
       agents: ['manus', 'swe'],
+      agentVersions: new Map(),
       models: ['gpt-4o', 'gpt-4o-mini'],
       batches: [],
     });
+  });
+  it("filters a user agent's runs by version, as `runs list --agent NAME@V` does", () => {
+    const versioned = mergeSummaries(emptyRunsData, [
+      s('m1', { agent: 'mine', agentVersion: 1, startedAt: NOW - 1 }),
+      s('m2', { agent: 'mine', agentVersion: 2, startedAt: NOW - 2 }),
+      s('m2b', { agent: 'mine', agentVersion: 2, startedAt: NOW - 3 }),
+      s('x', { agent: 'manus', startedAt: NOW - 4 }),
+    ]);
+    const of = (filters: Partial<typeof ALL_HISTORY>) =>
+      filterHistory(versioned.runs, versioned.order, { ...ALL_HISTORY, ...filters }, NOW).map(
+        (r) => r.runId,
+      );
+    expect(of({ agent: 'mine' })).toEqual(['m1', 'm2', 'm2b']);
+    expect(of({ agent: 'mine', agentVersion: '2' })).toEqual(['m2', 'm2b']);
+    expect(of({ agent: 'mine', agentVersion: '1' })).toEqual(['m1']);
+    expect(of({ agent: 'manus' })).toEqual(['x']);
+    expect(historyFacets(versioned.runs, versioned.order).agentVersions).toEqual(
+      new Map([['mine', [1, 2]]]),
+    );
   });
 });
 

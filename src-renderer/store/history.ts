@@ -5,6 +5,7 @@
  */
 import type { RunSummary } from '@shared/ipc';
 import { hasErrors, wasStuck } from '@shared/run-outcome';
+import { agentVersionsOf, runMatchesAgent } from '@shared/agent-filter';
 import { runStatus, type RunData, type RunStatus } from './run-events';
 
 export type DateRange = 'all' | 'today' | '7d' | '30d';
@@ -13,6 +14,8 @@ export interface HistoryFilters {
   text: string;
   status: RunStatus | 'all';
   agent: string;
+  /** with `agent`: one version of it (`3`), or `all` (docs/agents.md, "Versions") */
+  agentVersion: string;
   model: string;
   date: DateRange;
   /** only runs that failed or had failed tool calls */
@@ -27,6 +30,7 @@ export const ALL_HISTORY: HistoryFilters = {
   text: '',
   status: 'all',
   agent: 'all',
+  agentVersion: 'all',
   model: 'all',
   date: 'all',
   isErrorsOnly: false,
@@ -65,7 +69,7 @@ export function filterHistory(
     const summary = runs[runId]?.summary;
     if (!summary) continue;
     if (filters.status !== 'all' && runStatus(summary) !== filters.status) continue;
-    if (filters.agent !== 'all' && summary.agent !== filters.agent) continue;
+    if (filters.agent !== 'all' && !runMatchesAgent(summary, agentRefOf(filters))) continue;
     if (filters.model !== 'all' && summary.model !== filters.model) continue;
     if (summary.startedAt < floor) continue;
     if (filters.isErrorsOnly && !hasErrors(summary)) continue;
@@ -87,6 +91,13 @@ export function filterHistory(
     out.push(summary);
   }
   return out;
+}
+
+/** the filter's agent as `workbench runs list --agent` takes it: NAME or NAME@VERSION */
+function agentRefOf(filters: HistoryFilters): string {
+  return filters.agentVersion === 'all'
+    ? filters.agent
+    : `${filters.agent}@${filters.agentVersion}`;
 }
 
 /** A batch in the history's filter menu: its id, how many runs, when it started. */
@@ -118,6 +129,13 @@ export function historyFacets(runs: Record<string, RunData>, order: readonly str
   }
   return {
     agents: [...agents].sort(),
+    /** the versions each user agent ran with, for the version filter */
+    agentVersions: agentVersionsOf(
+      order.flatMap((runId) => {
+        const summary = runs[runId]?.summary;
+        return summary ? [summary] : [];
+      }),
+    ),
     models: [...models].sort(),
     batches: [...batches.values()].sort((a, b) => b.startedAt - a.startedAt),
   };

@@ -31,6 +31,7 @@ export interface MemoryApi extends AppApi {
   push(batch: RunEvent[]): void;
   pushConfig(config: ConfigView): void;
   pushBatchProgress(progress: PushMap['batch:progress']): void;
+  pushPlaygroundDelta(delta: PushMap['playground:delta']): void;
   setConnected(isConnected: boolean): void;
   onConnectionChange(listener: (c: boolean) => void): () => void;
   /** the WebSocket client's end: it stopped retrying, and why */
@@ -49,6 +50,7 @@ export function createMemoryApi(
     'runs:deleted': new Set<(p: PushMap['runs:deleted']) => void>(),
     'config:changed': new Set<(p: PushMap['config:changed']) => void>(),
     'batch:progress': new Set<(p: PushMap['batch:progress']) => void>(),
+    'playground:delta': new Set<(p: PushMap['playground:delta']) => void>(),
   };
   const connection = new Set<(c: boolean) => void>();
   const ends = new Set<(end: ConnectionEnd) => void>();
@@ -230,6 +232,21 @@ export function createMemoryApi(
       profile: input.profile ?? 'default',
       ...(input.isOn ? { url: 'http://127.0.0.1:1/v1', token: 'wbg-test' } : {}),
     }),
+    // the playground: tests override these with the answers they need
+    openPlayground: async (input: { runId: string; seq: number }) => {
+      throw new AppApiError({
+        code: 'not_found',
+        message: `Run ${input.runId} has no model call at event ${input.seq}`,
+      });
+    },
+    sendPlayground: async (input: { sendId: string }) => ({
+      sendId: input.sendId,
+      mode: 'requests',
+      samples: [],
+    }),
+    savePlaygroundPrompt: async () => {
+      throw new AppApiError({ code: 'conflict', message: 'no agent in this test' });
+    },
   };
 
   const api: Record<string, unknown> = {};
@@ -254,6 +271,10 @@ export function createMemoryApi(
     onRunsDeleted: subscribe('runs:deleted'),
     onConfigChanged: subscribe('config:changed'),
     onBatchProgress: subscribe('batch:progress'),
+    onPlaygroundDelta: subscribe('playground:delta'),
+    pushPlaygroundDelta(delta: PushMap['playground:delta']) {
+      for (const l of listeners['playground:delta']) l(delta);
+    },
     push(batch: RunEvent[]) {
       for (const event of batch) {
         const list = history.get(event.runId) ?? [];

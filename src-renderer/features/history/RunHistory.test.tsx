@@ -77,3 +77,53 @@ describe('importing a run', () => {
     expect(document.querySelector('[data-run-id="run-imp"]')).not.toBeNull();
   });
 });
+
+describe('the agent and version filters', () => {
+  it("offers a user agent's versions once it is chosen, and lists only that version's runs", async () => {
+    const api = createMemoryApi();
+    const add = (runId: string, version: number | undefined, agent: string, ts: number) => {
+      const script = new RunScript(runId, agent, { maxSteps: 3, startTs: ts }).start(runId);
+      const started = script.events[0]!;
+      if (version !== undefined && started.type === 'run.started') {
+        started.agentDefinition = {
+          definition: {
+            name: agent,
+            description: '',
+            system_prompt: 'p',
+            next_step_prompt: '',
+            tools: [],
+            terminate_tools: [],
+            run: {},
+          },
+          hash: '0123456789abcdef',
+          version,
+          source: 'home',
+        };
+      }
+      script.finish();
+      api.history.set(runId, script.events);
+    };
+    add('mine-v1', 1, 'mine', 1_700_000_000_000);
+    add('mine-v2', 2, 'mine', 1_700_000_001_000);
+    add('manus-run', undefined, 'manus', 1_700_000_002_000);
+    await renderApp(api);
+    const shown = () =>
+      screen.getAllByTestId('run-history-item').map((row) => row.getAttribute('data-run-id'));
+    expect(shown()).toHaveLength(3);
+    expect(screen.queryByTestId(TEST_IDS.historyAgentVersion)).toBeNull();
+    fireEvent.change(screen.getByTestId(TEST_IDS.historyAgent), { target: { value: 'mine' } });
+    expect(shown()).toEqual(['mine-v2', 'mine-v1']);
+    const version = screen.getByTestId(TEST_IDS.historyAgentVersion) as HTMLSelectElement;
+    expect([...version.options].map((o) => o.textContent)).toEqual([
+      'any version',
+      'mine@1',
+      'mine@2',
+    ]);
+    fireEvent.change(version, { target: { value: '1' } });
+    expect(shown()).toEqual(['mine-v1']);
+    // another agent: the version filter goes
+    fireEvent.change(screen.getByTestId(TEST_IDS.historyAgent), { target: { value: 'manus' } });
+    expect(shown()).toEqual(['manus-run']);
+    expect(screen.queryByTestId(TEST_IDS.historyAgentVersion)).toBeNull();
+  });
+});

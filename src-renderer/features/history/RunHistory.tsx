@@ -127,7 +127,7 @@ export function RunHistory() {
             aria-label="Agent"
             data-testid={TEST_IDS.historyAgent}
             value={filters.agent}
-            onChange={(e) => set({ agent: e.target.value })}
+            onChange={(e) => set({ agent: e.target.value, agentVersion: 'all' })}
           >
             <option value="all">any agent</option>
             {facets.agents.map((a) => (
@@ -136,6 +136,21 @@ export function RunHistory() {
               </option>
             ))}
           </select>
+          {(facets.agentVersions.get(filters.agent)?.length ?? 0) > 0 && (
+            <select
+              aria-label="Agent version"
+              data-testid={TEST_IDS.historyAgentVersion}
+              value={filters.agentVersion}
+              onChange={(e) => set({ agentVersion: e.target.value })}
+            >
+              <option value="all">any version</option>
+              {facets.agentVersions.get(filters.agent)!.map((v) => (
+                <option key={v} value={String(v)}>
+                  {filters.agent}@{v}
+                </option>
+              ))}
+            </select>
+          )}
           <select
             aria-label="Model"
             data-testid={TEST_IDS.historyModel}

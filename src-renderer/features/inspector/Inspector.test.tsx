@@ -80,6 +80,19 @@ describe('Inspector: the exact request', () => {
     expect(screen.getByTestId('inspector').textContent).not.toMatch(/guard counted/);
   });
 
+  it("'Open in playground' opens that model call's request on #/playground/RUN/SEQ", async () => {
+    const script = twoStepRun();
+    await openRun(script);
+    fireEvent.click(screen.getAllByTestId('timeline-step')[1]!);
+    const open = within(screen.getByTestId('request-view')).getByTestId('playground-open');
+    const second = script.events.filter((e) => e.type === 'llm.requested')[1]!;
+    expect(open.getAttribute('data-seq')).toBe(String(second.seq));
+    await act(async () => fireEvent.click(open));
+    await flush();
+    expect(window.location.hash).toBe(`#/playground/${script.runId}/${second.seq}`);
+    expect(screen.getByTestId('playground-page')).toBeTruthy();
+  });
+
   it('opens a message in place instead of moving the timeline', async () => {
     await openRun(twoStepRun());
     fireEvent.click(screen.getAllByTestId('timeline-step')[1]!);

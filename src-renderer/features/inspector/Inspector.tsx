@@ -9,6 +9,7 @@ import type { StepItem, TimelineItem } from '../../store/timeline/types';
 import { ContextAtStep } from './ContextAtStep';
 import { ItemDetails } from './ItemDetails';
 import { ForkFromStep } from './ForkFromStep';
+import { AgentDefinitionView } from './AgentDefinitionView';
 
 export function Inspector() {
   const runId = useWorkbench((s) => s.selectedRunId);
@@ -28,6 +29,7 @@ export function Inspector() {
   })();
 
   if (!runId || !timeline || !item) {
+    const started = timeline?.items[0];
     return (
       <aside className="inspector" data-testid={TEST_IDS.inspector} aria-label="Inspector">
         <div className="empty-state" data-testid={TEST_IDS.inspectorEmpty}>
@@ -43,6 +45,9 @@ export function Inspector() {
             search · <kbd>Esc</kbd> deselect · <kbd>p</kbd> pause · <kbd>Shift</kbd>+<kbd>X</kbd>{' '}
             stop
           </p>
+          {started?.kind === 'run' && started.agentDefinition && (
+            <AgentDefinitionView recorded={started.agentDefinition} />
+          )}
         </div>
       </aside>
     );

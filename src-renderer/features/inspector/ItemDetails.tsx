@@ -10,6 +10,7 @@ import {
 import { DebugDetails } from './DebugDetails';
 import { ImageDetails } from './ImageDetails';
 import { LiveOutputPanel } from '../../components/LiveOutput';
+import { AgentDefinitionView } from './AgentDefinitionView';
 
 function Field(props: { label: string; children: ReactNode }) {
   return (
@@ -163,9 +164,12 @@ function body(item: TimelineItem): ReactNode {
       );
     case 'run':
       return (
-        <Field label="Task">
-          <Text text={item.task} />
-        </Field>
+        <>
+          <Field label="Task">
+            <Text text={item.task} />
+          </Field>
+          {item.agentDefinition && <AgentDefinitionView recorded={item.agentDefinition} />}
+        </>
       );
     case 'human':
       return (

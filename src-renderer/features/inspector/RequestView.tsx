@@ -16,6 +16,7 @@ import {
 import type { StepItem, TimelineModel } from '../../store/timeline/types';
 import { CopyButton } from '../../components/CopyButton';
 import { RequestDiff } from './RequestDiff';
+import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 
 type Tab = 'messages' | 'raw' | 'diff' | 'response';
 
@@ -46,6 +47,9 @@ export function RequestView(props: {
   );
   const responseRaw = response ? JSON.stringify(response, null, 2) : '';
   const params = step.request?.params;
+  const store = useWorkbenchStore();
+  const runId = useWorkbench((s) => s.selectedRunId);
+  const seq = step.request?.seq;
   return (
     <div className="request-view" data-testid={TEST_IDS.requestView}>
       <p
@@ -60,6 +64,18 @@ export function RequestView(props: {
         {figure.isEstimate && <span className="chip">estimate</span>}{' '}
         <span className="muted">— {figure.how}</span>
       </p>
+      {seq !== undefined && runId && (
+        <button
+          type="button"
+          className="playground-open"
+          data-testid={TEST_IDS.playgroundOpen}
+          data-seq={seq}
+          title="Edit this request and send it again, beside this reply (the run is not changed)"
+          onClick={() => store.getState().openPlayground(runId, seq)}
+        >
+          Open in playground
+        </button>
+      )}
       <dl className="request-params" data-testid={TEST_IDS.requestParams}>
         <Param name="model" value={step.request?.model} />
         <Param name="temperature" value={params?.temperature} />

@@ -62,6 +62,7 @@ class Draft extends McpDraft {
           maxSteps: e.maxSteps,
           ...(e.flow ? { flow: e.flow } : {}),
           ...(e.prompt ? { prompt: e.prompt } : {}),
+          ...(e.agentDefinition ? { agentDefinition: e.agentDefinition } : {}),
         });
         return;
       case 'state.changed':

@@ -5,6 +5,7 @@
  * the event that created it, so ids are unique per run, ascending in list order and
  * stable across reloads and replays.
  */
+import type { RecordedAgentDefinition } from '@shared/domain/agent-definition';
 import type { AgentState, FlowName, RunOutcome, TokenUsage } from '@shared/domain/agent';
 import type { Role, ToolCall } from '@shared/domain/message';
 import type { PendingCalls } from './pending-calls';
@@ -56,6 +57,8 @@ export interface RunStartItem extends ItemBase {
   flow?: FlowName;
   /** the MCP prompt that gave the run its task (`run.started.prompt`) */
   prompt?: RunPromptTag;
+  /** the agent definition the run ran with (`run.started.agentDefinition`, docs/agents.md) */
+  agentDefinition?: RecordedAgentDefinition;
 }
 
 export interface StepItem extends ItemBase {
