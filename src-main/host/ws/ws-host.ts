@@ -27,6 +27,7 @@ import {
   type SandboxMcpHttpOptions,
 } from '../../runtime/sandbox-mcp/sandbox-mcp-http';
 import { createOtlpReceiver } from '../../runtime/telemetry/otlp-receiver';
+import { gatewayOf } from '../gateway-handlers';
 
 export interface WsHostOptions {
   runtime: Runtime;
@@ -97,6 +98,8 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
     options.sandboxMcp === false
       ? undefined
       : createSandboxMcpHttpHandler({
+          // a run named as the app's gateway names an agent's run records into that run
+          namedRun: (name) => gatewayOf(options.runtime).sandboxOf(name),
           ...options.sandboxMcp,
           host: options.runtime,
           isToken: (given) => safeEqual(given, token),
