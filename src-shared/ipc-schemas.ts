@@ -357,6 +357,7 @@ export const requestSchemas = {
   'batch:list': empty,
   'gateway:status': empty,
   'gateway:set': z.object({ isOn: z.boolean(), profile: profileName.optional() }).strict(),
+  'telemetry:status': empty,
 } satisfies { [C in RequestChannel]: z.ZodType<RequestInput<C>> };
 
 /** `[llm]` or a `profile:NAME` page: model settings only. */

@@ -62,6 +62,7 @@ import type {
 } from './domain/terminal';
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
 import type { GatewaySetInput, GatewayView } from './domain/gateway';
+import type { TelemetryStatusView } from './domain/telemetry-status';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
@@ -75,6 +76,7 @@ export * from './domain/debugger';
 export * from './domain/batch';
 export * from './domain/mcp';
 export * from './domain/gateway';
+export * from './domain/telemetry-status';
 export * from './domain/files';
 export * from './domain/terminal';
 
@@ -180,6 +182,8 @@ export interface RequestMap {
   // the model gateway (docs/gateway.md): external agents' calls recorded as runs
   'gateway:status': { input: EmptyInput; output: GatewayView };
   'gateway:set': { input: GatewaySetInput; output: GatewayView };
+  // OpenTelemetry live export and receiver (docs/telemetry.md)
+  'telemetry:status': { input: EmptyInput; output: TelemetryStatusView };
 }
 export type RequestChannel = keyof RequestMap;
 export type RequestInput<C extends RequestChannel> = RequestMap[C]['input'];
@@ -255,6 +259,7 @@ export const REQUEST_CHANNELS = [
   'batch:list',
   'gateway:status',
   'gateway:set',
+  'telemetry:status',
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
@@ -317,6 +322,7 @@ export const API_METHODS = {
   listBatches: 'batch:list',
   getGateway: 'gateway:status',
   setGateway: 'gateway:set',
+  getTelemetryStatus: 'telemetry:status',
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',

@@ -230,6 +230,8 @@ export function createMemoryApi(
       profile: input.profile ?? 'default',
       ...(input.isOn ? { url: 'http://127.0.0.1:1/v1', token: 'wbg-test' } : {}),
     }),
+    // no live export, no receiver: the top bar shows nothing of telemetry
+    getTelemetryStatus: async () => ({}),
   };
 
   const api: Record<string, unknown> = {};

@@ -26,7 +26,6 @@ import {
   createSandboxMcpHttpHandler,
   type SandboxMcpHttpOptions,
 } from '../../runtime/sandbox-mcp/sandbox-mcp-http';
-import { createOtlpReceiver } from '../../runtime/telemetry/otlp-receiver';
 import { gatewayOf } from '../gateway-handlers';
 
 export interface WsHostOptions {
@@ -105,16 +104,12 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
           isToken: (given) => safeEqual(given, token),
         });
 
-  // OTLP traces from other tools become read-only runs (docs/telemetry.md); an open page
-  // learns of each one (and of each rewrite as more spans arrive) like of an imported run
-  const otlpReceiver = createOtlpReceiver({
-    history: options.runtime.runs.history,
-    isToken: (given) => safeEqual(given, token),
-    onRun: (runId) => {
-      const summary = options.runtime.runs.history.summary(runId);
-      if (summary) sink('runs:changed', [summary]);
-    },
-  });
+  // OTLP traces from other tools become read-only runs (docs/telemetry.md), here behind
+  // the serve token; `[telemetry] receiver_port` adds the port both hosts open
+  const otlpReceiver = context.otlp.mountable(
+    (given) => safeEqual(given, token),
+    () => `http://${host.includes(':') ? `[${host}]` : host}:${port()}`,
+  );
 
   const server: Server = createServer((req, res) => {
     if (!isAllowedHost(req, host, port())) {

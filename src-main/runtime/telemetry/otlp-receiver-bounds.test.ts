@@ -62,7 +62,7 @@ function trace(n: number, spans = 1): string {
   });
 }
 
-const post = (url: string, body: BodyInit, init: RequestInit = {}) =>
+const post = (url: string, body: string | ReadableStream<Uint8Array>, init: RequestInit = {}) =>
   fetch(`${url}/v1/traces`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
