@@ -158,6 +158,13 @@ const browserEdits = z
   })
   .strict();
 
+const telemetryEdits = z
+  .object({
+    otlp_endpoint: nullable(z.string().max(2000)),
+    receiver_port: nullable(z.number().int()),
+  })
+  .strict();
+
 const batchId = z
   .string()
   .regex(/^[A-Za-z0-9._-]{1,100}$/, 'not a batch id')
@@ -319,6 +326,7 @@ export const requestSchemas = {
     .object({
       sandbox: sandboxEdits.optional(),
       browser: browserEdits.optional(),
+      telemetry: telemetryEdits.optional(),
       mcp: z
         .object({
           servers: z.record(mcpServerName, mcpServer.nullable()).optional(),
