@@ -381,6 +381,8 @@ export const TEST_IDS = {
   planStep: 'plan-step',
   sandboxStatus: 'sandbox-status',
   gatewayStatus: 'gateway-status',
+  telemetryStatus: 'telemetry-status',
+  telemetryDetails: 'telemetry-details',
   gatewayPanel: 'gateway-panel',
   gatewayToggle: 'gateway-toggle',
   gatewayUrl: 'gateway-url',

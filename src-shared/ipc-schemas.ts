@@ -159,6 +159,13 @@ const browserEdits = z
   })
   .strict();
 
+const telemetryEdits = z
+  .object({
+    otlp_endpoint: nullable(z.string().max(2000)),
+    receiver_port: nullable(z.number().int()),
+  })
+  .strict();
+
 const batchId = z
   .string()
   .regex(/^[A-Za-z0-9._-]{1,100}$/, 'not a batch id')
@@ -321,6 +328,7 @@ export const requestSchemas = {
     .object({
       sandbox: sandboxEdits.optional(),
       browser: browserEdits.optional(),
+      telemetry: telemetryEdits.optional(),
       mcp: z
         .object({
           servers: z.record(mcpServerName, mcpServer.nullable()).optional(),
@@ -360,6 +368,7 @@ export const requestSchemas = {
   'gateway:status': empty,
   'gateway:set': z.object({ isOn: z.boolean(), profile: profileName.optional() }).strict(),
   ...playgroundSchemas,
+  'telemetry:status': empty,
 } satisfies { [C in RequestChannel]: z.ZodType<RequestInput<C>> };
 
 /** `[llm]` or a `profile:NAME` page: model settings only. */

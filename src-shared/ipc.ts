@@ -63,6 +63,7 @@ import type {
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
 import type { GatewaySetInput, GatewayView } from './domain/gateway';
 import type * as Playground from './domain/playground';
+import type { TelemetryStatusView } from './domain/telemetry-status';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
@@ -76,6 +77,7 @@ export * from './domain/debugger';
 export * from './domain/batch';
 export * from './domain/mcp';
 export * from './domain/gateway';
+export * from './domain/telemetry-status';
 export * from './domain/files';
 export * from './domain/terminal';
 export * from './domain/playground';
@@ -195,6 +197,8 @@ export interface RequestMap {
     input: Playground.PlaygroundSavePromptInput;
     output: Playground.PlaygroundSavePromptResult;
   };
+  // OpenTelemetry live export and receiver (docs/telemetry.md)
+  'telemetry:status': { input: EmptyInput; output: TelemetryStatusView };
 }
 export type RequestChannel = keyof RequestMap;
 export type RequestInput<C extends RequestChannel> = RequestMap[C]['input'];
@@ -275,6 +279,7 @@ export const REQUEST_CHANNELS = [
   'playground:open',
   'playground:send',
   'playground:save-prompt',
+  'telemetry:status',
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
@@ -341,6 +346,7 @@ export const API_METHODS = {
   openPlayground: 'playground:open',
   sendPlayground: 'playground:send',
   savePlaygroundPrompt: 'playground:save-prompt',
+  getTelemetryStatus: 'telemetry:status',
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',

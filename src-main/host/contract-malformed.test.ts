@@ -211,6 +211,7 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
     'batch:get': [{ input: { batchId: '..' }, path: 'batchId' }],
     'batch:list': [{ input: { all: true }, path: '(input)' }],
     'gateway:status': [{ input: { port: 1 }, path: '(input)' }],
+    'telemetry:status': [{ input: { reset: true }, path: '(input)' }],
     'gateway:set': [
       { input: { isOn: 'yes' }, path: 'isOn' },
       { input: { isOn: true, profile: '../x' }, path: 'profile' },

@@ -30,6 +30,7 @@ import { createDebugHandlers } from './debug-handlers';
 import { createTimeTravelHandlers } from './timetravel-handlers';
 import { createBatchHandlers } from './batch-handlers';
 import { createGatewayHandlers } from './gateway-handlers';
+import { createTelemetryHandlers } from './telemetry-handlers';
 import { createFilesHandlers } from './files-handlers';
 import { createTerminalHandlers } from './terminal-handlers';
 import { createPlaygroundHandlers } from './playground-handlers';
@@ -225,6 +226,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     ...createTimeTravelHandlers(runtime),
     ...createBatchHandlers(runtime),
     ...createGatewayHandlers(runtime),
+    ...createTelemetryHandlers(runtime),
     ...createFilesHandlers(runtime),
     ...createTerminalHandlers(runtime),
     ...createPlaygroundHandlers(runtime, (delta) => deps.onPlaygroundDelta?.(delta)),

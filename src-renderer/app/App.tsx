@@ -11,6 +11,7 @@ import { NewRunPage } from '../features/new-run/NewRunPage';
 import { RunView } from '../features/run-view/RunView';
 import { SandboxStatus } from '../features/sandbox/SandboxStatus';
 import { GatewayPanel } from '../features/gateway/GatewayPanel';
+import { TelemetryStatus } from '../features/telemetry/TelemetryStatus';
 import { useSettingsGuard } from '../features/config/use-settings-guard';
 import { useUrlSync } from './use-url-sync';
 import { PaneSplitter } from './PaneSplitter';
@@ -69,6 +70,7 @@ export function App() {
         </nav>
         <span className="spacer" />
         {mode === 'browser' && <span className="muted">browser mode</span>}
+        <TelemetryStatus />
         <GatewayPanel />
         <SandboxStatus />
         <ConnectionBadge />

@@ -10,6 +10,7 @@
  *   the store the same way; they throw `AppApiError`s for the caller to show in place.
  */
 import type { GatewaySetInput, GatewayView } from '@shared/domain/gateway';
+import type { TelemetryStatusView } from '@shared/domain/telemetry-status';
 import {
   AppApiError,
   type AppApi,
@@ -102,6 +103,8 @@ export interface Bridge {
     status(): Promise<GatewayView>;
     set(input: GatewaySetInput): Promise<GatewayView>;
   };
+  /** OpenTelemetry live export and receiver (docs/telemetry.md): their counts */
+  telemetryStatus(): Promise<TelemetryStatusView>;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -469,5 +472,6 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       status: () => api.getGateway({}),
       set: (input) => api.setGateway(input),
     },
+    telemetryStatus: () => api.getTelemetryStatus({}),
   };
 }

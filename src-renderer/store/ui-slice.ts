@@ -17,7 +17,7 @@ import type { WorkbenchState } from './store';
 export type View = 'run' | 'new' | 'config' | 'compare' | 'batch' | 'playground';
 
 /** Settings pages beside the per-agent model pages: the sections every run uses. */
-export const SETTINGS_SECTIONS = ['sandbox', 'browser', 'mcp'] as const;
+export const SETTINGS_SECTIONS = ['sandbox', 'browser', 'telemetry', 'mcp'] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 /** Settings pages that are not an agent's: the list of model profiles, and the sections. */
 export type SettingsPage = 'profiles' | SettingsSection;

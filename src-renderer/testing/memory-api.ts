@@ -247,6 +247,8 @@ export function createMemoryApi(
     savePlaygroundPrompt: async () => {
       throw new AppApiError({ code: 'conflict', message: 'no agent in this test' });
     },
+    // no live export, no receiver: the top bar shows nothing of telemetry
+    getTelemetryStatus: async () => ({}),
   };
 
   const api: Record<string, unknown> = {};
