@@ -12,6 +12,7 @@ import { isImageRef } from './image-ref';
 import { MCP_SERVER_TYPES } from './domain/settings-sections';
 import { breakpointSpec, debugEdit, toolName } from './debug-schemas';
 import { filesSchemas } from './files-schemas';
+import { agentsSchemas } from './agents-schemas';
 import {
   CONFIG_AGENT_NAMES,
   CONFIG_API_TYPES,
@@ -357,6 +358,7 @@ export const requestSchemas = {
   'batch:list': empty,
   'gateway:status': empty,
   'gateway:set': z.object({ isOn: z.boolean(), profile: profileName.optional() }).strict(),
+  ...agentsSchemas,
 } satisfies { [C in RequestChannel]: z.ZodType<RequestInput<C>> };
 
 /** `[llm]` or a `profile:NAME` page: model settings only. */

@@ -62,6 +62,7 @@ import type {
 } from './domain/terminal';
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
 import type { GatewaySetInput, GatewayView } from './domain/gateway';
+import { AGENTS_API_METHODS, AGENTS_CHANNELS, type AgentsRequestMap } from './agents-contract';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
@@ -77,11 +78,12 @@ export * from './domain/mcp';
 export * from './domain/gateway';
 export * from './domain/files';
 export * from './domain/terminal';
+export * from './domain/agent-editor';
 
 export type EmptyInput = Record<string, never>;
 
 /** request channel -> input and output */
-export interface RequestMap {
+export interface RequestMap extends AgentsRequestMap {
   'app:info': { input: EmptyInput; output: AppInfo };
   'run:start': { input: RunStartInput; output: { runId: string } };
   'run:stop': { input: { runId: string }; output: { stopped: boolean } };
@@ -255,6 +257,7 @@ export const REQUEST_CHANNELS = [
   'batch:list',
   'gateway:status',
   'gateway:set',
+  ...AGENTS_CHANNELS,
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
@@ -317,6 +320,7 @@ export const API_METHODS = {
   listBatches: 'batch:list',
   getGateway: 'gateway:status',
   setGateway: 'gateway:set',
+  ...AGENTS_API_METHODS,
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',

@@ -31,6 +31,7 @@ import { createBatchHandlers } from './batch-handlers';
 import { createGatewayHandlers } from './gateway-handlers';
 import { createFilesHandlers } from './files-handlers';
 import { createTerminalHandlers } from './terminal-handlers';
+import { admitAgentRef, createAgentsHandlers } from './agents-handlers';
 import { deleteRun } from './delete-run';
 import { admitRerun } from './rerun-admission';
 
@@ -90,7 +91,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       sessionWorkspace: join(services.home, 'workspaces', runtime.sessionId),
       secretStorage: services.config.secrets.kind,
     }),
-    'run:start': async (input) => {
+    'run:start': async (asked) => {
       try {
         services.config.load();
       } catch (error) {
@@ -103,6 +104,8 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
         }
         throw error;
       }
+      // a user's agent: checked and pinned now (a bad one is refused, never a failed run)
+      const input = admitAgentRef(runtime, asked);
       // "Run again" of an imported run: its folder is one of the machine it was recorded
       // on, named by the file, not chosen here (docs/security.md).
       const repeated = input.rerunOf !== undefined ? runs.get(input.rerunOf) : undefined;
@@ -221,6 +224,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     ...createGatewayHandlers(runtime),
     ...createFilesHandlers(runtime),
     ...createTerminalHandlers(runtime),
+    ...createAgentsHandlers(runtime),
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { isAgentName } from '@shared/domain/agent';
+import { isAgentName, type AgentName } from '@shared/domain/agent';
 import {
   parseAgentRef,
   type AgentDefinitionSource,
@@ -24,6 +24,7 @@ import {
   type LoadedDefinition,
 } from './load-definition';
 import { AGENT_NAME_PATTERN } from './definition-schema';
+import { carrierAgent } from './tool-patterns';
 
 /** A definition is a page of prompts; anything bigger is not one. */
 export const MAX_DEFINITION_BYTES = 1024 * 1024;
@@ -188,6 +189,8 @@ export interface AgentListEntry {
   path?: string;
   version?: number;
   hash?: string;
+  /** the built-in agent whose needs it shares (what a run's pre-flight checks) */
+  carrier?: AgentName;
   /** the problem that keeps it from running */
   error?: string;
 }
@@ -203,6 +206,7 @@ export function listAgents(home: string, context: DefinitionContext): AgentListE
       description: r.data.description,
       version: 1,
       hash: r.hash,
+      carrier: name,
     });
   }
   const dir = agentsDir(home);
@@ -233,6 +237,7 @@ export function listAgents(home: string, context: DefinitionContext): AgentListE
         path,
         ...(r.version !== undefined ? { version: r.version } : {}),
         hash: r.hash,
+        carrier: carrierAgent(r.patterns),
       });
     } catch (error) {
       entries.push({
