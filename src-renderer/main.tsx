@@ -18,6 +18,7 @@ import './styles/structure.css';
 import './styles/mcp.css';
 import './styles/files.css';
 import './styles/terminal.css';
+import './styles/agents.css';
 
 const root = createRoot(document.getElementById('root')!);
 const store = createWorkbenchStore();

@@ -184,6 +184,21 @@
  *                              terminal-reason (why it is read-only), terminal-input,
  *                              terminal-run, terminal-entry (`data-seq`, `data-exit-code`),
  *                              terminal-error
+ * Agents (issue 28):           nav-agents, agents-page; the list: agent-list (`data-count`),
+ *                              agent-row (`data-agent`, `data-source` = builtin | home),
+ *                              agent-new, agent-import (+ agent-import-file), agent-delete,
+ *                              agent-name-input, agent-name-submit, agent-error; the editor:
+ *                              agent-editor (`data-agent`), agent-version, agent-save,
+ *                              agent-duplicate, agent-run, agent-notice, agent-description,
+ *                              agent-system-prompt / agent-next-step-prompt (each with
+ *                              -input, -tokens, -variable marks with `data-known`),
+ *                              agent-tools, agent-tool (`data-tool` = its pattern) with
+ *                              agent-tool-pick and agent-tool-details, agent-tool-server
+ *                              (`data-server`), agent-tool-server-error, agent-profile,
+ *                              agent-profile-select, agent-run-KEY (the [run] numbers);
+ *                              New Run's agent-select has user agents as `agent:NAME`
+ * Compare (issue 28):          compare-agent-definition (`data-differs`), with DiffText
+ *                              parts per changed field (`data-field`)
  */
 export const TEST_IDS = {
   app: 'app',
@@ -513,6 +528,35 @@ export const TEST_IDS = {
   terminalRun: 'terminal-run',
   terminalEntry: 'terminal-entry',
   terminalError: 'terminal-error',
+  navAgents: 'nav-agents',
+  agentsPage: 'agents-page',
+  agentList: 'agent-list',
+  agentRow: 'agent-row',
+  agentNew: 'agent-new',
+  agentImport: 'agent-import',
+  agentImportFile: 'agent-import-file',
+  agentDelete: 'agent-delete',
+  agentNameInput: 'agent-name-input',
+  agentNameSubmit: 'agent-name-submit',
+  agentError: 'agent-error',
+  agentEditor: 'agent-editor',
+  agentVersion: 'agent-version',
+  agentSave: 'agent-save',
+  agentDuplicate: 'agent-duplicate',
+  agentRun: 'agent-run',
+  agentNotice: 'agent-notice',
+  agentDescription: 'agent-description',
+  agentSystemPrompt: 'agent-system-prompt',
+  agentNextStepPrompt: 'agent-next-step-prompt',
+  agentTools: 'agent-tools',
+  agentTool: 'agent-tool',
+  agentToolPick: 'agent-tool-pick',
+  agentToolDetails: 'agent-tool-details',
+  agentToolServer: 'agent-tool-server',
+  agentToolServerError: 'agent-tool-server-error',
+  agentProfile: 'agent-profile',
+  agentProfileSelect: 'agent-profile-select',
+  compareAgentDefinition: 'compare-agent-definition',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

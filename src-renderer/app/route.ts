@@ -9,19 +9,23 @@ export type Route =
   | { page: 'settings' }
   | { page: 'compare'; runIds: string[] }
   | { page: 'batch'; batchId?: string }
+  | { page: 'agents'; name?: string }
   | { page: 'run'; runId: string; itemId?: number };
 
 /** What the store shows, as a route (the parts of state the URL names). */
 export interface RouteState {
-  view: 'run' | 'new' | 'config' | 'compare' | 'batch';
+  view: 'run' | 'new' | 'config' | 'compare' | 'batch' | 'agents';
   selectedRunId: string | null;
   /** the batch the Batch view shows (null: its form and list) */
   batchId: string | null;
   selectedItemId: number | null;
   compareRunIds: string[];
+  /** the agent the Agents page's editor shows (null: the list) */
+  agentName: string | null;
 }
 
 const RUN_ID = /^[A-Za-z0-9._-]{1,200}$/;
+const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function parseRoute(hash: string): Route | null {
   const parts = hash.replace(/^#\/?/, '').split('/').map(safeDecode);
@@ -31,6 +35,9 @@ export function parseRoute(hash: string): Route | null {
   if (page === 'compare' && id) {
     const runIds = id.split(',').filter((r) => RUN_ID.test(r));
     return runIds.length >= 2 ? { page: 'compare', runIds } : null;
+  }
+  if (page === 'agents') {
+    return id && AGENT_NAME.test(id) ? { page: 'agents', name: id } : { page: 'agents' };
   }
   if (page === 'batch') {
     return id && RUN_ID.test(id) && !/^\.+$/.test(id)
@@ -54,6 +61,8 @@ export function formatRoute(route: Route): string {
       return '#/settings';
     case 'compare':
       return `#/compare/${route.runIds.map(encodeURIComponent).join(',')}`;
+    case 'agents':
+      return route.name ? `#/agents/${encodeURIComponent(route.name)}` : '#/agents';
     case 'batch':
       return route.batchId ? `#/batch/${encodeURIComponent(route.batchId)}` : '#/batch';
     case 'run': {
@@ -68,6 +77,8 @@ export function routeOf(s: RouteState): Route {
   if (s.view === 'compare' && s.compareRunIds.length >= 2) {
     return { page: 'compare', runIds: s.compareRunIds };
   }
+  if (s.view === 'agents')
+    return s.agentName ? { page: 'agents', name: s.agentName } : { page: 'agents' };
   if (s.view === 'batch')
     return s.batchId ? { page: 'batch', batchId: s.batchId } : { page: 'batch' };
   if (s.view === 'run' && s.selectedRunId) {
@@ -84,6 +95,7 @@ export function isSamePage(a: Route, b: Route): boolean {
   if (a.page === 'run' && b.page === 'run') return a.runId === b.runId;
   if (a.page === 'compare' && b.page === 'compare') return a.runIds.join() === b.runIds.join();
   if (a.page === 'batch' && b.page === 'batch') return a.batchId === b.batchId;
+  if (a.page === 'agents' && b.page === 'agents') return a.name === b.name;
   return true;
 }
 

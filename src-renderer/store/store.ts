@@ -6,13 +6,15 @@ import { createConnectionSlice, type ConnectionSlice } from './connection-slice'
 import { createRunsSlice, type RunsSlice } from './runs-slice';
 import { createSandboxSlice, type SandboxSlice } from './sandbox-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
+import { createAgentsSlice, type AgentsSlice } from './agents-slice';
 
 export type WorkbenchState = RunsSlice &
   ConnectionSlice &
   UiSlice &
   ConfigSlice &
   SandboxSlice &
-  CompareSlice;
+  CompareSlice &
+  AgentsSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 export function createWorkbenchStore(): WorkbenchStore {
@@ -23,5 +25,6 @@ export function createWorkbenchStore(): WorkbenchStore {
     ...createConfigSlice(...a),
     ...createSandboxSlice(...a),
     ...createCompareSlice(...a),
+    ...createAgentsSlice(...a),
   }));
 }
