@@ -111,3 +111,54 @@ test('an agent made in the editor runs with the prompt, tools and profile entere
   });
   expect(body.tools?.map((t) => t.function.name)).toEqual(['bash', 'terminate']);
 });
+
+test('Manus duplicated with another system prompt: compare names the prompt change and the first divergent step', async ({
+  page,
+}, testInfo) => {
+  test.skip(unavailable !== null, unavailable ?? '');
+  test.setTimeout(180_000);
+  const stamp = Date.now();
+  const name = `manus-two-steps-${stamp}`;
+  const task = `compare my agent's prompt ${stamp}`;
+  await openWorkbench(page);
+  await newAgent(page, name, 'manus');
+  // a duplicate of a built-in agent is editable, and starts as Manus's text
+  const system = page.getByTestId('agent-system-prompt-input');
+  const manusPrompt = await system.inputValue();
+  expect(manusPrompt).toContain('Manus');
+  await system.fill(`${manusPrompt}\nAnswer in exactly two steps.`);
+  await page.getByTestId('agent-save').click();
+  await expect(page.getByTestId('agent-notice')).toHaveText('Saved as version 2');
+
+  const runIdOf = () => /#\/run\/([^/]+)/.exec(page.url())?.[1] ?? '';
+  await page.getByTestId('agent-run').click();
+  await page.getByTestId('task-input').fill(task);
+  await page.getByTestId('run-start').click();
+  await expect(page.getByTestId('run-outcome')).toBeVisible({ timeout: 60_000 });
+  const b = runIdOf();
+  await page.getByTestId('new-run').click();
+  await page.getByTestId('task-input').fill(task);
+  await page.getByTestId('agent-select').selectOption('manus');
+  await page.getByTestId('run-start').click();
+  await waitForOutcome(page, 'finished');
+  const a = runIdOf();
+  expect(a).not.toBe(b);
+
+  await page.goto(page.url().replace(/#.*$/, `#/compare/${a},${b}`));
+  await expect(page.getByTestId('compare-view')).toHaveAttribute('data-state', 'ready');
+  const definition = page.getByTestId('compare-agent-definition');
+  await expect(definition).toContainText(`manus v1`);
+  await expect(definition).toContainText(`${name} v2`);
+  const prompt = definition.locator('[data-field="definition.system_prompt"]');
+  await expect(prompt.locator('.side-b ins')).toContainText('Answer in exactly two steps.');
+  await expect(definition.locator('[data-field="definition.tools"]')).toHaveCount(0);
+  // the runs part where their contexts do (the system prompt, in the task's row), and the
+  // first step differs: the reply the other prompt got
+  await expect(page.getByTestId('compare-status')).toContainText('first at the task');
+  await expect(
+    page.locator('[data-testid="compare-row"][data-first-divergence="true"]'),
+  ).toContainText('the task');
+  const step1 = page.locator('[data-testid="compare-row"][data-step-a="1"]');
+  await expect(step1.filter({ hasText: 'step 1' })).toHaveAttribute('data-status', 'changed');
+  await page.screenshot({ path: testInfo.outputPath('compare-agent-definition.png') });
+});
