@@ -12,7 +12,7 @@ import { parseAgentRef } from '@shared/domain/agent-definition';
 import type { Runtime } from '../runtime/runtime';
 import { ConfigError } from '../runtime/config/load';
 import type { WorkbenchConfig } from '../runtime/config/schema';
-import { listAgents } from '../runtime/agents/definitions/agent-store';
+import { listAgents, type AgentListCache } from '../runtime/agents/definitions/agent-store';
 import {
   AgentEditError,
   agentDetail,
@@ -100,6 +100,8 @@ function lastRuns(summaries: readonly RunSummary[]): Map<string, AgentLastRun> {
 
 export function createAgentsHandlers(runtime: Runtime): Pick<Handlers, AgentsChannel> {
   const { services } = runtime;
+  // the page is opened again and again: files not changed since are not read again
+  const listed: AgentListCache = new Map();
   const context = () => definitionContext(loadConfig(runtime));
   const withLastRun = <T extends { name: string }>(item: T) => {
     const last = lastRuns(runtime.runs.list()).get(item.name);
@@ -108,7 +110,7 @@ export function createAgentsHandlers(runtime: Runtime): Pick<Handlers, AgentsCha
   return {
     'agents:list': async () => {
       const last = lastRuns(runtime.runs.list());
-      return listAgents(services.home, context()).map((entry) => {
+      return listAgents(services.home, context(), listed).map((entry) => {
         const { path: _path, source, ...rest } = entry;
         const lastRun = last.get(entry.name);
         return {

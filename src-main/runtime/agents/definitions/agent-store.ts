@@ -5,7 +5,7 @@
  * (the counter) and its hash tells it apart, so `NAME@3` runs exactly what version 3 was.
  * A version is recorded when a definition is used (a run, `agents list`) or saved.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { isAgentName, type AgentName } from '@shared/domain/agent';
 import {
@@ -196,7 +196,24 @@ export interface AgentListEntry {
 }
 
 /** The built-in agents, then the user's (by name); broken files listed with their error. */
-export function listAgents(home: string, context: DefinitionContext): AgentListEntry[] {
+/**
+ * What a long-lived host keeps between listings (the Agents page): each file's entry with
+ * the stamp it was made for (the file's size and times, its versions folder's time, the
+ * config's servers and profiles); a file whose stamp is unchanged is not read again.
+ */
+export type AgentListCache = Map<string, { stamp: string; entry: AgentListEntry }>;
+
+function listStamp(path: string, versions: string, context: DefinitionContext): string {
+  const file = statSync(path);
+  const dir = existsSync(versions) ? statSync(versions).mtimeMs : 0;
+  return JSON.stringify([file.size, file.mtimeMs, file.ctimeMs, dir, context]);
+}
+
+export function listAgents(
+  home: string,
+  context: DefinitionContext,
+  cache?: AgentListCache,
+): AgentListEntry[] {
   const entries: AgentListEntry[] = [];
   for (const name of ['manus', 'swe', 'browser', 'mcp', 'toolcall'] as const) {
     const r = resolveDefinition(name, home, context);
@@ -228,6 +245,13 @@ export function listAgents(home: string, context: DefinitionContext): AgentListE
       });
       continue;
     }
+    const stamp = cache ? listStamp(path, versionsDir(home, name), context) : '';
+    const known = cache?.get(path);
+    if (known && known.stamp === stamp) {
+      entries.push(known.entry);
+      continue;
+    }
+    const at = entries.length;
     try {
       const r = resolveDefinition(name, home, context);
       entries.push({
@@ -248,6 +272,15 @@ export function listAgents(home: string, context: DefinitionContext): AgentListE
         error: (error as Error).message,
       });
     }
+    // stamped after the listing: saving the file's first version changed its folder
+    if (cache)
+      cache.set(path, {
+        stamp: listStamp(path, versionsDir(home, name), context),
+        entry: entries[at]!,
+      });
+  }
+  for (const path of cache?.keys() ?? []) {
+    if (!files.includes(basename(path))) cache!.delete(path);
   }
   return entries;
 }
