@@ -15,7 +15,8 @@ import {
 } from './support/workbench';
 
 const unavailable = browserUnavailableReason();
-const FAST = 'gpt-e2e-fast';
+// (not gpt-e2e-fast: profiles.spec.ts checks that config.toml says "fast" nowhere after it)
+const PROFILE_MODEL = 'gpt-e2e-changed';
 
 interface RecordedBody {
   model: string;
@@ -28,7 +29,7 @@ async function makeProfile(page: Page, name: string): Promise<void> {
   await page.getByTestId('settings-tab-profiles').click();
   await page.getByTestId('profile-name-input').fill(name);
   await page.getByTestId('profile-name-save').click();
-  await page.getByTestId(`config-field-profile:${name}-model`).fill(FAST);
+  await page.getByTestId(`config-field-profile:${name}-model`).fill(PROFILE_MODEL);
   await page.getByTestId('config-save').click();
   await expect(page.getByTestId('config-save-status')).toContainText('Saved');
 }
@@ -104,7 +105,7 @@ test('an agent made in the editor runs with the prompt, tools and profile entere
   const received = requestsForTask(await scriptedRequests(), task);
   expect(received.length).toBeGreaterThan(0);
   const body = (received[0] as unknown as { body: RecordedBody }).body;
-  expect(body.model).toBe(FAST);
+  expect(body.model).toBe(PROFILE_MODEL);
   expect(body.messages[0]).toEqual({
     role: 'system',
     content: `You are ${name}, made in the GUI (${stamp}). Work in /workspace.`,
