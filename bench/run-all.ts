@@ -17,6 +17,7 @@ import { forkBench } from './fork.bench';
 import { batchBench } from './batch.bench';
 import { modelCallBench } from './model-call.bench';
 import { agentsBench } from './agents.bench';
+import { agentsPageBench } from './agents-page.bench';
 import { experimentBench } from './experiment.bench';
 import { gatewayBench } from './gateway.bench';
 import { telemetryBench } from './telemetry.bench';
@@ -35,6 +36,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   fork: forkBench,
   batch: batchBench,
   agents: agentsBench,
+  'agents-page': agentsPageBench,
   experiment: experimentBench,
   gateway: gatewayBench,
   telemetry: telemetryBench,

@@ -198,6 +198,21 @@
  * agent definition (issue 28): run-agent-definition (inspector section, `data-agent`,
  *                              `data-version`), run-agent-link (to `#/agents/NAME`),
  *                              history-agent-version (the history's version filter)
+ * Agents (issue 28):           nav-agents, agents-page; the list: agent-list (`data-count`),
+ *                              agent-row (`data-agent`, `data-source` = builtin | home),
+ *                              agent-new, agent-import (+ agent-import-file), agent-delete,
+ *                              agent-name-input, agent-name-submit, agent-error; the editor:
+ *                              agent-editor (`data-agent`), agent-version, agent-save,
+ *                              agent-duplicate, agent-run, agent-notice, agent-description,
+ *                              agent-system-prompt / agent-next-step-prompt (each with
+ *                              -input, -tokens, -variable marks with `data-known`),
+ *                              agent-tools, agent-tool (`data-tool` = its pattern) with
+ *                              agent-tool-pick and agent-tool-details, agent-tool-server
+ *                              (`data-server`), agent-tool-server-error, agent-profile,
+ *                              agent-profile-select, agent-run-KEY (the [run] numbers);
+ *                              New Run's agent-select has user agents as `agent:NAME`
+ * Compare (issue 28):          compare-agent-definition (`data-differs`), with DiffText
+ *                              parts per changed field (`data-field`)
  */
 export const TEST_IDS = {
   app: 'app',
@@ -554,6 +569,35 @@ export const TEST_IDS = {
   runAgentDefinition: 'run-agent-definition',
   runAgentLink: 'run-agent-link',
   historyAgentVersion: 'history-agent-version',
+  navAgents: 'nav-agents',
+  agentsPage: 'agents-page',
+  agentList: 'agent-list',
+  agentRow: 'agent-row',
+  agentNew: 'agent-new',
+  agentImport: 'agent-import',
+  agentImportFile: 'agent-import-file',
+  agentDelete: 'agent-delete',
+  agentNameInput: 'agent-name-input',
+  agentNameSubmit: 'agent-name-submit',
+  agentError: 'agent-error',
+  agentEditor: 'agent-editor',
+  agentVersion: 'agent-version',
+  agentSave: 'agent-save',
+  agentDuplicate: 'agent-duplicate',
+  agentRun: 'agent-run',
+  agentNotice: 'agent-notice',
+  agentDescription: 'agent-description',
+  agentSystemPrompt: 'agent-system-prompt',
+  agentNextStepPrompt: 'agent-next-step-prompt',
+  agentTools: 'agent-tools',
+  agentTool: 'agent-tool',
+  agentToolPick: 'agent-tool-pick',
+  agentToolDetails: 'agent-tool-details',
+  agentToolServer: 'agent-tool-server',
+  agentToolServerError: 'agent-tool-server-error',
+  agentProfile: 'agent-profile',
+  agentProfileSelect: 'agent-profile-select',
+  compareAgentDefinition: 'compare-agent-definition',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

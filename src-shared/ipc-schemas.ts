@@ -13,6 +13,7 @@ import { MCP_SERVER_TYPES } from './domain/settings-sections';
 import { breakpointSpec, debugEdit, toolName } from './debug-schemas';
 import { filesSchemas } from './files-schemas';
 import { playgroundSchemas } from './playground-schemas';
+import { agentsSchemas } from './agents-schemas';
 import {
   CONFIG_AGENT_NAMES,
   CONFIG_API_TYPES,
@@ -369,6 +370,7 @@ export const requestSchemas = {
   'gateway:set': z.object({ isOn: z.boolean(), profile: profileName.optional() }).strict(),
   ...playgroundSchemas,
   'telemetry:status': empty,
+  ...agentsSchemas,
 } satisfies { [C in RequestChannel]: z.ZodType<RequestInput<C>> };
 
 /** `[llm]` or a `profile:NAME` page: model settings only. */

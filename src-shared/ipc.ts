@@ -64,6 +64,7 @@ import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from '
 import type { GatewaySetInput, GatewayView } from './domain/gateway';
 import type * as Playground from './domain/playground';
 import type { TelemetryStatusView } from './domain/telemetry-status';
+import { AGENTS_API_METHODS, AGENTS_CHANNELS, type AgentsRequestMap } from './agents-contract';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
@@ -81,11 +82,12 @@ export * from './domain/telemetry-status';
 export * from './domain/files';
 export * from './domain/terminal';
 export * from './domain/playground';
+export * from './domain/agent-editor';
 
 export type EmptyInput = Record<string, never>;
 
 /** request channel -> input and output */
-export interface RequestMap {
+export interface RequestMap extends AgentsRequestMap {
   'app:info': { input: EmptyInput; output: AppInfo };
   'run:start': { input: RunStartInput; output: { runId: string } };
   'run:stop': { input: { runId: string }; output: { stopped: boolean } };
@@ -280,6 +282,7 @@ export const REQUEST_CHANNELS = [
   'playground:send',
   'playground:save-prompt',
   'telemetry:status',
+  ...AGENTS_CHANNELS,
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
@@ -347,6 +350,7 @@ export const API_METHODS = {
   sendPlayground: 'playground:send',
   savePlaygroundPrompt: 'playground:save-prompt',
   getTelemetryStatus: 'telemetry:status',
+  ...AGENTS_API_METHODS,
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',

@@ -257,6 +257,22 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runId: 'r', systemPrompt: '  ' }, path: 'systemPrompt' },
       { input: { runId: 'r', systemPrompt: 'x', extra: 1 }, path: '(input)' },
     ],
+    'agents:list': [{ input: { all: true }, path: '(input)' }],
+    'agents:get': [{ input: { name: '../x' }, path: 'name' }],
+    'agents:tools': [{ input: { server: 'x' }, path: '(input)' }],
+    'agents:validate': [
+      { input: { definition: { name: 'x' } }, path: 'definition.description' },
+      { input: {}, path: 'definition' },
+    ],
+    'agents:save': [{ input: { name: 'a/b', definition: {} }, path: 'name' }],
+    'agents:create': [
+      { input: { name: '' }, path: 'name' },
+      { input: { name: 'x', from: '../manus.toml' }, path: 'from' },
+    ],
+    'agents:rename': [{ input: { name: 'x', to: '.hidden' }, path: 'to' }],
+    'agents:delete': [{ input: { name: 'x y' }, path: 'name' }],
+    'agents:import': [{ input: { content: '' }, path: 'content' }],
+    'agents:export': [{ input: { ref: '/etc/passwd' }, path: 'ref' }],
   };
   /** wrong shapes every entry must refuse */
   const GENERIC: unknown[] = [undefined, null, 42, 'text', [], [{}]];

@@ -14,6 +14,7 @@ import {
   type RequestChannel,
   type RunSummary,
 } from '@shared/ipc';
+import { AGENTS_CHANNELS } from '@shared/agents-contract';
 import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
 import { readAppVersion } from './app-version';
 import { TEST_RUN_PNG_BASE64 } from './testing/test-runs';
@@ -497,6 +498,12 @@ describe('contract over WebSocket: one round trip per entry', () => {
     const channels = ['playground:open', 'playground:send', 'playground:save-prompt'] as const;
     for (const channel of channels) expect(other).toContain(channel);
     mark(...channels);
+  });
+
+  it('agents:* (the Agents page), round-tripped in agents-contract.test.ts', () => {
+    const other = readFileSync(join(import.meta.dirname, 'agents-contract.test.ts'), 'utf8');
+    for (const channel of AGENTS_CHANNELS) expect(other).toContain(`mark('${channel}')`);
+    mark(...AGENTS_CHANNELS);
   });
 
   it('covers every request channel of the contract', () => {

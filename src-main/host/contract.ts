@@ -34,6 +34,7 @@ import { createTelemetryHandlers } from './telemetry-handlers';
 import { createFilesHandlers } from './files-handlers';
 import { createTerminalHandlers } from './terminal-handlers';
 import { createPlaygroundHandlers } from './playground-handlers';
+import { admitAgentRef, createAgentsHandlers } from './agents-handlers';
 import { deleteRun } from './delete-run';
 import { admitRerun, rerunAgentInput } from './rerun-admission';
 
@@ -96,8 +97,6 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       secretStorage: services.config.secrets.kind,
     }),
     'run:start': async (asked) => {
-      // "Run again": the recorded run's agent, not the one the window named
-      const input = rerunAgentInput(runtime, asked);
       try {
         services.config.load();
       } catch (error) {
@@ -110,6 +109,9 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
         }
         throw error;
       }
+      // "Run again": the recorded run's agent, not the one the window named; a user's
+      // agent: checked and pinned now (a bad one is refused, never a failed run)
+      const input = admitAgentRef(runtime, rerunAgentInput(runtime, asked));
       // "Run again" of an imported run: its folder is one of the machine it was recorded
       // on, named by the file, not chosen here (docs/security.md).
       const repeated = input.rerunOf !== undefined ? runs.get(input.rerunOf) : undefined;
@@ -230,6 +232,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     ...createFilesHandlers(runtime),
     ...createTerminalHandlers(runtime),
     ...createPlaygroundHandlers(runtime, (delta) => deps.onPlaygroundDelta?.(delta)),
+    ...createAgentsHandlers(runtime),
   };
 }
 

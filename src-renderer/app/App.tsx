@@ -4,6 +4,7 @@ import { useWorkbench, useWorkbenchStore } from '../store/StoreProvider';
 import { ComparePage } from '../features/compare/ComparePage';
 import { BatchPage } from '../features/batch/BatchPage';
 import { PlaygroundPage } from '../features/playground/PlaygroundPage';
+import { AgentsPage } from '../features/agents/AgentsPage';
 import { ConfigEditor } from '../features/config/ConfigEditor';
 import { RunHistory } from '../features/history/RunHistory';
 import { Inspector } from '../features/inspector/Inspector';
@@ -44,7 +45,7 @@ export function App() {
         <nav className="topnav" aria-label="Pages">
           <button
             type="button"
-            className={`tab${view !== 'config' && view !== 'batch' ? ' is-active' : ''}`}
+            className={`tab${view !== 'config' && view !== 'batch' && view !== 'agents' ? ' is-active' : ''}`}
             onClick={() =>
               store.getState().showView(store.getState().selectedRunId ? 'run' : 'new')
             }
@@ -58,6 +59,14 @@ export function App() {
             onClick={() => store.getState().showView('batch')}
           >
             Batches
+          </button>
+          <button
+            type="button"
+            className={`tab${view === 'agents' ? ' is-active' : ''}`}
+            data-testid={TEST_IDS.navAgents}
+            onClick={() => store.getState().showAgents(null)}
+          >
+            Agents
           </button>
           <button
             type="button"
@@ -103,6 +112,8 @@ export function App() {
             <BatchPage />
           ) : view === 'playground' ? (
             <PlaygroundPage />
+          ) : view === 'agents' ? (
+            <AgentsPage />
           ) : (
             <RunView />
           )}

@@ -31,6 +31,7 @@ import type { WorkbenchStore } from './store';
 import { createDebugCommands, type DebugCommands } from './debug-commands';
 import { createBatchCommands, type BatchCommands } from './batch-commands';
 import { createImageSource, type ImageSource } from './image-source';
+import { createAgentsCommands, type AgentsCommands } from './agents-commands';
 
 export type BridgeApi = AppApi & {
   onConnectionChange?: (l: (c: boolean) => void) => () => void;
@@ -96,6 +97,8 @@ export interface Bridge {
   continueRun(input: RunContinueInput): Promise<string>;
   /** batch runs: start, stop, resume, the grid, progress pushes */
   batch: BatchCommands;
+  /** the Agents page: definitions, versions, the tools to pick from */
+  agents: AgentsCommands;
   /** the images a run's history kept (issue 17) */
   images: ImageSource;
   /** the model gateway (docs/gateway.md): its state, on/off and its profile */
@@ -444,6 +447,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       getRunPatch: (input) => api.getRunPatch(input),
       diffRunWorkspaces: (input) => api.diffRunWorkspaces(input),
     },
+    agents: createAgentsCommands(api),
     terminal: {
       runSandboxCommand: (input) => api.runSandboxCommand(input),
       listSandboxCommands: (input) => api.listSandboxCommands(input),

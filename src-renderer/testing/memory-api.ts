@@ -19,6 +19,7 @@ import {
 import type { RunEvent } from '@shared/events';
 import { summarize } from '@shared/run-summary';
 import { compareRuns, diffHeads, digestRun, headRun } from '@shared/compare/diff-runs';
+import { memoryAgents } from './memory-agents';
 
 type Handler = (input: never) => Promise<unknown>;
 
@@ -226,6 +227,7 @@ export function createMemoryApi(
       throw new AppApiError({ code: 'not_found', message: `No batch "${input.batchId}"` });
     },
     listBatches: async () => [],
+    ...memoryAgents(),
     getGateway: async () => ({ isOn: false, profile: 'default' }),
     setGateway: async (input: { isOn: boolean; profile?: string }) => ({
       isOn: input.isOn,
