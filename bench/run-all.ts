@@ -21,6 +21,7 @@ import { experimentBench } from './experiment.bench';
 import { gatewayBench } from './gateway.bench';
 import { telemetryBench } from './telemetry.bench';
 import { filesBench } from './files.bench';
+import { serveMemoryBench } from './serve-memory.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -39,6 +40,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   gateway: gatewayBench,
   telemetry: telemetryBench,
   files: filesBench,
+  'serve-memory': serveMemoryBench,
 };
 
 const wanted = process.argv.slice(2);
