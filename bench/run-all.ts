@@ -22,6 +22,7 @@ import { gatewayBench } from './gateway.bench';
 import { telemetryBench } from './telemetry.bench';
 import { filesBench } from './files.bench';
 import { serveMemoryBench } from './serve-memory.bench';
+import { timelineFoldBench } from './timeline-fold.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -41,6 +42,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   telemetry: telemetryBench,
   files: filesBench,
   'serve-memory': serveMemoryBench,
+  'timeline-fold': timelineFoldBench,
 };
 
 const wanted = process.argv.slice(2);
