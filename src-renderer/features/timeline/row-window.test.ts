@@ -296,3 +296,44 @@ describe('row window, a list that grows by slices (issue 27)', () => {
     expect(Math.min(...readsPerSlice)).toBeGreaterThan(10_000);
   });
 });
+
+describe('row window, estimates learned while a run loads', () => {
+  it('rows read in earlier slices take what was learned since, at most every 200 ms', () => {
+    const list = markerRows(3_000);
+    let now = 0;
+    const controller = new RowWindowController(
+      2,
+      () => {},
+      () => now,
+    );
+    let items = list.slice(0, 1_000);
+    const itemAt = (shown: TimelineItem[]) => (row: number) => shown[row];
+    controller.setRows(items.length, itemAt(items), {
+      from: NaN,
+      to: 1,
+      appendedFrom: -1,
+      replaced: [],
+    });
+    controller.setExpanded(new Set());
+    controller.attach(document.createElement('div'));
+    // markers measure 40 px, not the 26 px guessed: the estimate of every marker moves
+    FakeObserver.last!.callback([entry(rowElement(0), 40)]);
+    const grow = (to: number, version: number) => {
+      const from = items.length;
+      items = list.slice(0, to);
+      controller.setRows(items.length, itemAt(items), {
+        from: version,
+        to: version + 1,
+        appendedFrom: from,
+        replaced: [],
+      });
+    };
+    grow(2_000, 1);
+    // too soon: the old rows keep their estimate for now, the new ones have the new one
+    expect(controller.offsetOf(1_000)).toBe(40 + 999 * 26);
+    now = 250;
+    grow(3_000, 2);
+    expect(controller.offsetOf(1_000)).toBe(1_000 * 40);
+    expect(controller.total()).toBe(3_000 * 40);
+  });
+});

@@ -117,6 +117,10 @@ export class RowWindowController {
           this.offsets.setSize(row, this.sizes.estimate(row));
       }
       this.offsets.append(count - before, (row) => this.sizeOf(row));
+      // rows read in earlier slices keep the estimates of their time: brought up to date
+      // with what was learned since, at most five times a second (a pass over the rows)
+      if (this.estimatesMoved && this.now() - this.reestimatedAt >= REESTIMATE_MS)
+        this.reestimate();
     } else {
       this.sizes = new RowSizes(count, itemAt, this.learned, this.sizes);
       this.offsets = this.build();
