@@ -115,6 +115,28 @@ describe('bridge', () => {
     expect([loaded.eventCount, loaded.lastSeq]).toEqual([long.length, long.at(-1)!.seq]);
   });
 
+  it('asks for the next page of a long run before folding the one it has (issue 27)', async () => {
+    const api = createMemoryApi();
+    const long = finishedRun('long', 800);
+    api.history.set('long', long);
+    const store = createWorkbenchStore();
+    // what the store held when each page was asked for
+    const heldAtRequest: number[] = [];
+    const getRun = api.getRun;
+    api.getRun = (input) => {
+      heldAtRequest.push(store.getState().runs['long']?.eventCount ?? 0);
+      return getRun(input);
+    };
+    startBridge(api, store);
+    await tick();
+    store.getState().selectRun('long');
+    for (let i = 0; i < 40 && store.getState().runs['long']?.load.status !== 'loaded'; i++)
+      await tick();
+    expect(store.getState().runs['long']!.eventCount).toBe(long.length);
+    // page 2 was asked for as page 1 arrived (nothing folded yet), page 3 as page 2 did
+    expect(heldAtRequest.slice(0, 3)).toEqual([0, 0, 1000]);
+  });
+
   it('shows why a run could not be loaded', async () => {
     const api = createMemoryApi();
     const store = createWorkbenchStore();
