@@ -3,7 +3,8 @@
  * 100,000-step run took 69 s to fold in the page), without the browser: the bridge's
  * slices (3,000 events), each folded into the store (`applyEventBatch`), then what the
  * timeline derives from each new model: the row window's keys, shapes and offsets
- * (row-window.ts) and the waterfall's step timings (step-timings-feed.ts). Printed with
+ * (row-sizes.ts and row-offsets.ts, as row-window.ts's `setRows` uses them; the window
+ * itself needs a DOM) and the waterfall's step timings (step-timings-feed.ts). Printed with
  * CPU and wall time and the load average.
  *
  * Baseline in the same run: the same slices with those two derived from the whole run
@@ -15,7 +16,8 @@
  */
 import { loadavg } from 'node:os';
 import type { RunEvent } from '../src-shared/events';
-import { RowWindowController } from '../src-renderer/features/timeline/row-window';
+import { RowOffsets } from '../src-renderer/features/timeline/row-offsets';
+import { LearnedHeights, RowSizes } from '../src-renderer/features/timeline/row-sizes';
 import { applyEventBatch, emptyRunsData } from '../src-renderer/store/run-events';
 import { stepTimings } from '../src-renderer/store/timeline/overview';
 import { StepTimingsFeed } from '../src-renderer/store/timeline/step-timings-feed';
@@ -37,7 +39,13 @@ interface Folded {
 
 function fold(events: readonly RunEvent[], isIncremental: boolean): Folded {
   let data = emptyRunsData;
-  const rows = new RowWindowController(6, () => {});
+  const learned = new LearnedHeights();
+  let sizes = new RowSizes(0, () => undefined, learned);
+  let offsets = new RowOffsets(0, () => 0);
+  const sizeOf = (row: number) => {
+    sizes.key(row); // read as the window reads it: a measured height is looked up by key
+    return sizes.estimate(row);
+  };
   const feed = new StepTimingsFeed();
   let foldMs = 0;
   let derivedMs = 0;
@@ -51,19 +59,21 @@ function fold(events: readonly RunEvent[], isIncremental: boolean): Folded {
     const timeline = data.runs[events[0]!.runId]!.timeline;
     const items = timeline.items;
     const itemAt = (row: number) => items[row];
-    if (isIncremental) {
-      const change = timeline.change;
-      rows.setRows(items.length, itemAt, {
-        from: change?.from ?? NaN,
-        to: timeline.version,
-        appendedFrom: change?.appendedFrom ?? -1,
-        replaced: change?.replaced ?? [],
-      });
+    const change = timeline.change;
+    if (isIncremental && change && change.appendedFrom === sizes.count) {
+      // row-window.ts setRows with the model's change
+      const before = sizes.count;
+      sizes.extend(items.length, itemAt, change.replaced);
+      for (const row of change.replaced) offsets.setSize(row, sizeOf(row));
+      offsets.append(items.length - before, sizeOf);
       feed.update(timeline);
       if (slice % WATERFALL_EVERY === 0) feed.timings();
     } else {
-      rows.setRows(items.length, itemAt);
-      if (slice % WATERFALL_EVERY === 0) stepTimings(items);
+      // setRows without one: every row's key and shape, the offsets built again
+      sizes = new RowSizes(items.length, itemAt, learned, sizes);
+      offsets = new RowOffsets(items.length, sizeOf);
+      if (isIncremental) feed.update(timeline);
+      else if (slice % WATERFALL_EVERY === 0) stepTimings(items);
     }
     const t2 = performance.now();
     foldMs += t1 - t0;
