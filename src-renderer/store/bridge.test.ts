@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppApiError } from '@shared/ipc';
 import { configView } from '../testing/config-fixture';
 import { createMemoryApi } from '../testing/memory-api';
@@ -122,11 +122,11 @@ describe('bridge', () => {
     const store = createWorkbenchStore();
     // what the store held when each page was asked for
     const heldAtRequest: number[] = [];
-    const getRun = api.getRun;
-    api.getRun = (input) => {
+    const getRun = api.getRun.bind(api);
+    vi.spyOn(api, 'getRun').mockImplementation((input) => {
       heldAtRequest.push(store.getState().runs['long']?.eventCount ?? 0);
       return getRun(input);
-    };
+    });
     startBridge(api, store);
     await tick();
     store.getState().selectRun('long');
