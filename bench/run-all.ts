@@ -22,6 +22,8 @@ import { experimentBench } from './experiment.bench';
 import { gatewayBench } from './gateway.bench';
 import { telemetryBench } from './telemetry.bench';
 import { filesBench } from './files.bench';
+import { serveMemoryBench } from './serve-memory.bench';
+import { timelineFoldBench } from './timeline-fold.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -41,6 +43,8 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   gateway: gatewayBench,
   telemetry: telemetryBench,
   files: filesBench,
+  'serve-memory': serveMemoryBench,
+  'timeline-fold': timelineFoldBench,
 };
 
 const wanted = process.argv.slice(2);

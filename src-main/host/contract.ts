@@ -76,9 +76,10 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
   // and off its path: comparing it then reads no history (issue 27).
   runs.onEvent((event) => {
     if (event.type !== 'run.finished') return;
+    const { runId } = event; // only the id: the event itself is not kept for the wait
     const timer = setTimeout(() => {
       try {
-        comparer.store(event.runId);
+        comparer.store(runId);
       } catch {
         // its first comparison makes them (and says what is wrong with its history)
       }

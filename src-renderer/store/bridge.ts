@@ -156,26 +156,28 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       // Marks for the UI benchmark's breakdown (request, answer, applied); cheap to keep.
       for (const name of LOAD_MARKS) performance.clearMarks(name);
       performance.mark('wb:load:request');
-      // Pages: the first is small so a long run paints at once; the rest follow.
-      let cursor = afterSeq;
-      let limit = FIRST_PAGE;
+      // Pages: the first is small so a long run paints at once; the rest follow. The next
+      // page is asked for before this one is folded, so the host reads and sends it while
+      // the page folds (a 100,000-step run is 320 pages: a round trip each was idle time).
       const warnings: string[] = [];
-      for (;;) {
-        const snapshot = await api.getRun({
-          runId,
-          limit,
-          ...(cursor > 0 ? { afterSeq: cursor } : {}),
-        });
-        if (cursor === afterSeq) performance.mark('wb:load:response');
+      const page = (cursor: number, limit: number) => {
+        const answer = api.getRun({ runId, limit, ...(cursor > 0 ? { afterSeq: cursor } : {}) });
+        answer.catch(() => undefined); // awaited below; not unhandled if folding fails first
+        return answer;
+      };
+      let next = page(afterSeq, FIRST_PAGE);
+      for (let isFirst = true; ; isFirst = false) {
+        const snapshot = await next;
+        if (isFirst) performance.mark('wb:load:response');
         // The history's summary is shown until the events folded here count as far
         // (store/shown-summary.ts); it is never folded into.
         state().setSummaries([snapshot.summary]);
-        await applyInSlices(snapshot.events, cursor === afterSeq);
-        warnings.push(...snapshot.warnings);
         const last = snapshot.events.at(-1);
-        if (!snapshot.hasMore || !last) break;
-        cursor = last.seq;
-        limit = NEXT_PAGE;
+        const hasMore = snapshot.hasMore && last !== undefined;
+        if (hasMore) next = page(last.seq, NEXT_PAGE);
+        await applyInSlices(snapshot.events, isFirst);
+        warnings.push(...snapshot.warnings);
+        if (!hasMore) break;
         await yieldToBrowser();
       }
       performance.mark('wb:load:applied');

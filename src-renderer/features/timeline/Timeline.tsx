@@ -24,7 +24,8 @@ const TAIL_SLACK = 48;
 
 export function Timeline({ runId }: { runId: string }) {
   const store = useWorkbenchStore();
-  const items = useWorkbench((s) => s.runs[runId]?.timeline.items ?? EMPTY);
+  const timeline = useWorkbench((s) => s.runs[runId]?.timeline);
+  const items = timeline?.items ?? EMPTY;
   const filters = useWorkbench((s) => s.filters);
   const collapsed = useWorkbench((s) => s.collapsedSteps);
   const selectedItemId = useWorkbench((s) => s.selectedItemId);
@@ -37,11 +38,12 @@ export function Timeline({ runId }: { runId: string }) {
     return summary !== undefined && summary.outcome === undefined && !summary.isInterrupted;
   });
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { count, itemAt, rowOfId } = useRows(items, filters, collapsed);
+  const { count, itemAt, rowOfId, rowsChange } = useRows(items, filters, collapsed, timeline);
 
   const { first, last, key, attach, holdList, measureRow, scrollToRow } = useRowWindow({
     count,
     itemAt,
+    ...(rowsChange ? { change: rowsChange } : {}),
     overscan: 6,
     expanded,
   });

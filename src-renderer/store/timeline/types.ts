@@ -422,6 +422,21 @@ export interface TimelineModel {
   /** number of events applied (for tests and the bench) */
   eventCount: number;
   lastSeq: number;
+  /** unique among all models made in this page (model.ts `nextVersion`) */
+  version: number;
+  /**
+   * What changed in `items` since the model this one was made from (the one whose
+   * version is `from`): items from `appendedFrom` on are new, the `replaced` positions
+   * before it hold another object now, every other item is the same object. Views that
+   * derive something per item (the row window) update only those instead of the run.
+   */
+  change?: ItemsChange;
+}
+
+export interface ItemsChange {
+  from: number;
+  appendedFrom: number;
+  replaced: number[];
 }
 
 /** What the debugger bar shows, derived from the run's events (so a reload finds it). */
