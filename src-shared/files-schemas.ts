@@ -29,6 +29,7 @@ export const filesSchemas = {
     .object({ runId, step, path: workspacePath, download: z.boolean().optional() })
     .strict(),
   'runs:changes': z.object({ runId, to: step, from: step.optional() }).strict(),
+  'runs:change-counts': z.object({ runId }).strict(),
   'runs:patch': z.object({ runId, from: step.optional(), to: step.optional() }).strict(),
   'runs:workspaces-diff': z
     .object({ a: runId, b: runId, stepA: step.optional(), stepB: step.optional() })

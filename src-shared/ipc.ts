@@ -49,6 +49,7 @@ import type {
 import type { RunDiffView, RunsComparison, StepDigest } from './compare/types';
 import type { McpPromptsInput, McpServerPrompts } from './domain/mcp';
 import type {
+  StepChangeCount,
   WorkspaceChangesView,
   WorkspaceFileView,
   WorkspacePatchView,
@@ -122,6 +123,8 @@ export interface RequestMap {
     input: { runId: string; to: number; from?: number };
     output: WorkspaceChangesView;
   };
+  /** how many files each checkpointed step added, changed, deleted (the step rows' chips) */
+  'runs:change-counts': { input: { runId: string }; output: { steps: StepChangeCount[] } };
   /** the change as a unified patch for `git apply` (default: the run's whole change) */
   'runs:patch': {
     input: { runId: string; from?: number; to?: number };
@@ -225,6 +228,7 @@ export const REQUEST_CHANNELS = [
   'runs:file',
   'runs:changes',
   'runs:patch',
+  'runs:change-counts',
   'runs:workspaces-diff',
   'sandbox:exec',
   'sandbox:commands',
@@ -287,6 +291,7 @@ export const API_METHODS = {
   getRunFile: 'runs:file',
   getRunChanges: 'runs:changes',
   getRunPatch: 'runs:patch',
+  getStepChangeCounts: 'runs:change-counts',
   diffRunWorkspaces: 'runs:workspaces-diff',
   runSandboxCommand: 'sandbox:exec',
   listSandboxCommands: 'sandbox:commands',

@@ -93,6 +93,10 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runId: 'r' }, path: 'to' },
       { input: { runId: 'r', to: 2, from: 1.5 }, path: 'from' },
     ],
+    'runs:change-counts': [
+      { input: {}, path: 'runId' },
+      { input: { runId: 'r', step: 1 }, path: '(input)' },
+    ],
     'runs:patch': [
       { input: { runId: 'r', to: 'last' }, path: 'to' },
       { input: { runId: 'r', extra: 1 }, path: '(input)' },

@@ -13,7 +13,7 @@ import { CheckpointedFolder } from '../runtime/timetravel/testing/checkpointed-f
 import { collect, finishedOf, serve, until } from './testing/ws-contract-fixture';
 
 describe("contract over WebSocket: a run's files", () => {
-  it('runs:files, runs:file, runs:changes, runs:patch', async () => {
+  it('runs:files, runs:file, runs:changes, runs:change-counts, runs:patch', async () => {
     const { api, home } = await serve();
     const events = collect(api);
     const { runId } = await api.startRun({ task: 'steps: 2', agent: 'toolcall' });
@@ -45,6 +45,12 @@ describe("contract over WebSocket: a run's files", () => {
       'added blob.bin',
       'changed bug.py',
     ]);
+    expect(await api.getStepChangeCounts({ runId })).toEqual({
+      steps: [
+        { step: 1, added: 1, changed: 0, deleted: 0 },
+        { step: 2, added: 1, changed: 1, deleted: 0 },
+      ],
+    });
     const patch = await api.getRunPatch({ runId });
     expect(patch).toMatchObject({ from: 0, to: 2, files: 2 });
     expect(patch.patch).toContain('+x = 1 + 1');

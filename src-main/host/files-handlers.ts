@@ -14,7 +14,12 @@ import type { Handlers } from './contract';
 import { HandlerError } from './handler-error';
 
 type FilesChannel =
-  'runs:files' | 'runs:file' | 'runs:changes' | 'runs:patch' | 'runs:workspaces-diff';
+  | 'runs:files'
+  | 'runs:file'
+  | 'runs:changes'
+  | 'runs:change-counts'
+  | 'runs:patch'
+  | 'runs:workspaces-diff';
 
 export function createFilesHandlers(runtime: Runtime): Pick<Handlers, FilesChannel> {
   const { runs, files } = runtime;
@@ -41,6 +46,8 @@ export function createFilesHandlers(runtime: Runtime): Pick<Handlers, FilesChann
         const events = runs.snapshot(runId)?.events ?? [];
         return { ...view, files: attributeChanges(view.files, events, to) };
       }),
+    'runs:change-counts': async ({ runId }) =>
+      answer(runId, () => ({ steps: files.counts.counts(runId) })),
     'runs:patch': async ({ runId, from, to }) => answer(runId, () => files.patch(runId, from, to)),
     'runs:workspaces-diff': async ({ a, b, stepA, stepB }) => {
       if (!runs.get(b)) throw new HandlerError('not_found', `No run with id ${b}`);

@@ -80,7 +80,12 @@ export interface Bridge {
   /** the run's files at a step, a file, a step's diff (issue 32) */
   files: Pick<
     AppApi,
-    'getRunFiles' | 'getRunFile' | 'getRunChanges' | 'getRunPatch' | 'diffRunWorkspaces'
+    | 'getRunFiles'
+    | 'getRunFile'
+    | 'getRunChanges'
+    | 'getRunPatch'
+    | 'diffRunWorkspaces'
+    | 'getStepChangeCounts'
   >;
   /** the run's terminal: commands typed into its session sandbox (issue 32) */
   terminal: Pick<AppApi, 'runSandboxCommand' | 'listSandboxCommands'>;
@@ -435,6 +440,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       getRunChanges: (input) => api.getRunChanges(input),
       getRunPatch: (input) => api.getRunPatch(input),
       diffRunWorkspaces: (input) => api.diffRunWorkspaces(input),
+      getStepChangeCounts: (input) => api.getStepChangeCounts(input),
     },
     terminal: {
       runSandboxCommand: (input) => api.runSandboxCommand(input),

@@ -208,6 +208,7 @@ export function createMemoryApi(
     resumeInterruptedRun: async () => ({ runId: `run-${nextRun++}` }),
     continueRun: async () => ({ runId: `run-${nextRun++}` }),
     listCheckpoints: async () => [],
+    getStepChangeCounts: async () => ({ steps: [] }),
     listSandboxCommands: async () => ({ commands: [] }),
     runSandboxCommand: async () => {
       throw new AppApiError({ code: 'unavailable', message: 'no sandbox in this test' });

@@ -91,6 +91,14 @@ export interface WorkspaceChangesView {
   files: FileChangeView[];
 }
 
+/** What one checkpointed step did to the workspace's files (folders not counted). */
+export interface StepChangeCount {
+  step: number;
+  added: number;
+  changed: number;
+  deleted: number;
+}
+
 export interface WorkspacePatchView {
   runId: string;
   from: number;
