@@ -57,6 +57,8 @@
  *   stuck-marker               a `stuck.detected` marker; `data-kind`, `data-count`
  *   nudge-link                 inside a stuck marker: jumps to where the nudge was injected
  *   timeline-marker            state changes, retries, truncation, sandbox, plan; `data-marker`
+ *   timeline-user-action       a command typed into the run's terminal (issue 32): `data-seq`,
+ *                              `data-exit-code`, `data-run-state`
  *   run-finished               the final row; `data-outcome`
  *   pending-call               after the rows, per agent, while a model call waits for its
  *                              answer (`data-agent`, `data-attempt`, `data-max-attempts`);
@@ -254,6 +256,7 @@ export const TEST_IDS = {
   stuckMarker: 'stuck-marker',
   nudgeLink: 'nudge-link',
   timelineMarker: 'timeline-marker',
+  timelineUserAction: 'timeline-user-action',
   runFinished: 'run-finished',
   pendingCall: 'pending-call',
   pendingCallElapsed: 'pending-call-elapsed',

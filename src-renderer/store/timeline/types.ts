@@ -5,6 +5,7 @@
  * the event that created it, so ids are unique per run, ascending in list order and
  * stable across reloads and replays.
  */
+import type { UserCommandRecord } from '@shared/domain/terminal';
 import type { AgentState, FlowName, RunOutcome, TokenUsage } from '@shared/domain/agent';
 import type { Role, ToolCall } from '@shared/domain/message';
 import type { PendingCalls } from './pending-calls';
@@ -286,7 +287,17 @@ export interface DebugItem extends ItemBase {
   edit?: EditRecord;
 }
 
+/**
+ * A command the user typed into the run's terminal (issue 32): a user action, not an
+ * agent step; placed among the rows by time (user-action-items.ts), never an event.
+ */
+export interface UserActionItem extends ItemBase {
+  kind: 'user';
+  command: UserCommandRecord;
+}
+
 export type TimelineItem =
+  | UserActionItem
   | DebugItem
   | RunStartItem
   | StepItem
