@@ -139,7 +139,10 @@
  *                              compare-table-diff (opens that run's diff against the baseline),
  *                              compare-workspaces (`data-differs`), compare-workspaces-end (the
  *                              files that differ at the end), compare-workspaces-row (`data-row`:
- *                              at the selected row's steps), compare-workspace-file (`data-path`,
+ *                              at the selected row's steps), compare-workspaces-first (`data-row`:
+ *                              the first aligned row whose workspaces differ, '' for none) with
+ *                              compare-workspaces-first-link (selects that row),
+ *                              compare-workspace-file (`data-path`,
  *                              `data-difference` added | missing | changed)
  * Other surfaces               human-question, human-answer-input, human-answer-send,
  *                              plan-view, plan-step (`data-status`), sandbox-status
@@ -458,6 +461,8 @@ export const TEST_IDS = {
   compareWorkspaces: 'compare-workspaces',
   compareWorkspacesEnd: 'compare-workspaces-end',
   compareWorkspacesRow: 'compare-workspaces-row',
+  compareWorkspacesFirst: 'compare-workspaces-first',
+  compareWorkspacesFirstLink: 'compare-workspaces-first-link',
   compareWorkspaceFile: 'compare-workspace-file',
   forkPanel: 'fork-panel',
   forkMessage: 'fork-message',

@@ -54,6 +54,7 @@ import type {
   WorkspaceFileView,
   WorkspacePatchView,
   WorkspacesDiffView,
+  WorkspacesFirstDivergenceView,
   WorkspaceTreeView,
 } from './domain/files';
 import type {
@@ -134,6 +135,11 @@ export interface RequestMap {
   'runs:workspaces-diff': {
     input: { a: string; b: string; stepA?: number; stepB?: number };
     output: WorkspacesDiffView;
+  };
+  /** the first of the aligned step pairs (the compare view's rows) where the workspaces differ */
+  'runs:workspaces-first': {
+    input: { a: string; b: string; pairs: { row: number; stepA: number; stepB: number }[] };
+    output: WorkspacesFirstDivergenceView;
   };
   // the run's terminal: commands typed into its session sandbox (issue 32, docs/events.md)
   /** runs a command in the run's session container; refused (`conflict`) while the agent runs */
@@ -230,6 +236,7 @@ export const REQUEST_CHANNELS = [
   'runs:patch',
   'runs:change-counts',
   'runs:workspaces-diff',
+  'runs:workspaces-first',
   'sandbox:exec',
   'sandbox:commands',
   'config:get',
@@ -293,6 +300,7 @@ export const API_METHODS = {
   getRunPatch: 'runs:patch',
   getStepChangeCounts: 'runs:change-counts',
   diffRunWorkspaces: 'runs:workspaces-diff',
+  firstWorkspaceDivergence: 'runs:workspaces-first',
   runSandboxCommand: 'sandbox:exec',
   listSandboxCommands: 'sandbox:commands',
   getConfig: 'config:get',

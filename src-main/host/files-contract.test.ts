@@ -93,6 +93,16 @@ describe("contract over WebSocket: a run's files", () => {
     expect((await api.diffRunWorkspaces({ a, b, stepA: 1, stepB: 2 })).files).toEqual([
       expect.objectContaining({ path: 'x.py', difference: 'added' }),
     ]);
+    const pairs = [
+      { row: 3, stepA: 1, stepB: 1 },
+      { row: 4, stepA: 2, stepB: 2 },
+    ];
+    const first = await api.firstWorkspaceDivergence({ a, b, pairs });
+    expect(first.first).toMatchObject({ row: 4, stepA: 2, stepB: 2 });
+    expect(first.first?.diff.files.map((f) => f.path)).toEqual(['x.py']);
+    expect(
+      (await api.firstWorkspaceDivergence({ a, b, pairs: pairs.slice(0, 1) })).first,
+    ).toBeNull();
     await expect(api.diffRunWorkspaces({ a, b: '20991231T000000-00000000' })).rejects.toMatchObject(
       { code: 'not_found' },
     );

@@ -19,7 +19,8 @@ type FilesChannel =
   | 'runs:changes'
   | 'runs:change-counts'
   | 'runs:patch'
-  | 'runs:workspaces-diff';
+  | 'runs:workspaces-diff'
+  | 'runs:workspaces-first';
 
 export function createFilesHandlers(runtime: Runtime): Pick<Handlers, FilesChannel> {
   const { runs, files } = runtime;
@@ -49,6 +50,17 @@ export function createFilesHandlers(runtime: Runtime): Pick<Handlers, FilesChann
     'runs:change-counts': async ({ runId }) =>
       answer(runId, () => ({ steps: files.counts.counts(runId) })),
     'runs:patch': async ({ runId, from, to }) => answer(runId, () => files.patch(runId, from, to)),
+    'runs:workspaces-first': async ({ a, b, pairs }) => {
+      if (!runs.get(b)) throw new HandlerError('not_found', `No run with id ${b}`);
+      return answer(a, () => {
+        const found = workspaces.firstDivergence(a, b, pairs);
+        return {
+          first: found
+            ? { row: found.row, stepA: found.stepA, stepB: found.stepB, diff: found.diff }
+            : null,
+        };
+      });
+    },
     'runs:workspaces-diff': async ({ a, b, stepA, stepB }) => {
       if (!runs.get(b)) throw new HandlerError('not_found', `No run with id ${b}`);
       return answer(a, () =>

@@ -86,6 +86,7 @@ export interface Bridge {
     | 'getRunPatch'
     | 'diffRunWorkspaces'
     | 'getStepChangeCounts'
+    | 'firstWorkspaceDivergence'
   >;
   /** the run's terminal: commands typed into its session sandbox (issue 32) */
   terminal: Pick<AppApi, 'runSandboxCommand' | 'listSandboxCommands'>;
@@ -441,6 +442,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       getRunPatch: (input) => api.getRunPatch(input),
       diffRunWorkspaces: (input) => api.diffRunWorkspaces(input),
       getStepChangeCounts: (input) => api.getStepChangeCounts(input),
+      firstWorkspaceDivergence: (input) => api.firstWorkspaceDivergence(input),
     },
     terminal: {
       runSandboxCommand: (input) => api.runSandboxCommand(input),

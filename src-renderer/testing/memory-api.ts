@@ -209,6 +209,8 @@ export function createMemoryApi(
     continueRun: async () => ({ runId: `run-${nextRun++}` }),
     listCheckpoints: async () => [],
     getStepChangeCounts: async () => ({ steps: [] }),
+    // as the host answers for runs without checkpoints
+    firstWorkspaceDivergence: async () => ({ first: null }),
     listSandboxCommands: async () => ({ commands: [] }),
     runSandboxCommand: async () => {
       throw new AppApiError({ code: 'unavailable', message: 'no sandbox in this test' });

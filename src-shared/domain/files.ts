@@ -125,6 +125,18 @@ export interface WorkspaceDifference {
   hashB?: string;
 }
 
+/** The first aligned pair of steps where two runs' workspaces differ (`runs:workspaces-first`). */
+export interface WorkspacesFirstDivergenceView {
+  /** null: they are the same at every pair asked about (or a side has no recorded files) */
+  first: {
+    /** index into the comparison's rows */
+    row: number;
+    stepA: number;
+    stepB: number;
+    diff: WorkspacesDiffView;
+  } | null;
+}
+
 /** Two runs' workspaces side by side at a step of each (`runs:workspaces-diff`). */
 export interface WorkspacesDiffView {
   a: { runId: string; step: number; asOf: number };
