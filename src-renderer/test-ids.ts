@@ -57,6 +57,8 @@
  *   stuck-marker               a `stuck.detected` marker; `data-kind`, `data-count`
  *   nudge-link                 inside a stuck marker: jumps to where the nudge was injected
  *   timeline-marker            state changes, retries, truncation, sandbox, plan; `data-marker`
+ *   timeline-user-action       a command typed into the run's terminal (issue 32): `data-seq`,
+ *                              `data-exit-code`, `data-run-state`
  *   run-finished               the final row; `data-outcome`
  *   pending-call               after the rows, per agent, while a model call waits for its
  *                              answer (`data-agent`, `data-attempt`, `data-max-attempts`);
@@ -137,7 +139,10 @@
  *                              compare-table-diff (opens that run's diff against the baseline),
  *                              compare-workspaces (`data-differs`), compare-workspaces-end (the
  *                              files that differ at the end), compare-workspaces-row (`data-row`:
- *                              at the selected row's steps), compare-workspace-file (`data-path`,
+ *                              at the selected row's steps), compare-workspaces-first (`data-row`:
+ *                              the first aligned row whose workspaces differ, '' for none) with
+ *                              compare-workspaces-first-link (selects that row),
+ *                              compare-workspace-file (`data-path`,
  *                              `data-difference` added | missing | changed)
  * Other surfaces               human-question, human-answer-input, human-answer-send,
  *                              plan-view, plan-step (`data-status`), sandbox-status
@@ -283,6 +288,7 @@ export const TEST_IDS = {
   stuckMarker: 'stuck-marker',
   nudgeLink: 'nudge-link',
   timelineMarker: 'timeline-marker',
+  timelineUserAction: 'timeline-user-action',
   runFinished: 'run-finished',
   pendingCall: 'pending-call',
   pendingCallElapsed: 'pending-call-elapsed',
@@ -486,6 +492,8 @@ export const TEST_IDS = {
   compareWorkspaces: 'compare-workspaces',
   compareWorkspacesEnd: 'compare-workspaces-end',
   compareWorkspacesRow: 'compare-workspaces-row',
+  compareWorkspacesFirst: 'compare-workspaces-first',
+  compareWorkspacesFirstLink: 'compare-workspaces-first-link',
   compareWorkspaceFile: 'compare-workspace-file',
   forkPanel: 'fork-panel',
   forkMessage: 'fork-message',

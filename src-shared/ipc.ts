@@ -49,10 +49,12 @@ import type {
 import type { RunDiffView, RunsComparison, StepDigest } from './compare/types';
 import type { McpPromptsInput, McpServerPrompts } from './domain/mcp';
 import type {
+  StepChangeCount,
   WorkspaceChangesView,
   WorkspaceFileView,
   WorkspacePatchView,
   WorkspacesDiffView,
+  WorkspacesFirstDivergenceView,
   WorkspaceTreeView,
 } from './domain/files';
 import type {
@@ -128,6 +130,8 @@ export interface RequestMap extends AgentsRequestMap {
     input: { runId: string; to: number; from?: number };
     output: WorkspaceChangesView;
   };
+  /** how many files each checkpointed step added, changed, deleted (the step rows' chips) */
+  'runs:change-counts': { input: { runId: string }; output: { steps: StepChangeCount[] } };
   /** the change as a unified patch for `git apply` (default: the run's whole change) */
   'runs:patch': {
     input: { runId: string; from?: number; to?: number };
@@ -137,6 +141,11 @@ export interface RequestMap extends AgentsRequestMap {
   'runs:workspaces-diff': {
     input: { a: string; b: string; stepA?: number; stepB?: number };
     output: WorkspacesDiffView;
+  };
+  /** the first of the aligned step pairs (the compare view's rows) where the workspaces differ */
+  'runs:workspaces-first': {
+    input: { a: string; b: string; pairs: { row: number; stepA: number; stepB: number }[] };
+    output: WorkspacesFirstDivergenceView;
   };
   // the run's terminal: commands typed into its session sandbox (issue 32, docs/events.md)
   /** runs a command in the run's session container; refused (`conflict`) while the agent runs */
@@ -248,7 +257,9 @@ export const REQUEST_CHANNELS = [
   'runs:file',
   'runs:changes',
   'runs:patch',
+  'runs:change-counts',
   'runs:workspaces-diff',
+  'runs:workspaces-first',
   'sandbox:exec',
   'sandbox:commands',
   'config:get',
@@ -316,7 +327,9 @@ export const API_METHODS = {
   getRunFile: 'runs:file',
   getRunChanges: 'runs:changes',
   getRunPatch: 'runs:patch',
+  getStepChangeCounts: 'runs:change-counts',
   diffRunWorkspaces: 'runs:workspaces-diff',
+  firstWorkspaceDivergence: 'runs:workspaces-first',
   runSandboxCommand: 'sandbox:exec',
   listSandboxCommands: 'sandbox:commands',
   getConfig: 'config:get',

@@ -93,6 +93,17 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runId: 'r' }, path: 'to' },
       { input: { runId: 'r', to: 2, from: 1.5 }, path: 'from' },
     ],
+    'runs:workspaces-first': [
+      { input: { a: 'r', b: 'r' }, path: 'pairs' },
+      {
+        input: { a: 'r', b: 'r', pairs: [{ row: 0, stepA: -1, stepB: 1 }] },
+        path: 'pairs.0.stepA',
+      },
+    ],
+    'runs:change-counts': [
+      { input: {}, path: 'runId' },
+      { input: { runId: 'r', step: 1 }, path: '(input)' },
+    ],
     'runs:patch': [
       { input: { runId: 'r', to: 'last' }, path: 'to' },
       { input: { runId: 'r', extra: 1 }, path: '(input)' },

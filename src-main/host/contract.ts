@@ -147,10 +147,11 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       if (!snapshot) throw new HandlerError('not_found', `No run with id ${runId}`);
       return snapshot;
     },
-    'runs:export': async ({ runId }) => transfer(() => exportRun(runs.history, runId)),
+    'runs:export': async ({ runId }) =>
+      transfer(() => exportRun(runs.history, runId, runtime.userActions)),
     'runs:import': async ({ content, fileName }) => {
       const result = transfer(() =>
-        importRun(runs.history, content, fileName, (id) => runs.isRunning(id)),
+        importRun(runs.history, content, fileName, (id) => runs.isRunning(id), runtime.userActions),
       );
       // the same run again changed nothing: no push
       if (!result.isAlreadyPresent) deps.onRunsChanged([result.summary]);

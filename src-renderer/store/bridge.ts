@@ -82,7 +82,13 @@ export interface Bridge {
   /** the run's files at a step, a file, a step's diff (issue 32) */
   files: Pick<
     AppApi,
-    'getRunFiles' | 'getRunFile' | 'getRunChanges' | 'getRunPatch' | 'diffRunWorkspaces'
+    | 'getRunFiles'
+    | 'getRunFile'
+    | 'getRunChanges'
+    | 'getRunPatch'
+    | 'diffRunWorkspaces'
+    | 'getStepChangeCounts'
+    | 'firstWorkspaceDivergence'
   >;
   /** the run's terminal: commands typed into its session sandbox (issue 32) */
   terminal: Pick<AppApi, 'runSandboxCommand' | 'listSandboxCommands'>;
@@ -448,6 +454,8 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       getRunChanges: (input) => api.getRunChanges(input),
       getRunPatch: (input) => api.getRunPatch(input),
       diffRunWorkspaces: (input) => api.diffRunWorkspaces(input),
+      getStepChangeCounts: (input) => api.getStepChangeCounts(input),
+      firstWorkspaceDivergence: (input) => api.firstWorkspaceDivergence(input),
     },
     agents: createAgentsCommands(api),
     terminal: {

@@ -211,6 +211,9 @@ export function createMemoryApi(
     resumeInterruptedRun: async () => ({ runId: `run-${nextRun++}` }),
     continueRun: async () => ({ runId: `run-${nextRun++}` }),
     listCheckpoints: async () => [],
+    getStepChangeCounts: async () => ({ steps: [] }),
+    // as the host answers for runs without checkpoints
+    firstWorkspaceDivergence: async () => ({ first: null }),
     listSandboxCommands: async () => ({ commands: [] }),
     runSandboxCommand: async () => {
       throw new AppApiError({ code: 'unavailable', message: 'no sandbox in this test' });

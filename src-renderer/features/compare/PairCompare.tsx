@@ -173,7 +173,11 @@ export function PairCompare(props: { a: string; b: string; returnTo: string[] | 
             pages={pages}
             onNavigation={onNavigation}
           />
-          <CompareWorkspaces diff={diff} current={nav?.current ?? null} />
+          <CompareWorkspaces
+            diff={diff}
+            current={nav?.current ?? null}
+            onGoToRow={(row) => nav?.goTo(row)}
+          />
         </>
       )}
     </section>

@@ -26,6 +26,7 @@ const DEFAULT_HEIGHT: Record<TimelineItemKind, number> = {
   human: 52,
   finished: 48,
   debug: 30,
+  user: 60,
 };
 
 const KINDS: readonly TimelineItemKind[] = [
@@ -39,6 +40,7 @@ const KINDS: readonly TimelineItemKind[] = [
   'human',
   'finished',
   'debug',
+  'user',
 ];
 const KIND_INDEX = new Map(KINDS.map((k, i) => [k, i]));
 const ROLE_INDEX: Record<string, number> = { system: 1, user: 2, assistant: 3, tool: 4 };

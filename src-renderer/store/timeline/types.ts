@@ -6,6 +6,7 @@
  * stable across reloads and replays.
  */
 import type { RecordedAgentDefinition } from '@shared/domain/agent-definition';
+import type { UserCommandRecord } from '@shared/domain/terminal';
 import type { AgentState, FlowName, RunOutcome, TokenUsage } from '@shared/domain/agent';
 import type { Role, ToolCall } from '@shared/domain/message';
 import type { PendingCalls } from './pending-calls';
@@ -289,7 +290,17 @@ export interface DebugItem extends ItemBase {
   edit?: EditRecord;
 }
 
+/**
+ * A command the user typed into the run's terminal (issue 32): a user action, not an
+ * agent step; placed among the rows by time (user-action-items.ts), never an event.
+ */
+export interface UserActionItem extends ItemBase {
+  kind: 'user';
+  command: UserCommandRecord;
+}
+
 export type TimelineItem =
+  | UserActionItem
   | DebugItem
   | RunStartItem
   | StepItem
