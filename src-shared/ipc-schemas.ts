@@ -12,6 +12,7 @@ import { isImageRef } from './image-ref';
 import { MCP_SERVER_TYPES } from './domain/settings-sections';
 import { breakpointSpec, debugEdit, toolName } from './debug-schemas';
 import { filesSchemas } from './files-schemas';
+import { experimentsSchemas } from './experiments-schemas';
 import {
   CONFIG_AGENT_NAMES,
   CONFIG_API_TYPES,
@@ -274,6 +275,7 @@ export const requestSchemas = {
     })
     .strict(),
   ...filesSchemas,
+  ...experimentsSchemas,
   'config:get': empty,
   'config:save': z
     .object({

@@ -62,6 +62,8 @@ import type {
 } from './domain/terminal';
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
 import type { GatewaySetInput, GatewayView } from './domain/gateway';
+import type * as X from './domain/experiments';
+import { EXPERIMENT_CHANNELS, EXPERIMENT_METHODS } from './domain/experiments';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
@@ -77,6 +79,7 @@ export * from './domain/mcp';
 export * from './domain/gateway';
 export * from './domain/files';
 export * from './domain/terminal';
+export * from './domain/experiments';
 
 export type EmptyInput = Record<string, never>;
 
@@ -180,6 +183,17 @@ export interface RequestMap {
   // the model gateway (docs/gateway.md): external agents' calls recorded as runs
   'gateway:status': { input: EmptyInput; output: GatewayView };
   'gateway:set': { input: GatewaySetInput; output: GatewayView };
+  // datasets and experiments (docs/experiments.md); progress is the batch's `batch:progress`
+  'datasets:list': { input: EmptyInput; output: X.DatasetListEntry[] };
+  'datasets:get': { input: { name: string }; output: X.DatasetView };
+  'datasets:save': { input: X.DatasetSaveInput; output: X.DatasetView };
+  'datasets:add-runs': { input: X.DatasetAddRunsInput; output: X.DatasetAddRunsResult };
+  'experiments:list': { input: EmptyInput; output: X.ExperimentSummary[] };
+  'experiments:get': { input: { experimentId: string }; output: X.ExperimentView };
+  'experiments:start': { input: X.ExperimentStartInput; output: X.ExperimentSummary };
+  'experiments:resume': { input: { experimentId: string }; output: X.ExperimentSummary };
+  'experiments:stop': { input: { experimentId: string }; output: { stopped: boolean } };
+  'experiments:trend': { input: { datasetPath: string }; output: X.ExperimentTrendView };
 }
 export type RequestChannel = keyof RequestMap;
 export type RequestInput<C extends RequestChannel> = RequestMap[C]['input'];
@@ -255,6 +269,7 @@ export const REQUEST_CHANNELS = [
   'batch:list',
   'gateway:status',
   'gateway:set',
+  ...EXPERIMENT_CHANNELS,
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
@@ -317,6 +332,7 @@ export const API_METHODS = {
   listBatches: 'batch:list',
   getGateway: 'gateway:status',
   setGateway: 'gateway:set',
+  ...EXPERIMENT_METHODS,
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',

@@ -13,6 +13,7 @@ import {
   type RequestChannel,
   type RunSummary,
 } from '@shared/ipc';
+import { EXPERIMENT_METHODS } from '@shared/domain/experiments';
 import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
 import { readAppVersion } from './app-version';
 import { TEST_RUN_PNG_BASE64 } from './testing/test-runs';
@@ -456,6 +457,14 @@ describe('contract over WebSocket: one round trip per entry', () => {
     ] as const;
     for (const channel of channels) expect(other).toContain(channel);
     mark(...channels);
+  });
+
+  it('datasets:* and experiments:*, round-tripped in experiments-contract.test.ts', () => {
+    const other = readFileSync(join(import.meta.dirname, 'experiments-contract.test.ts'), 'utf8');
+    for (const [method, channel] of Object.entries(EXPERIMENT_METHODS)) {
+      expect(other).toContain(`api.${method}(`);
+      mark(channel);
+    }
   });
 
   it('covers every request channel of the contract', () => {

@@ -30,6 +30,7 @@ import { createTimeTravelHandlers } from './timetravel-handlers';
 import { createBatchHandlers } from './batch-handlers';
 import { createGatewayHandlers } from './gateway-handlers';
 import { createFilesHandlers } from './files-handlers';
+import { createExperimentsHandlers } from './experiments-handlers';
 import { createTerminalHandlers } from './terminal-handlers';
 import { deleteRun } from './delete-run';
 import { admitRerun } from './rerun-admission';
@@ -221,6 +222,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     ...createGatewayHandlers(runtime),
     ...createFilesHandlers(runtime),
     ...createTerminalHandlers(runtime),
+    ...createExperimentsHandlers(runtime),
   };
 }
 
