@@ -184,7 +184,10 @@
  *                              terminal-reason (why it is read-only), terminal-input,
  *                              terminal-run, terminal-entry (`data-seq`, `data-exit-code`),
  *                              terminal-error
+ * Experiments, datasets       see test-ids-experiments.ts (issue 31)
  */
+import { EXPERIMENT_TEST_IDS } from './test-ids-experiments';
+
 export const TEST_IDS = {
   app: 'app',
   taskInput: 'task-input',
@@ -513,6 +516,7 @@ export const TEST_IDS = {
   terminalRun: 'terminal-run',
   terminalEntry: 'terminal-entry',
   terminalError: 'terminal-error',
+  ...EXPERIMENT_TEST_IDS,
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;
@@ -528,3 +532,4 @@ export const profileTestId = (part: string, name?: string) =>
   name === undefined ? `profile-${part}` : `profile-${part}-${name}`;
 export const settingsFieldId = (section: string, key: string) => `settings-field-${section}-${key}`;
 export const settingsResetId = (section: string, key: string) => `settings-reset-${section}-${key}`;
+export { datasetItemFieldId } from './test-ids-experiments';

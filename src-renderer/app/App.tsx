@@ -3,6 +3,7 @@ import { TEST_IDS } from '../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../store/StoreProvider';
 import { ComparePage } from '../features/compare/ComparePage';
 import { BatchPage } from '../features/batch/BatchPage';
+import { ExperimentsPage } from '../features/experiments/ExperimentsPage';
 import { ConfigEditor } from '../features/config/ConfigEditor';
 import { RunHistory } from '../features/history/RunHistory';
 import { Inspector } from '../features/inspector/Inspector';
@@ -42,7 +43,7 @@ export function App() {
         <nav className="topnav" aria-label="Pages">
           <button
             type="button"
-            className={`tab${view !== 'config' && view !== 'batch' ? ' is-active' : ''}`}
+            className={`tab${view !== 'config' && view !== 'batch' && view !== 'experiments' ? ' is-active' : ''}`}
             onClick={() =>
               store.getState().showView(store.getState().selectedRunId ? 'run' : 'new')
             }
@@ -56,6 +57,14 @@ export function App() {
             onClick={() => store.getState().showView('batch')}
           >
             Batches
+          </button>
+          <button
+            type="button"
+            className={`tab${view === 'experiments' ? ' is-active' : ''}`}
+            data-testid={TEST_IDS.navExperiments}
+            onClick={() => store.getState().showExperiments({ kind: 'list' })}
+          >
+            Experiments
           </button>
           <button
             type="button"
@@ -98,6 +107,8 @@ export function App() {
             <ComparePage />
           ) : view === 'batch' ? (
             <BatchPage />
+          ) : view === 'experiments' ? (
+            <ExperimentsPage />
           ) : (
             <RunView />
           )}

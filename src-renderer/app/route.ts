@@ -4,21 +4,29 @@
  * window (a file URL), survives a reload, and changing it is no navigation the Electron
  * window has to allow. Row ids are event seqs, so a link stays valid across reloads.
  */
+import type { ExperimentsPage } from '../store/experiments-slice';
+import {
+  experimentsRouteOf,
+  formatExperimentsRoute,
+} from '../features/experiments/experiments-route';
+
 export type Route =
   | { page: 'new' }
   | { page: 'settings' }
   | { page: 'compare'; runIds: string[] }
   | { page: 'batch'; batchId?: string }
+  | { page: 'experiments'; at: ExperimentsPage }
   | { page: 'run'; runId: string; itemId?: number };
 
 /** What the store shows, as a route (the parts of state the URL names). */
 export interface RouteState {
-  view: 'run' | 'new' | 'config' | 'compare' | 'batch';
+  view: 'run' | 'new' | 'config' | 'compare' | 'batch' | 'experiments';
   selectedRunId: string | null;
   /** the batch the Batch view shows (null: its form and list) */
   batchId: string | null;
   selectedItemId: number | null;
   compareRunIds: string[];
+  experimentsPage?: ExperimentsPage;
 }
 
 const RUN_ID = /^[A-Za-z0-9._-]{1,200}$/;
@@ -37,6 +45,8 @@ export function parseRoute(hash: string): Route | null {
       ? { page: 'batch', batchId: id }
       : { page: 'batch' };
   }
+  if (page === 'experiments')
+    return { page: 'experiments', at: experimentsRouteOf(parts.slice(1)) };
   if (page === 'run' && id && RUN_ID.test(id) && !/^\.+$/.test(id)) {
     const itemId = key === 'event' ? Number(value) : NaN;
     return Number.isInteger(itemId) && itemId > 0
@@ -56,6 +66,8 @@ export function formatRoute(route: Route): string {
       return `#/compare/${route.runIds.map(encodeURIComponent).join(',')}`;
     case 'batch':
       return route.batchId ? `#/batch/${encodeURIComponent(route.batchId)}` : '#/batch';
+    case 'experiments':
+      return formatExperimentsRoute(route.at);
     case 'run': {
       const base = `#/run/${encodeURIComponent(route.runId)}`;
       return route.itemId !== undefined ? `${base}/event/${route.itemId}` : base;
@@ -70,6 +82,8 @@ export function routeOf(s: RouteState): Route {
   }
   if (s.view === 'batch')
     return s.batchId ? { page: 'batch', batchId: s.batchId } : { page: 'batch' };
+  if (s.view === 'experiments')
+    return { page: 'experiments', at: s.experimentsPage ?? { kind: 'list' } };
   if (s.view === 'run' && s.selectedRunId) {
     return s.selectedItemId !== null
       ? { page: 'run', runId: s.selectedRunId, itemId: s.selectedItemId }
@@ -84,6 +98,8 @@ export function isSamePage(a: Route, b: Route): boolean {
   if (a.page === 'run' && b.page === 'run') return a.runId === b.runId;
   if (a.page === 'compare' && b.page === 'compare') return a.runIds.join() === b.runIds.join();
   if (a.page === 'batch' && b.page === 'batch') return a.batchId === b.batchId;
+  if (a.page === 'experiments' && b.page === 'experiments')
+    return formatExperimentsRoute(a.at) === formatExperimentsRoute(b.at);
   return true;
 }
 

@@ -49,6 +49,10 @@ export function useUrlSync(store: WorkbenchStore, win: Window = window): void {
           if (s.view !== 'batch' || s.batchId !== (route.batchId ?? null))
             s.showBatch(route.batchId ?? null);
           return;
+        case 'experiments':
+          if (s.view !== 'experiments' || formatRoute(route) !== formatRoute(routeOf(s)))
+            s.showExperiments(route.at);
+          return;
         case 'run':
           if (s.selectedRunId !== route.runId) s.selectRun(route.runId);
           else if (s.view !== 'run') s.showView('run');

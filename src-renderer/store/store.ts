@@ -6,13 +6,15 @@ import { createConnectionSlice, type ConnectionSlice } from './connection-slice'
 import { createRunsSlice, type RunsSlice } from './runs-slice';
 import { createSandboxSlice, type SandboxSlice } from './sandbox-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
+import { createExperimentsSlice, type ExperimentsSlice } from './experiments-slice';
 
 export type WorkbenchState = RunsSlice &
   ConnectionSlice &
   UiSlice &
   ConfigSlice &
   SandboxSlice &
-  CompareSlice;
+  CompareSlice &
+  ExperimentsSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 export function createWorkbenchStore(): WorkbenchStore {
@@ -23,5 +25,6 @@ export function createWorkbenchStore(): WorkbenchStore {
     ...createConfigSlice(...a),
     ...createSandboxSlice(...a),
     ...createCompareSlice(...a),
+    ...createExperimentsSlice(...a),
   }));
 }

@@ -14,7 +14,7 @@ import {
 import { ALL_HISTORY, type HistoryFilters } from './history';
 import type { WorkbenchState } from './store';
 
-export type View = 'run' | 'new' | 'config' | 'compare' | 'batch';
+export type View = 'run' | 'new' | 'config' | 'compare' | 'batch' | 'experiments';
 
 /** Settings pages beside the per-agent model pages: the sections every run uses. */
 export const SETTINGS_SECTIONS = ['sandbox', 'browser', 'mcp'] as const;
