@@ -18,6 +18,7 @@ import { batchBench } from './batch.bench';
 import { modelCallBench } from './model-call.bench';
 import { agentsBench } from './agents.bench';
 import { experimentBench } from './experiment.bench';
+import { experimentUiBench } from './experiment-ui.bench';
 import { gatewayBench } from './gateway.bench';
 import { telemetryBench } from './telemetry.bench';
 import { filesBench } from './files.bench';
@@ -36,6 +37,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   batch: batchBench,
   agents: agentsBench,
   experiment: experimentBench,
+  'experiment-ui': experimentUiBench,
   gateway: gatewayBench,
   telemetry: telemetryBench,
   files: filesBench,

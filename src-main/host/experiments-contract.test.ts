@@ -112,6 +112,15 @@ describe('contract over WebSocket: datasets:* and experiments:*', () => {
     );
     const again = await api.getExperiment({ experimentId: started.experimentId });
     expect(again.report.cells).toEqual(view.report.cells);
+
+    // a run removed from the history is no longer counted (its kept facts are dropped)
+    const removed = view.report.cells[0]![1]!.runs[0]!.runId;
+    await api.deleteRun({ runId: removed });
+    const after = await api.getExperiment({ experimentId: started.experimentId });
+    expect(after.report.cells.flat().flatMap((c) => c.runs.map((r) => r.runId))).not.toContain(
+      removed,
+    );
+    expect(after.report.variants[1]?.runs).toBe(5);
   });
 
   it('refuses what cannot run, each with a typed error', async () => {

@@ -92,7 +92,7 @@ export function createExperimentsHandlers(runtime: Runtime): Pick<Handlers, Expe
 
 function summaryOf(experiments: ExperimentService, experimentId: string): ExperimentSummary {
   const record = experiments.record(experimentId);
-  const progress = experiments.list().find((e) => e.experimentId === experimentId)?.progress;
+  const progress = experiments.progress(record);
   return {
     experimentId,
     name: record.name,

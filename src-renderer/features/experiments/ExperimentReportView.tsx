@@ -5,6 +5,7 @@
  * which lands on the first divergence), flaky items, and the item x variant grid whose
  * runs open the run view.
  */
+import { useState } from 'react';
 import type { ExperimentView } from '@shared/domain/experiments';
 import type { ExperimentReport, PairedComparison } from '@shared/experiments/experiment-types';
 import { formatP } from '@shared/experiments/stats';
@@ -231,12 +232,13 @@ function Comparisons({ report }: { report: ExperimentReport }) {
 }
 
 function Flaky({ report }: { report: ExperimentReport }) {
+  const [shown, setShown] = useState(ITEM_PAGE);
   if (report.flaky.length === 0) return null;
   return (
     <>
       <h3>Flaky items (repeats disagree)</h3>
       <ul>
-        {report.flaky.map((f) => (
+        {report.flaky.slice(0, shown).map((f) => (
           <li
             key={`${f.itemIndex}-${f.variantIndex}-${f.scorer}`}
             data-testid={TEST_IDS.experimentFlaky}
@@ -246,12 +248,22 @@ function Flaky({ report }: { report: ExperimentReport }) {
           </li>
         ))}
       </ul>
+      {report.flaky.length > shown && (
+        <button type="button" className="link" onClick={() => setShown(report.flaky.length)}>
+          Show all {report.flaky.length} flaky items ({report.flaky.length - shown} more)
+        </button>
+      )}
     </>
   );
 }
 
+/** Items shown at first: a 1,000-run report paints its summary at once (the rest on demand). */
+export const ITEM_PAGE = 100;
+
 function CellGrid({ report }: { report: ExperimentReport }) {
   const store = useWorkbenchStore();
+  const [shown, setShown] = useState(ITEM_PAGE);
+  const rows = report.cells.slice(0, shown);
   return (
     <>
       <h3>Items</h3>
@@ -265,7 +277,7 @@ function CellGrid({ report }: { report: ExperimentReport }) {
           </tr>
         </thead>
         <tbody>
-          {report.cells.map((row, itemIndex) => {
+          {rows.map((row, itemIndex) => {
             const item = report.dataset.items[itemIndex];
             return (
               <tr key={item?.id ?? itemIndex}>
@@ -305,6 +317,11 @@ function CellGrid({ report }: { report: ExperimentReport }) {
           })}
         </tbody>
       </table>
+      {report.cells.length > shown && (
+        <button type="button" className="link" onClick={() => setShown(report.cells.length)}>
+          Show all {report.cells.length} items ({report.cells.length - shown} more)
+        </button>
+      )}
     </>
   );
 }

@@ -77,6 +77,20 @@ describe('the Experiments page', () => {
     expect(window.location.hash).toBe('#/run/run-7-1-1');
   });
 
+  it('shows the first 100 items of a large report, the rest on demand', async () => {
+    const view = experimentView(130, 1, (i, v) => (i + v) % 2);
+    const api = createMemoryApi();
+    api.override('getExperiment', async () => view);
+    const { store } = await renderApp(api);
+    act(() => store.getState().showExperiments({ kind: 'report', experimentId: 'x-test' }));
+    await flush();
+    expect(screen.getAllByTestId('experiment-cell')).toHaveLength(200);
+    await act(async () =>
+      fireEvent.click(screen.getByRole('button', { name: 'Show all 130 items (30 more)' })),
+    );
+    expect(screen.getAllByTestId('experiment-cell')).toHaveLength(260);
+  });
+
   it('runs an experiment from the form and follows its progress pushes', async () => {
     const api = createMemoryApi();
     api.override('listDatasets', async () => [

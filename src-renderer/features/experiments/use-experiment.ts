@@ -27,7 +27,10 @@ export function useExperiment(commands: ExperimentCommands, experimentId: string
       }
       inFlight = true;
       try {
+        // marks for the report bench (bench/experiment-ui.bench.ts): request and answer
+        performance.mark('wb:experiment:request');
         const view = await commands.getExperiment({ experimentId });
+        performance.mark('wb:experiment:response');
         batchId = view.summary.batchId;
         set({ status: 'ready', view });
       } catch (error) {
