@@ -5,7 +5,7 @@
  * with its progress pushed, its report (the service's own computation), the list, the
  * regression trend, stop and resume, and the typed refusals.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BatchProgress } from '@shared/ipc';
@@ -124,7 +124,7 @@ describe('contract over WebSocket: datasets:* and experiments:*', () => {
   });
 
   it('refuses what cannot run, each with a typed error', async () => {
-    const { api } = await serve(CONFIG);
+    const { api, home } = await serve(CONFIG);
     const start = {
       name: 'e',
       dataset: 'none',
@@ -157,5 +157,38 @@ describe('contract over WebSocket: datasets:* and experiments:*', () => {
       code: 'not_found',
       message: expect.stringMatching(/run-none/),
     });
+
+    // a run whose history names a folder the gate refuses, or an imported run's folder:
+    // nothing is copied into the dataset
+    const events = collect(api);
+    const { runId } = await api.startRun({ task: 'steps: 2', agent: 'toolcall' });
+    await until(() => finishedOf(events, runId));
+    const withFolder = (content: string, id: string, path: string) =>
+      content
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => {
+          const e = JSON.parse(l) as Record<string, unknown>;
+          return JSON.stringify({
+            ...e,
+            runId: id,
+            ...(e.type === 'run.started' ? { workspace: { path, mode: 'copy' } } : {}),
+          });
+        })
+        .join('\n');
+    const { content } = await api.exportRun({ runId });
+    const imported = await api.importRun({ content: withFolder(content, 'run-elsewhere', home) });
+    await expect(
+      api.addRunsToDataset({ name: 'd', runIds: [imported.summary.runId] }),
+    ).rejects.toMatchObject({ code: 'forbidden', message: expect.stringMatching(/imported/) });
+    writeFileSync(
+      join(home, 'runs', 'run-root.jsonl'),
+      `${withFolder(content, 'run-root', '/')}\n`,
+    );
+    await expect(api.addRunsToDataset({ name: 'd', runIds: ['run-root'] })).rejects.toMatchObject({
+      code: 'forbidden',
+      message: expect.stringMatching(/run-root/),
+    });
+    expect((await api.getDataset({ name: 'd' })).items).toHaveLength(1);
   });
 });

@@ -9,6 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RequestChannel } from '@shared/ipc';
+import type { RunEvent } from '@shared/events';
 import type { ExperimentSummary } from '@shared/domain/experiments';
 import { DatasetError } from '@shared/experiments/dataset';
 import { experimentTrend } from '@shared/experiments/experiment-trend';
@@ -17,6 +18,7 @@ import { BatchPlanError } from '../runtime/batch/batch-plan';
 import { BatchConflictError } from '../runtime/batch/batch-service';
 import { BatchNotFoundError } from '../runtime/batch/batch-store';
 import { ConfigError } from '../runtime/config/load';
+import { checkWorkspace } from '../runtime/launch/workspace';
 import { DatasetAddError } from '../runtime/experiments/dataset-add';
 import { DatasetNotFoundError, DatasetStore } from '../runtime/experiments/dataset-store';
 import { ExperimentFileError } from '../runtime/experiments/experiment-file';
@@ -40,15 +42,16 @@ export function createExperimentsHandlers(runtime: Runtime): Pick<Handlers, Expe
     'datasets:list': async () => datasets.list(),
     'datasets:get': async ({ name }) => guard(() => datasets.get(name)),
     'datasets:save': async ({ name, items }) => guard(() => datasets.save(name, items)),
-    'datasets:add-runs': async ({ name, runIds, withAnswer }) =>
-      guard(() => {
-        const runs = runIds.map((runId) => {
-          const events = runtime.runs.history.read(runId)?.events;
-          if (!events) throw new HandlerError('not_found', `No run "${runId}" in the history`);
-          return { runId, events };
-        });
-        return datasets.addRuns(name, runs, withAnswer === true);
-      }),
+    'datasets:add-runs': async ({ name, runIds, withAnswer }) => {
+      const runs: { runId: string; events: RunEvent[] }[] = [];
+      for (const runId of runIds) {
+        const events = runtime.runs.history.read(runId)?.events;
+        if (!events) throw new HandlerError('not_found', `No run "${runId}" in the history`);
+        await admitStartingFolder(runtime, runId, events);
+        runs.push({ runId, events });
+      }
+      return guard(() => datasets.addRuns(name, runs, withAnswer === true));
+    },
     'experiments:list': async () =>
       experiments.list().flatMap((entry) => {
         try {
@@ -88,6 +91,43 @@ export function createExperimentsHandlers(runtime: Runtime): Pick<Handlers, Expe
         return experimentTrend(datasetPath, reports);
       }),
   };
+}
+
+/**
+ * The folder a run started in is copied beside the dataset: it passes the same gate as a
+ * run's workspace (no `/`, no home folder, nothing holding WORKBENCH_HOME), and an
+ * imported run's folder is never taken (it names a folder of the machine it came from).
+ */
+async function admitStartingFolder(
+  runtime: Runtime,
+  runId: string,
+  events: readonly RunEvent[],
+): Promise<void> {
+  const started = events.find((e) => e.type === 'run.started');
+  const path = started?.type === 'run.started' ? started.workspace?.path : undefined;
+  if (path === undefined) return;
+  if (runtime.runs.get(runId)?.isImported)
+    throw new HandlerError(
+      'forbidden',
+      `Run ${runId} was imported: the folder its history names (${path}) belongs to the machine it was recorded on, so it is not copied into a dataset. Add a run recorded here instead.`,
+    );
+  let settings;
+  try {
+    settings = runtime.services.loadConfig().sandbox;
+  } catch (error) {
+    if (error instanceof ConfigError)
+      throw new HandlerError('conflict', `The run cannot be added: ${error.message}`);
+    throw error;
+  }
+  const check = await checkWorkspace(
+    { path, mode: 'copy' },
+    { home: runtime.services.home, settings },
+  );
+  if (check.status === 'error')
+    throw new HandlerError(
+      'forbidden',
+      `Run ${runId} started in ${path}, which is not copied into a dataset: ${check.message}. ${check.fix ?? ''}`.trim(),
+    );
 }
 
 function summaryOf(experiments: ExperimentService, experimentId: string): ExperimentSummary {
