@@ -249,6 +249,47 @@ describe('the Experiments page', () => {
     );
   });
 
+  it('adds the run shown in the run view to a dataset', async () => {
+    const api = createMemoryApi();
+    api.history.set('run-x', history('run-x', [1, 2].map(plainStep)));
+    api.override('listDatasets', async () => [
+      {
+        name: 'smoke',
+        path: '/h/datasets/smoke.jsonl',
+        version: 'sha256:aa',
+        items: 3,
+        modifiedAt: 0,
+      },
+    ]);
+    api.override('addRunsToDataset', async (input) => ({
+      dataset: {
+        name: input.name,
+        path: '/h/d.jsonl',
+        version: 'sha256:dd',
+        items: [],
+        versions: [],
+      },
+      added: ['run-runx'],
+    }));
+    const { store } = await renderApp(api);
+    await act(async () => store.getState().selectRun('run-x'));
+    await flush();
+    await act(async () => fireEvent.click(screen.getByTestId('add-to-dataset')));
+    await flush();
+    // the first dataset is offered
+    expect((screen.getByTestId('add-to-dataset-name') as HTMLInputElement).value).toBe('smoke');
+    await act(async () => fireEvent.click(screen.getByTestId('add-to-dataset-confirm')));
+    await flush();
+    expect(api.calls.find((c) => c.method === 'addRunsToDataset')?.input).toEqual({
+      name: 'smoke',
+      runIds: ['run-x'],
+      withAnswer: false,
+    });
+    expect(screen.getByTestId('add-to-dataset-result').textContent).toContain(
+      'Added run-runx to smoke',
+    );
+  });
+
   it('draws a regression chart per scorer with a line per variant and the changed versions ringed', async () => {
     const point = (id: string, at: number, agent: string, mean: number) => ({
       experimentId: id,
