@@ -19,6 +19,7 @@ import { modelCallBench } from './model-call.bench';
 import { agentsBench } from './agents.bench';
 import { agentsPageBench } from './agents-page.bench';
 import { experimentBench } from './experiment.bench';
+import { experimentUiBench } from './experiment-ui.bench';
 import { gatewayBench } from './gateway.bench';
 import { telemetryBench } from './telemetry.bench';
 import { filesBench } from './files.bench';
@@ -40,6 +41,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   agents: agentsBench,
   'agents-page': agentsPageBench,
   experiment: experimentBench,
+  'experiment-ui': experimentUiBench,
   gateway: gatewayBench,
   telemetry: telemetryBench,
   files: filesBench,

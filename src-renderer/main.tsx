@@ -13,6 +13,7 @@ import './styles/config.css';
 import './styles/debugger.css';
 import './styles/compare.css';
 import './styles/batch.css';
+import './styles/experiments.css';
 import './styles/content.css';
 import './styles/structure.css';
 import './styles/playground.css';

@@ -218,7 +218,10 @@
  *                              New Run's agent-select has user agents as `agent:NAME`
  * Compare (issue 28):          compare-agent-definition (`data-differs`), with DiffText
  *                              parts per changed field (`data-field`)
+ * Experiments, datasets       see test-ids-experiments.ts (issue 31)
  */
+import { EXPERIMENT_TEST_IDS } from './test-ids-experiments';
+
 export const TEST_IDS = {
   app: 'app',
   taskInput: 'task-input',
@@ -606,6 +609,7 @@ export const TEST_IDS = {
   agentProfile: 'agent-profile',
   agentProfileSelect: 'agent-profile-select',
   compareAgentDefinition: 'compare-agent-definition',
+  ...EXPERIMENT_TEST_IDS,
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;
@@ -621,3 +625,4 @@ export const profileTestId = (part: string, name?: string) =>
   name === undefined ? `profile-${part}` : `profile-${part}-${name}`;
 export const settingsFieldId = (section: string, key: string) => `settings-field-${section}-${key}`;
 export const settingsResetId = (section: string, key: string) => `settings-reset-${section}-${key}`;
+export { datasetItemFieldId } from './test-ids-experiments';

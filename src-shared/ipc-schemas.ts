@@ -14,6 +14,7 @@ import { breakpointSpec, debugEdit, toolName } from './debug-schemas';
 import { filesSchemas } from './files-schemas';
 import { playgroundSchemas } from './playground-schemas';
 import { agentsSchemas } from './agents-schemas';
+import { experimentsSchemas } from './experiments-schemas';
 import {
   CONFIG_AGENT_NAMES,
   CONFIG_API_TYPES,
@@ -283,6 +284,7 @@ export const requestSchemas = {
     })
     .strict(),
   ...filesSchemas,
+  ...experimentsSchemas,
   'config:get': empty,
   'config:save': z
     .object({

@@ -67,6 +67,8 @@ import type { GatewaySetInput, GatewayView } from './domain/gateway';
 import type * as Playground from './domain/playground';
 import type { TelemetryStatusView } from './domain/telemetry-status';
 import { AGENTS_API_METHODS, AGENTS_CHANNELS, type AgentsRequestMap } from './agents-contract';
+import type * as X from './domain/experiments';
+import { EXPERIMENT_CHANNELS, EXPERIMENT_METHODS } from './domain/experiments';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
@@ -85,6 +87,7 @@ export * from './domain/files';
 export * from './domain/terminal';
 export * from './domain/playground';
 export * from './domain/agent-editor';
+export * from './domain/experiments';
 
 export type EmptyInput = Record<string, never>;
 
@@ -210,6 +213,17 @@ export interface RequestMap extends AgentsRequestMap {
   };
   // OpenTelemetry live export and receiver (docs/telemetry.md)
   'telemetry:status': { input: EmptyInput; output: TelemetryStatusView };
+  // datasets and experiments (docs/experiments.md); progress is the batch's `batch:progress`
+  'datasets:list': { input: EmptyInput; output: X.DatasetListEntry[] };
+  'datasets:get': { input: { name: string }; output: X.DatasetView };
+  'datasets:save': { input: X.DatasetSaveInput; output: X.DatasetView };
+  'datasets:add-runs': { input: X.DatasetAddRunsInput; output: X.DatasetAddRunsResult };
+  'experiments:list': { input: EmptyInput; output: X.ExperimentSummary[] };
+  'experiments:get': { input: { experimentId: string }; output: X.ExperimentView };
+  'experiments:start': { input: X.ExperimentStartInput; output: X.ExperimentSummary };
+  'experiments:resume': { input: { experimentId: string }; output: X.ExperimentSummary };
+  'experiments:stop': { input: { experimentId: string }; output: { stopped: boolean } };
+  'experiments:trend': { input: { datasetPath: string }; output: X.ExperimentTrendView };
 }
 export type RequestChannel = keyof RequestMap;
 export type RequestInput<C extends RequestChannel> = RequestMap[C]['input'];
@@ -294,6 +308,7 @@ export const REQUEST_CHANNELS = [
   'playground:save-prompt',
   'telemetry:status',
   ...AGENTS_CHANNELS,
+  ...EXPERIMENT_CHANNELS,
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
@@ -364,6 +379,7 @@ export const API_METHODS = {
   savePlaygroundPrompt: 'playground:save-prompt',
   getTelemetryStatus: 'telemetry:status',
   ...AGENTS_API_METHODS,
+  ...EXPERIMENT_METHODS,
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',

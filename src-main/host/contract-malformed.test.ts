@@ -284,6 +284,38 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
     'agents:delete': [{ input: { name: 'x y' }, path: 'name' }],
     'agents:import': [{ input: { content: '' }, path: 'content' }],
     'agents:export': [{ input: { ref: '/etc/passwd' }, path: 'ref' }],
+    'datasets:list': [{ input: { all: true }, path: '(input)' }],
+    'datasets:get': [{ input: { name: '../etc' }, path: 'name' }],
+    'datasets:save': [
+      { input: { name: 'd', items: [{ id: 'a', task: '' }] }, path: 'items.0.task' },
+      { input: { name: 'd', items: [{ id: 'a', task: 't', extra: 1 }] }, path: 'items.0' },
+    ],
+    'datasets:add-runs': [
+      { input: { name: 'd', runIds: [] }, path: 'runIds' },
+      { input: { name: 'd', runIds: ['../x'] }, path: 'runIds.0' },
+    ],
+    'experiments:list': [{ input: { all: true }, path: '(input)' }],
+    'experiments:get': [{ input: { experimentId: '..' }, path: 'experimentId' }],
+    'experiments:start': [
+      {
+        input: { name: 'e', dataset: 'd', variants: [], repeats: 1, scorers: [], concurrency: 1 },
+        path: 'variants',
+      },
+      {
+        input: {
+          name: 'e',
+          dataset: 'd',
+          variants: [{ name: 'A', agent: 'swe' }],
+          repeats: 1,
+          scorers: [{ name: 's', kind: 'vibes' }],
+          concurrency: 1,
+        },
+        path: 'scorers.0.kind',
+      },
+    ],
+    'experiments:resume': [{ input: {}, path: 'experimentId' }],
+    'experiments:stop': [{ input: { experimentId: 3 }, path: 'experimentId' }],
+    'experiments:trend': [{ input: { datasetPath: '' }, path: 'datasetPath' }],
   };
   /** wrong shapes every entry must refuse */
   const GENERIC: unknown[] = [undefined, null, 42, 'text', [], [{}]];

@@ -15,6 +15,7 @@ import {
   type RunSummary,
 } from '@shared/ipc';
 import { AGENTS_CHANNELS } from '@shared/agents-contract';
+import { EXPERIMENT_METHODS } from '@shared/domain/experiments';
 import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
 import { readAppVersion } from './app-version';
 import { TEST_RUN_PNG_BASE64 } from './testing/test-runs';
@@ -488,9 +489,12 @@ describe('contract over WebSocket: one round trip per entry', () => {
       'runs:changes',
       'runs:patch',
       'runs:workspaces-diff',
+      'runs:change-counts',
     ] as const;
     for (const channel of channels) expect(other).toContain(channel);
-    mark(...channels);
+    // runs:workspaces-first is asked through the UI's client there
+    expect(other).toContain('api.firstWorkspaceDivergence(');
+    mark(...channels, 'runs:workspaces-first');
   });
 
   it('playground:open, playground:send, playground:save-prompt, round-tripped in playground-contract.test.ts', () => {
@@ -504,6 +508,14 @@ describe('contract over WebSocket: one round trip per entry', () => {
     const other = readFileSync(join(import.meta.dirname, 'agents-contract.test.ts'), 'utf8');
     for (const channel of AGENTS_CHANNELS) expect(other).toContain(`mark('${channel}')`);
     mark(...AGENTS_CHANNELS);
+  });
+
+  it('datasets:* and experiments:*, round-tripped in experiments-contract.test.ts', () => {
+    const other = readFileSync(join(import.meta.dirname, 'experiments-contract.test.ts'), 'utf8');
+    for (const [method, channel] of Object.entries(EXPERIMENT_METHODS)) {
+      expect(other).toContain(`api.${method}(`);
+      mark(channel);
+    }
   });
 
   it('covers every request channel of the contract', () => {

@@ -32,6 +32,7 @@ import { createBatchHandlers } from './batch-handlers';
 import { createGatewayHandlers } from './gateway-handlers';
 import { createTelemetryHandlers } from './telemetry-handlers';
 import { createFilesHandlers } from './files-handlers';
+import { createExperimentsHandlers } from './experiments-handlers';
 import { createTerminalHandlers } from './terminal-handlers';
 import { createPlaygroundHandlers } from './playground-handlers';
 import { admitAgentRef, createAgentsHandlers } from './agents-handlers';
@@ -235,6 +236,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     ...createTerminalHandlers(runtime),
     ...createPlaygroundHandlers(runtime, (delta) => deps.onPlaygroundDelta?.(delta)),
     ...createAgentsHandlers(runtime),
+    ...createExperimentsHandlers(runtime),
   };
 }
 

@@ -5,6 +5,7 @@ import { ComparePage } from '../features/compare/ComparePage';
 import { BatchPage } from '../features/batch/BatchPage';
 import { PlaygroundPage } from '../features/playground/PlaygroundPage';
 import { AgentsPage } from '../features/agents/AgentsPage';
+import { ExperimentsPage } from '../features/experiments/ExperimentsPage';
 import { ConfigEditor } from '../features/config/ConfigEditor';
 import { RunHistory } from '../features/history/RunHistory';
 import { Inspector } from '../features/inspector/Inspector';
@@ -45,7 +46,7 @@ export function App() {
         <nav className="topnav" aria-label="Pages">
           <button
             type="button"
-            className={`tab${view !== 'config' && view !== 'batch' && view !== 'agents' ? ' is-active' : ''}`}
+            className={`tab${['config', 'batch', 'agents', 'experiments'].includes(view) ? '' : ' is-active'}`}
             onClick={() =>
               store.getState().showView(store.getState().selectedRunId ? 'run' : 'new')
             }
@@ -67,6 +68,14 @@ export function App() {
             onClick={() => store.getState().showAgents(null)}
           >
             Agents
+          </button>
+          <button
+            type="button"
+            className={`tab${view === 'experiments' ? ' is-active' : ''}`}
+            data-testid={TEST_IDS.navExperiments}
+            onClick={() => store.getState().showExperiments({ kind: 'list' })}
+          >
+            Experiments
           </button>
           <button
             type="button"
@@ -114,6 +123,8 @@ export function App() {
             <PlaygroundPage />
           ) : view === 'agents' ? (
             <AgentsPage />
+          ) : view === 'experiments' ? (
+            <ExperimentsPage />
           ) : (
             <RunView />
           )}

@@ -4,6 +4,12 @@
  * window (a file URL), survives a reload, and changing it is no navigation the Electron
  * window has to allow. Row ids are event seqs, so a link stays valid across reloads.
  */
+import type { ExperimentsPage } from '../store/experiments-slice';
+import {
+  experimentsRouteOf,
+  formatExperimentsRoute,
+} from '../features/experiments/experiments-route';
+
 export type Route =
   | { page: 'new' }
   | { page: 'settings' }
@@ -11,11 +17,12 @@ export type Route =
   | { page: 'batch'; batchId?: string }
   | { page: 'playground'; runId: string; seq: number }
   | { page: 'agents'; name?: string }
+  | { page: 'experiments'; at: ExperimentsPage }
   | { page: 'run'; runId: string; itemId?: number };
 
 /** What the store shows, as a route (the parts of state the URL names). */
 export interface RouteState {
-  view: 'run' | 'new' | 'config' | 'compare' | 'batch' | 'playground' | 'agents';
+  view: 'run' | 'new' | 'config' | 'compare' | 'batch' | 'playground' | 'agents' | 'experiments';
   selectedRunId: string | null;
   /** the batch the Batch view shows (null: its form and list) */
   batchId: string | null;
@@ -25,6 +32,7 @@ export interface RouteState {
   playground?: { runId: string; seq: number } | null;
   /** the agent the Agents page's editor shows (null: the list) */
   agentName: string | null;
+  experimentsPage?: ExperimentsPage;
 }
 
 const RUN_ID = /^[A-Za-z0-9._-]{1,200}$/;
@@ -51,6 +59,8 @@ export function parseRoute(hash: string): Route | null {
     const seq = Number(key);
     return Number.isInteger(seq) && seq > 0 ? { page: 'playground', runId: id, seq } : null;
   }
+  if (page === 'experiments')
+    return { page: 'experiments', at: experimentsRouteOf(parts.slice(1)) };
   if (page === 'run' && id && RUN_ID.test(id) && !/^\.+$/.test(id)) {
     const itemId = key === 'event' ? Number(value) : NaN;
     return Number.isInteger(itemId) && itemId > 0
@@ -74,6 +84,8 @@ export function formatRoute(route: Route): string {
       return route.batchId ? `#/batch/${encodeURIComponent(route.batchId)}` : '#/batch';
     case 'playground':
       return `#/playground/${encodeURIComponent(route.runId)}/${route.seq}`;
+    case 'experiments':
+      return formatExperimentsRoute(route.at);
     case 'run': {
       const base = `#/run/${encodeURIComponent(route.runId)}`;
       return route.itemId !== undefined ? `${base}/event/${route.itemId}` : base;
@@ -93,6 +105,8 @@ export function routeOf(s: RouteState): Route {
     return s.agentName ? { page: 'agents', name: s.agentName } : { page: 'agents' };
   if (s.view === 'batch')
     return s.batchId ? { page: 'batch', batchId: s.batchId } : { page: 'batch' };
+  if (s.view === 'experiments')
+    return { page: 'experiments', at: s.experimentsPage ?? { kind: 'list' } };
   if (s.view === 'run' && s.selectedRunId) {
     return s.selectedItemId !== null
       ? { page: 'run', runId: s.selectedRunId, itemId: s.selectedItemId }
@@ -111,6 +125,8 @@ export function isSamePage(a: Route, b: Route): boolean {
     return a.runId === b.runId && a.seq === b.seq;
   }
   if (a.page === 'agents' && b.page === 'agents') return a.name === b.name;
+  if (a.page === 'experiments' && b.page === 'experiments')
+    return formatExperimentsRoute(a.at) === formatExperimentsRoute(b.at);
   return true;
 }
 

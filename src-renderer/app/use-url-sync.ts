@@ -61,6 +61,10 @@ export function useUrlSync(store: WorkbenchStore, win: Window = window): void {
           )
             s.openPlayground(route.runId, route.seq);
           return;
+        case 'experiments':
+          if (s.view !== 'experiments' || formatRoute(route) !== formatRoute(routeOf(s)))
+            s.showExperiments(route.at);
+          return;
         case 'run':
           if (s.selectedRunId !== route.runId) s.selectRun(route.runId);
           else if (s.view !== 'run') s.showView('run');

@@ -30,6 +30,7 @@ import { createSettingsCommands, type SettingsCommands } from './settings-comman
 import type { WorkbenchStore } from './store';
 import { createDebugCommands, type DebugCommands } from './debug-commands';
 import { createBatchCommands, type BatchCommands } from './batch-commands';
+import { createExperimentCommands, type ExperimentCommands } from './experiment-commands';
 import { createImageSource, type ImageSource } from './image-source';
 import { createAgentsCommands, type AgentsCommands } from './agents-commands';
 
@@ -105,6 +106,8 @@ export interface Bridge {
   batch: BatchCommands;
   /** the Agents page: definitions, versions, the tools to pick from */
   agents: AgentsCommands;
+  /** datasets and experiments (issue 31): reports, trends, progress pushes */
+  experiments: ExperimentCommands;
   /** the images a run's history kept (issue 17) */
   images: ImageSource;
   /** the model gateway (docs/gateway.md): its state, on/off and its profile */
@@ -481,6 +484,7 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       return runId;
     },
     batch: createBatchCommands(api),
+    experiments: createExperimentCommands(api),
     images: createImageSource(api),
     gateway: {
       status: () => api.getGateway({}),

@@ -8,6 +8,7 @@ import { createSandboxSlice, type SandboxSlice } from './sandbox-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
 import { createPlaygroundSlice, type PlaygroundSlice } from './playground-slice';
 import { createAgentsSlice, type AgentsSlice } from './agents-slice';
+import { createExperimentsSlice, type ExperimentsSlice } from './experiments-slice';
 
 export type WorkbenchState = RunsSlice &
   ConnectionSlice &
@@ -16,7 +17,8 @@ export type WorkbenchState = RunsSlice &
   SandboxSlice &
   CompareSlice &
   PlaygroundSlice &
-  AgentsSlice;
+  AgentsSlice &
+  ExperimentsSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 export function createWorkbenchStore(): WorkbenchStore {
@@ -29,5 +31,6 @@ export function createWorkbenchStore(): WorkbenchStore {
     ...createCompareSlice(...a),
     ...createPlaygroundSlice(...a),
     ...createAgentsSlice(...a),
+    ...createExperimentsSlice(...a),
   }));
 }

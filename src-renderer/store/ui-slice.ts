@@ -14,7 +14,8 @@ import {
 import { ALL_HISTORY, type HistoryFilters } from './history';
 import type { WorkbenchState } from './store';
 
-export type View = 'run' | 'new' | 'config' | 'compare' | 'batch' | 'playground' | 'agents';
+export type View =
+  'run' | 'new' | 'config' | 'compare' | 'batch' | 'playground' | 'agents' | 'experiments';
 
 /** Settings pages beside the per-agent model pages: the sections every run uses. */
 export const SETTINGS_SECTIONS = ['sandbox', 'browser', 'telemetry', 'mcp'] as const;

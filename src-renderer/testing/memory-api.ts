@@ -231,6 +231,18 @@ export function createMemoryApi(
     },
     listBatches: async () => [],
     ...memoryAgents(),
+    // datasets and experiments: none until a test overrides them
+    listDatasets: async () => [],
+    listExperiments: async () => [],
+    getDataset: async (input: { name: string }) => {
+      throw new AppApiError({ code: 'not_found', message: `No dataset "${input.name}"` });
+    },
+    getExperiment: async (input: { experimentId: string }) => {
+      throw new AppApiError({
+        code: 'not_found',
+        message: `No experiment "${input.experimentId}"`,
+      });
+    },
     getGateway: async () => ({ isOn: false, profile: 'default' }),
     setGateway: async (input: { isOn: boolean; profile?: string }) => ({
       isOn: input.isOn,

@@ -39,6 +39,9 @@ export interface ExperimentListEntry {
 }
 
 export class ExperimentService {
+  /** the facts of ended runs, by run and place (see runFacts) */
+  private readonly endedFacts = new Map<string, ExperimentRunFacts>();
+
   constructor(
     private readonly deps: {
       dir: string;
@@ -128,7 +131,12 @@ export class ExperimentService {
     return record;
   }
 
-  /** The facts of every ended run of the experiment, from their histories. */
+  /**
+   * The facts of every ended run of the experiment, from their histories. An ended run's
+   * history no longer changes, so its facts are kept once read (a report shown again, or
+   * refreshed while the experiment runs, reads only the runs that ended since); a run
+   * removed from the history is dropped.
+   */
   runFacts(record: ExperimentRecord): ExperimentRunFacts[] {
     const grid = this.deps.batches.grid(record.batchId);
     const facts: ExperimentRunFacts[] = [];
@@ -136,12 +144,25 @@ export class ExperimentService {
       for (const [variantIndex, cell] of row.entries())
         for (const run of cell.runs) {
           if (run.status !== 'done' || !run.runId) continue;
-          const events = this.deps.runs.history.read(run.runId)?.events;
-          const fact =
-            events && runFactsOf(events, { itemIndex, variantIndex, repeat: run.repeat });
+          const at = { itemIndex, variantIndex, repeat: run.repeat };
+          const key = `${run.runId}\0${itemIndex}\0${variantIndex}\0${run.repeat}`;
+          let fact = this.endedFacts.get(key);
+          if (fact && !this.deps.runs.get(run.runId)) {
+            this.endedFacts.delete(key);
+            fact = undefined;
+          } else if (!fact) {
+            const events = this.deps.runs.history.read(run.runId)?.events;
+            fact = events && runFactsOf(events, at);
+            if (fact) this.endedFacts.set(key, fact);
+          }
           if (fact) facts.push(fact);
         }
     return facts;
+  }
+
+  /** The progress of one experiment's batch (undefined: its batch is gone). */
+  progress(record: ExperimentRecord): BatchProgress | undefined {
+    return this.deps.batches.list().find((b) => b.batchId === record.batchId)?.progress;
   }
 
   report(experimentId: string): ExperimentReport {

@@ -6,6 +6,7 @@
 import { TEST_IDS } from '../../test-ids';
 import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import { MAX_COMPARED } from '../../store/compare-slice';
+import { AddToDataset } from './AddToDataset';
 
 export function CompareBar() {
   const store = useWorkbenchStore();
@@ -39,6 +40,7 @@ export function CompareBar() {
       >
         Compare {count >= 2 ? count : ''}
       </button>
+      <AddToDataset runIds={selection} testId={TEST_IDS.historyAddToDataset} />
       <button
         type="button"
         className="secondary"

@@ -12,6 +12,7 @@ import { formatCount, formatDuration, totalTokens } from '../../lib/format';
 import { useNow } from '../../lib/use-now';
 import { runErrorText, sandboxCause } from '../../store/timeline/run-error-text';
 import { RunWorkspaceLine } from './RunWorkspaceLine';
+import { AddToDataset } from '../history/AddToDataset';
 
 /**
  * Agent, model, the run's one badge (state and outcome together), the health line
@@ -187,6 +188,7 @@ export function RunHeader({ runId }: { runId: string }) {
             Export
           </button>
         )}
+        {!isLive && <AddToDataset runIds={[runId]} testId={TEST_IDS.addToDataset} />}
       </div>
       <RunWorkspaceLine summary={summary} />
       {summary.error && (
