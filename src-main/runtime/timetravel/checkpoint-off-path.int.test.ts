@@ -3,7 +3,7 @@
  * archive is written beside the next step), and still holds exactly that boundary's files.
  * Against the real engine: the archive of step 1 is held back until the next step has
  * rewritten a file in place, appended to and overwritten part of another, written through
- * a hard link, deleted a file and a folder, retargeted a symlink and added files; then
+ * a hard link, deleted a file, moved a folder, retargeted a symlink and added files; then
  * the checkpoint, restored into a fresh container (a fork's path) and read back by the
  * Files panel's reader, is byte for byte the workspace as it was at the boundary.
  */
@@ -108,7 +108,7 @@ describe.skipIf(!docker.available)('checkpoints off the step’s path', () => {
     return contents(other.workspaceDir);
   }
 
-  it('holds exactly the boundary’s files while the next step writes and deletes', async () => {
+  it('holds exactly the boundary’s files while the next step writes, deletes and moves', async () => {
     const session = tempSession();
     sessions.push(session);
     const { sh } = await shellOf(session);
@@ -132,12 +132,15 @@ describe.skipIf(!docker.available)('checkpoints off the step’s path', () => {
       },
     });
 
-    // Step 1's files: several MB so the archive is not written in an instant either.
+    // Step 1's files: a large one staged on disk, the others held in memory by the capture.
     await sh(
       [
         'cd /workspace',
         "printf 'the original text\\n' > edit.txt",
-        'head -c 4194304 /dev/urandom > big.bin',
+        // past what a capture holds in memory (64 MB): staged on disk
+        'head -c 73400320 /dev/urandom > big.bin',
+        // held in memory until the archive is written
+        'head -c 2097152 /dev/urandom > mid.bin',
         'printf keep-me > gone.txt',
         'mkdir -p dir/sub && printf nested > dir/sub/n.txt',
         'ln -s edit.txt link',
@@ -158,10 +161,11 @@ describe.skipIf(!docker.available)('checkpoints off the step’s path', () => {
         'cd /workspace',
         "printf 'rewritten in place\\n' > edit.txt", // O_TRUNC: the same inode
         'printf appended >> big.bin',
+        'printf YYYYYYYY | dd of=mid.bin bs=1 seek=4096 conv=notrunc 2>/dev/null',
         'printf XXXXXXXX | dd of=big.bin bs=1 seek=1000 conv=notrunc 2>/dev/null',
         'printf through-the-other-name >> hard-b',
         'rm gone.txt',
-        'rm -r dir',
+        'mv dir moved',
         'ln -sfn run.sh link',
         'chmod 644 run.sh',
         'printf new > new.txt',

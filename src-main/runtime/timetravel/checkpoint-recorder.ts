@@ -95,6 +95,8 @@ export class CheckpointRecorder {
   private lastContainer: string | undefined;
   /** host mode: the ctime mark of the previous snapshot */
   private mark: number | undefined;
+  /** host mode: the paths the previous snapshot listed (a path new since is taken whole) */
+  private listed: ReadonlySet<string> | undefined;
   /** the engine runs here and the workspace is its bind mount: snapshots on the host */
   private isHostMode: Promise<boolean> | undefined;
   private hasWarned = false;
@@ -157,6 +159,7 @@ export class CheckpointRecorder {
           store.stagingPath(runId, step),
           this.mark,
           caps,
+          this.listed,
         );
         const kept = this.prepare(agent, step, sandbox.id, { ...capture, processes: [] });
         const archive = partial;
@@ -198,6 +201,7 @@ export class CheckpointRecorder {
       await capture.write(archive);
       this.keep(kept, archive);
       this.mark = capture.mark;
+      this.listed = new Set(kept.meta.manifest.map((e) => e.path));
       // What runs in the container needs an exec (~70 ms): looked at beside the next
       // step; it sees the processes a moment after the boundary.
       void listBackgroundProcesses(target)

@@ -85,16 +85,16 @@ const SLACK_MS = 10;
 /** Folders open at once while walking: a deeper nesting is left out (the fd table is shared). */
 const MAX_DEPTH = 256;
 const END_OF_ARCHIVE = 2 * BLOCK;
-/** A deferred archive holds files up to this size in memory instead of staging a copy. */
-const SMALL_FILE = 64 * 1024;
-/** ...and at most this much of them per snapshot. */
-const IN_MEMORY_LIMIT = 16 * 1024 * 1024;
+/** What a deferred archive holds of its files' bytes in memory; the rest is staged on disk. */
+const IN_MEMORY_LIMIT = 64 * 1024 * 1024;
 
 export async function takeHostSnapshot(
   root: string,
   outFile: string,
   since: number | undefined,
   caps: SnapshotCaps = NO_CAPS,
+  /** the paths of the previous snapshot's listing: a path not in it is taken whatever its ctime */
+  previous?: ReadonlySet<string>,
 ): Promise<HostSnapshotResult> {
   const mark = Date.now();
   const rootFd = openRoot(root);
@@ -104,7 +104,7 @@ export async function takeHostSnapshot(
     try {
       const walk = new SnapshotWalk(
         fstatSync(rootFd).dev,
-        since,
+        { since, previous },
         caps,
         new TarFileWriter(out, Math.min(caps.stepBytes, caps.roomBytes)),
         undefined,
@@ -157,6 +157,8 @@ export async function captureHostSnapshot(
   stagingDir: string,
   since: number | undefined,
   caps: SnapshotCaps = NO_CAPS,
+  /** the paths of the previous snapshot's listing: a path not in it is taken whatever its ctime */
+  previous?: ReadonlySet<string>,
 ): Promise<HostCapture> {
   const mark = Date.now();
   const rootFd = openRoot(root);
@@ -164,7 +166,13 @@ export async function captureHostSnapshot(
   const discard = () => rmSync(stagingDir, { recursive: true, force: true });
   try {
     const writer = TarFileWriter.deferred(Math.min(caps.stepBytes, caps.roomBytes));
-    const walk = new SnapshotWalk(fstatSync(rootFd).dev, since, caps, writer, stagingDir);
+    const walk = new SnapshotWalk(
+      fstatSync(rootFd).dev,
+      { since, previous },
+      caps,
+      writer,
+      stagingDir,
+    );
     await walk.folder(rootFd, '', 0);
     writer.finish();
     return {
@@ -211,7 +219,8 @@ class SnapshotWalk {
 
   constructor(
     private readonly dev: number,
-    private readonly since: number | undefined,
+    /** the previous snapshot's mark and listing (none: take everything) */
+    private readonly previous: { since: number | undefined; previous?: ReadonlySet<string> },
     private readonly caps: SnapshotCaps,
     readonly writer: TarFileWriter,
     /** a deferred archive: file bytes are copied here now, archived later */
@@ -240,7 +249,13 @@ class SnapshotWalk {
             : 'o';
       const entry: ManifestEntry = { path, kind };
       this.manifest.push(entry);
-      const isChanged = this.since === undefined || stat.ctimeMs >= this.since - SLACK_MS;
+      const { since, previous } = this.previous;
+      // A path the previous listing did not have is taken whatever its ctime: a folder
+      // moved (`mv dir moved`) gets a new ctime, the files under it keep theirs.
+      const isChanged =
+        since === undefined ||
+        stat.ctimeMs >= since - SLACK_MS ||
+        (previous !== undefined && !previous.has(path));
       if (kind === 'd') {
         if (depth >= MAX_DEPTH) {
           entry.skipped = `nested deeper than ${MAX_DEPTH} folders`;
@@ -343,12 +358,14 @@ class SnapshotWalk {
   }
 
   /**
-   * A deferred archive keeps a small file's bytes in memory (read now, like any header):
-   * a staged copy costs a handful of calls per file, which for hundreds of small files
-   * is more than reading them. Up to a bound, so a folder of many files cannot fill memory.
+   * A deferred archive keeps a file's bytes in memory (read from the page cache now, like
+   * any header) up to a bound per snapshot, and stages a copy on disk beyond it. Memory
+   * first: writing a copy on the step's path is throttled like any write when the disk is
+   * busy writing back (docs/performance.md, "Checkpoints off the step's path"), and a copy
+   * per file costs a handful of calls.
    */
   private isHeldInMemory(size: number): boolean {
-    if (size > SMALL_FILE || this.inMemory + size > IN_MEMORY_LIMIT) return false;
+    if (this.inMemory + size > IN_MEMORY_LIMIT) return false;
     this.inMemory += size;
     return true;
   }
