@@ -1,7 +1,8 @@
 /**
  * Issue 27: a step's checkpoint is taken off the step's path (the boundary captures, the
  * archive is written beside the next step), and still holds exactly that boundary's files.
- * Against the real engine: the archive of step 1 is held back until the next step has
+ * Against the real engine: the boundary returns at once, the next step's tool call (through
+ * the sandbox, as every tool's) waits for the capture, and the archive of step 1 is held back until that step has
  * rewritten a file in place, appended to and overwritten part of another, written through
  * a hard link, deleted a file, moved a folder, retargeted a symlink and added files; then
  * the checkpoint, restored into a fresh container (a fork's path) and read back by the
@@ -87,7 +88,12 @@ describe.skipIf(!docker.available)('checkpoints off the step’s path', () => {
       const r = await shell.run(command, { timeoutMs: 60_000 });
       expect(r.exitCode, r.stderr).toBe(0);
     };
-    return { sandbox, sh };
+    // a tool's call: through the sandbox, which holds it while a checkpoint captures
+    const tool = async (command: string) => {
+      const r = await sandbox.runInShell(shell, command, { timeoutMs: 60_000 });
+      expect(r.exitCode, r.stderr).toBe(0);
+    };
+    return { sandbox, sh, tool };
   }
 
   async function restored(store: CheckpointStore, step: number): Promise<Map<string, string>> {
@@ -111,7 +117,7 @@ describe.skipIf(!docker.available)('checkpoints off the step’s path', () => {
   it('holds exactly the boundary’s files while the next step writes, deletes and moves', async () => {
     const session = tempSession();
     sessions.push(session);
-    const { sh } = await shellOf(session);
+    const { sh, tool } = await shellOf(session);
     const store = new CheckpointStore(mkdtempSync(join(tmpdir(), 'wb-offpath-')));
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -152,11 +158,11 @@ describe.skipIf(!docker.available)('checkpoints off the step’s path', () => {
     const atBoundary = contents(session.workspaceDir);
     await recorder.atStepBoundary('swe', 1);
     // The boundary returned with the archive not written: nothing claims to be step 1 yet.
-    expect(archiveWaits).toEqual([1]);
     expect(store.list(RUN)).toEqual([]);
 
-    // The next step, while step 1's archive is still to be written.
-    await sh(
+    // The next step, at once: its tool call waits for the capture (if still running), then
+    // writes while step 1's archive is still to be written.
+    await tool(
       [
         'cd /workspace',
         "printf 'rewritten in place\\n' > edit.txt", // O_TRUNC: the same inode
@@ -174,6 +180,8 @@ describe.skipIf(!docker.available)('checkpoints off the step’s path', () => {
     );
     const afterNextStep = contents(session.workspaceDir);
     expect(afterNextStep).not.toEqual(atBoundary);
+    expect(archiveWaits).toEqual([1]); // captured, its archive still held back
+    expect(store.list(RUN)).toEqual([]);
 
     release();
     await recorder.settled();

@@ -14,10 +14,11 @@
  * meets a full disk, is removed and the run's checkpointing stops with a
  * `checkpoint.limited` event: the steps before keep theirs, the disk is not filled.
  *
- * Off the step's path (issue 27): with a host snapshot, the boundary only captures (the
- * walk, the listing, a staged copy of each changed file's bytes); the archive is written
- * from the staged copies and committed while the next step runs, so it holds exactly the
- * boundary's files whatever that step writes. `settled()` waits for it (the run's session
+ * Off the step's path (issue 27): with a host snapshot, the boundary returns at once; the
+ * capture (the walk, the listing, the changed files' bytes) runs beside the next step's
+ * model call while the sandbox holds that step's tool calls, then the archive is written
+ * from the capture and committed while the step runs, so it holds exactly the boundary's
+ * files whatever that step writes. `settled()` waits for it (the run's session
  * is released only after). A crash before the commit leaves only partials the sweep removes.
  */
 import type { RunEventPayload } from '@shared/events';
@@ -110,11 +111,12 @@ export class CheckpointRecorder {
   constructor(private readonly input: CheckpointRecorderInput) {}
 
   /**
-   * The step boundary: on the host, only the capture (the walk and a staged copy of the
-   * changed files, checkpoint-capture in docs/performance.md) holds the run up; the archive
-   * is written and committed beside the next step (`settled` waits for it). The next
-   * boundary waits for the previous archive first: the chain (its ctime mark, the skipped
-   * files, the room left) continues from a snapshot known to be kept.
+   * The step boundary: on the host, nothing holds the run up but the room's arithmetic.
+   * The capture (the walk, the listing, the changed files' bytes) runs beside the next
+   * step's model call, the sandbox holding that step's tool calls until it is done; the
+   * archive is then written and committed beside the step (`settled` waits for all of it).
+   * The next boundary waits for the previous snapshot first: the chain (its ctime mark,
+   * the skipped files, the room left) continues from a snapshot known to be kept.
    */
   readonly atStepBoundary = async (agent: string, step: number): Promise<void> => {
     await this.pending;
@@ -154,19 +156,31 @@ export class CheckpointRecorder {
       partial = store.partialArchivePath(runId, step);
       const caps = { stepBytes: limits.stepLimit, roomBytes: room.bytes };
       if (isHost) {
-        const capture = await captureHostSnapshot(
+        // The capture runs beside the next step's model call; the sandbox holds that step's
+        // tool calls (its only writers besides processes left running) until it is done.
+        const capturing = captureHostSnapshot(
           session.workspaceDir,
           store.stagingPath(runId, step),
           this.mark,
           caps,
           this.listed,
         );
-        const kept = this.prepare(agent, step, sandbox.id, { ...capture, processes: [] });
+        sandbox.holdCallsUntil(capturing);
         const archive = partial;
         partial = undefined;
-        this.pending = this.archiveInBackground(capture, archive, kept, target, room).catch(
-          (error: unknown) => this.input.warn(`Run ${runId}: ${(error as Error).message}`),
-        );
+        const atRoom = room;
+        this.pending = capturing
+          .then(
+            (capture) => {
+              const kept = this.prepare(agent, step, sandbox.id, { ...capture, processes: [] });
+              return this.archiveInBackground(capture, archive, kept, target, atRoom);
+            },
+            (error: unknown) => {
+              store.discard(archive);
+              this.failed(agent, step, error, atRoom);
+            },
+          )
+          .catch((error: unknown) => this.input.warn(`Run ${runId}: ${(error as Error).message}`));
         return;
       }
       const taken = await takeSnapshot(target, partial, {
