@@ -137,7 +137,7 @@ async function checkpointFigures(sizeMb: number, scratch: string): Promise<Figur
       session,
       sandboxes: manager,
       settings,
-      limits: { budget: 8 << 30, runLimit: 8 << 30, stepLimit: 4 << 30 },
+      limits: { budget: 8 * 1024 ** 3, runLimit: 8 * 1024 ** 3, stepLimit: 4 * 1024 ** 3 },
       warn: (message) => console.warn(message),
       emit: () => undefined,
     });
@@ -167,6 +167,10 @@ async function checkpointFigures(sizeMb: number, scratch: string): Promise<Figur
       boundary.push(performance.now() - t);
     }
     await recorder.settled();
+    const kept = new CheckpointStore(join(scratch, `runs-${sizeMb}`)).list(
+      `20260101T000000-brec${String(sizeMb).padStart(4, '0')}`,
+    );
+    if (kept.length !== STEPS + 1) throw new Error(`the recorder kept ${kept.length} checkpoints`);
     const archive: number[] = [];
     for (let i = 0; i < (sizeMb >= 500 ? 2 : 4); i++) {
       const t = performance.now();
