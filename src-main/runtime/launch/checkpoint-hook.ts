@@ -33,5 +33,13 @@ export function checkpointHook(
     // a limit the snapshots hit belongs to the run's story (checkpoint.limited)
     emit: context.emit,
   });
+  // A step's archive is written beside the next step (checkpoint-recorder.ts): the run's
+  // session (its container, a per-run workspace) is released, and the run finishes, only
+  // once the last one is kept.
+  const release = opened.release;
+  opened.release = async () => {
+    await recorder.settled();
+    await release();
+  };
   return recorder.atStepBoundary;
 }

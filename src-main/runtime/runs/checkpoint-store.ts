@@ -9,7 +9,9 @@
  * A step's snapshot is written under a temporary name (`step-N.tar.<pid>.partial`) and
  * becomes `step-N.tar` only with its record beside it (issue 24 item 3): a snapshot cut
  * short by a full disk, a cap or a crash is never listed or used, and `sweep` removes
- * what a crashed process left.
+ * what a crashed process left. A host snapshot's bytes are staged first in
+ * `step-N.stage.<pid>.partial/` (issue 27: the archive is written beside the next step),
+ * a partial too.
  */
 import {
   existsSync,
@@ -48,7 +50,7 @@ export interface CheckpointMeta {
 
 const SUFFIX = '.checkpoints';
 const EVICTED = 'EVICTED';
-const PARTIAL = /^step-\d+\.(tar|json)\.(\d+)\.partial$/;
+const PARTIAL = /^step-\d+\.(tar|json|stage)\.(\d+)\.partial$/;
 const ARCHIVE = /^step-(\d+)\.tar$/;
 /** An archive without its record this old is a crash's leftover, not a commit in progress. */
 const ORPHAN_AGE_MS = 60_000;
@@ -71,6 +73,11 @@ export class CheckpointStore {
   /** Where this step's archive is written first (the folder is created); `commit` makes it the step's. */
   partialArchivePath(runId: string, step: number): string {
     return `${this.archivePath(runId, step)}.${process.pid}.partial`;
+  }
+
+  /** The folder (not made yet) where this step's file bytes are staged until its archive is written. */
+  stagingPath(runId: string, step: number): string {
+    return join(this.dirOf(runId), `step-${step}.stage.${process.pid}.partial`);
   }
 
   /**
@@ -139,7 +146,7 @@ export class CheckpointStore {
           }
         }
         if (!isLeftover) continue;
-        rmSync(join(dir, name), { force: true });
+        rmSync(join(dir, name), { recursive: true, force: true });
         removed.push(join(dir, name));
       }
     }

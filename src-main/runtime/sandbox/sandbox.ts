@@ -73,6 +73,8 @@ export class Sandbox implements SessionResource {
   private restarts = 0;
   private readonly saturation: SaturationGuard;
   private restarting: Promise<void> | null = null;
+  /** a checkpoint's capture of the workspace in progress: calls wait for it (holdCallsUntil) */
+  private capture: Promise<unknown> = Promise.resolve();
 
   constructor(init: SandboxInit) {
     this.init = init;
@@ -278,10 +280,22 @@ export class Sandbox implements SessionResource {
   }
 
   /**
+   * Holds every call made through this sandbox (every tool call goes through `hold`) until
+   * `capture` settles: a step boundary's checkpoint captures the workspace while the next
+   * step's model call runs, and no tool of that step writes to it before the capture is
+   * done (issue 27, checkpoint-recorder.ts).
+   */
+  holdCallsUntil(capture: Promise<unknown>): void {
+    const before = this.capture;
+    this.capture = Promise.allSettled([before, capture]);
+  }
+
+  /**
    * Marks the sandbox busy while `work` runs (nested holds count once), so one tool call
    * gives one `busy` and one `idle` event however many engine calls it makes.
    */
   async hold<T>(work: () => Promise<T>): Promise<T> {
+    await this.capture;
     if (this.goneReason !== null) {
       const gone = new ContainerGoneError(this.id, this.goneReason);
       gone.isBeforeStart = true;

@@ -108,7 +108,7 @@ describe.skipIf(!docker.available || !mounted)(
           await sh(`head -c 3145728 /dev/urandom > /workspace/step-${step}.bin`);
           await new Promise((resolve) => setTimeout(resolve, 30)); // past the ctime slack
           record({ type: 'step.finished', agent: 'swe', step, durationMs: 1 });
-          await recorder.atStepBoundary('swe', step);
+          await recorder.atStepBoundary('swe', step).then(() => recorder.settled());
         }
         record({
           type: 'run.finished',

@@ -99,7 +99,7 @@ describe.skipIf(!docker.available)('what a run’s snapshots may take', () => {
     const { recorder, events, warnings } = recorderFor(session, store, BIG);
     for (let step = 1; step <= 5; step++) {
       if (step > 1) await sh('touch /workspace/disk.img'); // changed again: taken again
-      await recorder.atStepBoundary('swe', step);
+      await recorder.atStepBoundary('swe', step).then(() => recorder.settled());
     }
     expect(warnings).toEqual([]);
     expect(events).toEqual([]);
@@ -132,7 +132,7 @@ describe.skipIf(!docker.available)('what a run’s snapshots may take', () => {
     const store = new CheckpointStore(mkdtempSync(join(tmpdir(), 'wb-limits-')));
     const { recorder, events } = recorderFor(session, store, { ...BIG, stepLimit: 2 * MB });
     await sh('cd /workspace && printf v1 > small && head -c 3145728 /dev/urandom > big.bin');
-    await recorder.atStepBoundary('swe', 1);
+    await recorder.atStepBoundary('swe', 1).then(() => recorder.settled());
     expect(events).toEqual([
       expect.objectContaining({
         type: 'checkpoint.limited',
@@ -147,7 +147,7 @@ describe.skipIf(!docker.available)('what a run’s snapshots may take', () => {
       }),
     ]);
     await sh('cd /workspace && printf v2 > small');
-    await recorder.atStepBoundary('swe', 2);
+    await recorder.atStepBoundary('swe', 2).then(() => recorder.settled());
     expect(events).toHaveLength(1); // still left out, said once
     expect(store.list(RUN)[1]!.manifest.find((e) => e.path === 'big.bin')?.skipped).toMatch(
       /snapshot_step_limit/,
@@ -157,7 +157,7 @@ describe.skipIf(!docker.available)('what a run’s snapshots may take', () => {
     await fork2.close();
 
     await sh('cd /workspace && truncate -s 1M big.bin');
-    await recorder.atStepBoundary('swe', 3);
+    await recorder.atStepBoundary('swe', 3).then(() => recorder.settled());
     const fork3 = await forkAt(store, 3);
     expect(statSync(join(fork3.workspaceDir, 'big.bin')).size).toBe(MB);
     await fork3.close();
@@ -180,7 +180,7 @@ describe.skipIf(!docker.available)('what a run’s snapshots may take', () => {
         await sh(`head -c 2097152 /dev/urandom > /workspace/step-${step}.bin`);
         // past the ctime slack: the file is not taken again by the next step
         await new Promise((resolve) => setTimeout(resolve, 50));
-        await recorder.atStepBoundary('swe', step);
+        await recorder.atStepBoundary('swe', step).then(() => recorder.settled());
       }
       expect(store.list(RUN).map((m) => m.step)).toEqual([1, 2]);
       expect(events).toEqual([

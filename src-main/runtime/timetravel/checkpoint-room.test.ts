@@ -31,6 +31,19 @@ describe('roomFor', () => {
     expect(roomFor(limits, 41 * MB, undefined).bytes).toBeLessThan(0);
   });
 
+  it('counts the disk twice for a snapshot staged before its archive is written, the caps once', () => {
+    const disk = { free: 50 * MB, total: 100 * MB };
+    expect(roomFor({ ...limits, runLimit: 1000 * MB }, 0, disk, 2)).toEqual({
+      bytes: Math.floor((50 * MB - diskReserve(100 * MB)) / 2),
+      reason: 'disk_full',
+      limit: 50 * MB,
+    });
+    expect(roomFor(limits, 30 * MB, disk, 2)).toMatchObject({
+      bytes: 10 * MB,
+      reason: 'run_limit',
+    });
+  });
+
   it('keeps 5% of the disk for the histories, at most 512 MB', () => {
     expect(diskReserve(24 * MB)).toBe(Math.ceil(24 * MB * 0.05));
     expect(diskReserve(500 * 1024 * MB)).toBe(512 * MB);

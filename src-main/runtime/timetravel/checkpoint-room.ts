@@ -46,10 +46,16 @@ export function diskReserve(total: number): number {
   return Math.min(512 * 1024 * 1024, Math.ceil(total * 0.05));
 }
 
+/**
+ * `copies`: how many times the snapshot's bytes are on the disk at once while it is
+ * written (2 for a host snapshot: its staged copies and the archive written from them,
+ * until the copies are removed); the caps on kept snapshots count the archive once.
+ */
 export function roomFor(
   limits: CheckpointLimits,
   runBytes: number,
   disk: DiskSpace | undefined,
+  copies = 1,
 ): Room {
   const rooms: Room[] = [
     { bytes: limits.runLimit - runBytes, reason: 'run_limit', limit: limits.runLimit },
@@ -57,7 +63,7 @@ export function roomFor(
   ];
   if (disk) {
     rooms.push({
-      bytes: disk.free - diskReserve(disk.total),
+      bytes: Math.floor((disk.free - diskReserve(disk.total)) / copies),
       reason: 'disk_full',
       limit: disk.free,
     });

@@ -98,7 +98,9 @@ describe.skipIf(!docker.available)('host snapshots against a symlink-swapping sa
       warn: (message) => warnings.push(message),
       emit: (event) => events.push(event),
     });
+    // each archive is written while the flipping goes on (off the step's path)
     for (let step = 1; step <= CHECKPOINTS; step++) await recorder.atStepBoundary('swe', step);
+    await recorder.settled();
     await sh('pkill -f .flip.py || true');
 
     const leaks = countMarker(store.dirOf(RUN), marker);

@@ -224,3 +224,22 @@ describe('takeHostSnapshot', () => {
     expect(deepest?.skipped).toMatch(/nested deeper than 256 folders/);
   });
 });
+
+describe('a folder moved between snapshots', () => {
+  it('takes the files under its new name whatever their ctime (the listing before says they are new)', async () => {
+    const ws = temp('wb-ws-');
+    mkdirSync(join(ws, 'dir', 'sub'), { recursive: true });
+    writeFileSync(join(ws, 'dir', 'sub', 'n.txt'), 'nested');
+    const out = temp('wb-out-');
+    await new Promise((resolve) => setTimeout(resolve, 30)); // written well before the mark
+    const full = await takeHostSnapshot(ws, join(out, 'full.tar'), undefined);
+    await new Promise((resolve) => setTimeout(resolve, 30)); // past the ctime slack
+    execFileSync('mv', [join(ws, 'dir'), join(ws, 'moved')]);
+    const listed = new Set(full.manifest.map((e) => e.path));
+    const delta = await takeHostSnapshot(ws, join(out, 'delta.tar'), full.mark, undefined, listed);
+    expect(delta.archived.sort()).toEqual(['moved', 'moved/sub', 'moved/sub/n.txt']);
+    expect(readFileSync(join(untar(join(out, 'delta.tar')), 'moved', 'sub', 'n.txt'), 'utf8')).toBe(
+      'nested',
+    );
+  });
+});

@@ -20,7 +20,22 @@
  * take the archive past `caps.stepBytes` is left out with the reason, and an archive that
  * would pass `caps.roomBytes` fails with SnapshotLimitError.
  */
-import { closeSync, fstatSync, openSync, type Stats } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeSync,
+  type Stats,
+} from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
 import { formatBytes } from '../runs/checkpoint-store';
 import {
   closeQuietly,
@@ -40,6 +55,7 @@ import {
   sparseStoredSize,
   TarFileWriter,
   type EntryMeta,
+  type StagedData,
   type Region,
 } from './tar-writer';
 import type { ManifestEntry } from './workspace-snapshot';
@@ -69,12 +85,16 @@ const SLACK_MS = 10;
 /** Folders open at once while walking: a deeper nesting is left out (the fd table is shared). */
 const MAX_DEPTH = 256;
 const END_OF_ARCHIVE = 2 * BLOCK;
+/** What a deferred archive holds of its files' bytes in memory; the rest is staged on disk. */
+const IN_MEMORY_LIMIT = 64 * 1024 * 1024;
 
 export async function takeHostSnapshot(
   root: string,
   outFile: string,
   since: number | undefined,
   caps: SnapshotCaps = NO_CAPS,
+  /** the paths of the previous snapshot's listing: a path not in it is taken whatever its ctime */
+  previous?: ReadonlySet<string>,
 ): Promise<HostSnapshotResult> {
   const mark = Date.now();
   const rootFd = openRoot(root);
@@ -84,9 +104,10 @@ export async function takeHostSnapshot(
     try {
       const walk = new SnapshotWalk(
         fstatSync(rootFd).dev,
-        since,
+        { since, previous },
         caps,
         new TarFileWriter(out, Math.min(caps.stepBytes, caps.roomBytes)),
+        undefined,
       );
       await walk.folder(rootFd, '', 0);
       walk.writer.finish();
@@ -109,6 +130,78 @@ export async function takeHostSnapshot(
   }
 }
 
+/**
+ * A snapshot captured now and archived later (issue 27: checkpoints off the step's path).
+ * `write` writes the archive; until then nothing of it is on disk but the staging folder.
+ */
+export interface HostCapture extends HostSnapshotResult {
+  /** Writes the archive to `outFile` from the staged copies, then removes them. */
+  write(outFile: string): Promise<void>;
+  /** Removes the staged copies (the archive is not wanted). */
+  discard(): void;
+}
+
+/**
+ * The step boundary's part of a host snapshot: the same walk, listing, caps and archive
+ * plan as `takeHostSnapshot`, but each changed file's bytes are copied into `stagingDir`
+ * (a copy-on-write clone where the file system has one, else an in-kernel copy: no pass
+ * through the app's memory) and the archive itself is written later by `write`, while the
+ * next step runs. The copies are the boundary's bytes whatever the next step does to the
+ * workspace: a hard link would share the inode, and a file rewritten in place (`echo > f`,
+ * an append) would change the staged copy too. Sparse files are staged as their data
+ * regions only (found by reading, as before). `stagingDir` must not exist (it is made
+ * 0700) and belongs to the app, never to the workspace.
+ */
+export async function captureHostSnapshot(
+  root: string,
+  stagingDir: string,
+  since: number | undefined,
+  caps: SnapshotCaps = NO_CAPS,
+  /** the paths of the previous snapshot's listing: a path not in it is taken whatever its ctime */
+  previous?: ReadonlySet<string>,
+): Promise<HostCapture> {
+  const mark = Date.now();
+  const rootFd = openRoot(root);
+  mkdirSync(stagingDir, { mode: 0o700 });
+  const discard = () => rmSync(stagingDir, { recursive: true, force: true });
+  try {
+    const writer = TarFileWriter.deferred(Math.min(caps.stepBytes, caps.roomBytes));
+    const walk = new SnapshotWalk(
+      fstatSync(rootFd).dev,
+      { since, previous },
+      caps,
+      writer,
+      stagingDir,
+    );
+    await walk.folder(rootFd, '', 0);
+    writer.finish();
+    return {
+      manifest: walk.manifest,
+      isFull: since === undefined,
+      bytes: writer.bytes,
+      mark,
+      archived: walk.archived,
+      skippedBytes: walk.skippedBytes,
+      discard,
+      write: async (outFile) => {
+        const out = await open(outFile, 'w', 0o600);
+        try {
+          await writer.writeTo(out);
+        } finally {
+          // not quietly: some file systems report a failed write (a full disk) only here
+          await out.close();
+        }
+        discard();
+      },
+    };
+  } catch (error) {
+    discard();
+    throw error;
+  } finally {
+    closeQuietly(rootFd);
+  }
+}
+
 class SnapshotWalk {
   readonly manifest: ManifestEntry[] = [];
   readonly archived: string[] = [];
@@ -119,12 +212,19 @@ class SnapshotWalk {
   private readonly linked = new Map<number, string>();
   /** inode -> why its first name was left out (the other names are too) */
   private readonly linkSkipped = new Map<number, string>();
+  /** staged copies made so far (their names in the staging folder) */
+  private staged = 0;
+  /** bytes of small files a deferred archive holds in memory until it is written */
+  private inMemory = 0;
 
   constructor(
     private readonly dev: number,
-    private readonly since: number | undefined,
+    /** the previous snapshot's mark and listing (none: take everything) */
+    private readonly previous: { since: number | undefined; previous?: ReadonlySet<string> },
     private readonly caps: SnapshotCaps,
     readonly writer: TarFileWriter,
+    /** a deferred archive: file bytes are copied here now, archived later */
+    private readonly stagingDir: string | undefined,
   ) {}
 
   async folder(dirFd: number, prefix: string, depth: number): Promise<void> {
@@ -149,7 +249,13 @@ class SnapshotWalk {
             : 'o';
       const entry: ManifestEntry = { path, kind };
       this.manifest.push(entry);
-      const isChanged = this.since === undefined || stat.ctimeMs >= this.since - SLACK_MS;
+      const { since, previous } = this.previous;
+      // A path the previous listing did not have is taken whatever its ctime: a folder
+      // moved (`mv dir moved`) gets a new ctime, the files under it keep theirs.
+      const isChanged =
+        since === undefined ||
+        stat.ctimeMs >= since - SLACK_MS ||
+        (previous !== undefined && !previous.has(path));
       if (kind === 'd') {
         if (depth >= MAX_DEPTH) {
           entry.skipped = `nested deeper than ${MAX_DEPTH} folders`;
@@ -227,13 +333,19 @@ class SnapshotWalk {
       if (!this.fits(entry, entryOverhead(m.path) + stored, `its ${formatBytes(stored)}`, stat)) {
         return;
       }
-      const sink = (chunk: Buffer) => this.writer.data(chunk);
-      if (regions) {
+      if (this.stagingDir !== undefined && (regions !== undefined || !this.isHeldInMemory(size))) {
+        const staged = this.stage(fd, size, regions);
+        if (regions) this.writer.beginSparseFile(m, size, regions);
+        else this.writer.beginFile(m, size);
+        this.writer.stagedData(await staged);
+      } else if (regions) {
+        const sink = (chunk: Buffer) => this.writer.data(chunk);
         this.writer.beginSparseFile(m, size, regions);
         for (const r of regions) {
           await copyRange(fd, r.offset, r.length, this.buffer, sink, this.pace);
         }
       } else {
+        const sink = (chunk: Buffer) => this.writer.data(chunk);
         this.writer.beginFile(m, size);
         await copyRange(fd, 0, size, this.buffer, sink, this.pace);
       }
@@ -243,6 +355,55 @@ class SnapshotWalk {
     } finally {
       closeQuietly(fd);
     }
+  }
+
+  /**
+   * A deferred archive keeps a file's bytes in memory (read from the page cache now, like
+   * any header) up to a bound per snapshot, and stages a copy on disk beyond it. Memory
+   * first: writing a copy on the step's path is throttled like any write when the disk is
+   * busy writing back (docs/performance.md, "Checkpoints off the step's path"), and a copy
+   * per file costs a handful of calls.
+   */
+  private isHeldInMemory(size: number): boolean {
+    if (this.inMemory + size > IN_MEMORY_LIMIT) return false;
+    this.inMemory += size;
+    return true;
+  }
+
+  /**
+   * A copy of the open file's bytes in the staging folder, read through its descriptor
+   * (`/proc/self/fd/N` reopens that very inode: no name in the workspace is resolved
+   * again). A whole file is cloned or copied by the kernel, then cut to the size taken
+   * (it may have grown meanwhile); a sparse file's data regions are copied one after the
+   * other, as the archive stores them.
+   */
+  private async stage(
+    fd: number,
+    size: number,
+    regions: Region[] | undefined,
+  ): Promise<StagedData> {
+    const file = join(this.stagingDir!, String(this.staged++));
+    if (!regions) {
+      copyFileSync(`/proc/self/fd/${fd}`, file, constants.COPYFILE_FICLONE);
+      // the copy takes the file's mode (0000 too): the app must read it back
+      chmodSync(file, 0o600);
+      if (statSync(file).size > size) truncateSync(file, size);
+      return { file, length: size };
+    }
+    const out = openSync(file, 'w', 0o600);
+    let length = 0;
+    try {
+      const sink = (chunk: Buffer) => {
+        let at = 0;
+        while (at < chunk.length) at += writeSync(out, chunk, at, chunk.length - at);
+        length += chunk.length;
+      };
+      for (const r of regions)
+        await copyRange(fd, r.offset, r.length, this.buffer, sink, this.pace);
+    } finally {
+      closeSync(out);
+    }
+    return { file, length };
   }
 
   /**

@@ -1,5 +1,6 @@
 /**
- * A tar archive written straight to a file descriptor, for the host snapshot: every byte
+ * A tar archive written straight to a file descriptor (or planned first and written later:
+ * `deferred`), for the host snapshot: every byte
  * is counted before it is written (a snapshot's caps are checked against exact sizes, not
  * found out after the disk took them), writes are synchronous into one buffer flushed in
  * large chunks (an async write per entry cost more than the copy), and it writes what
@@ -9,8 +10,14 @@
  *
  * ustar headers, with a PAX extended header before an entry whose name, link target,
  * size or ids do not fit ustar's fields.
+ *
+ * Deferred (issue 27, checkpoints off the step's path): on the step's path the archive is
+ * planned, headers built and sizes counted exactly as when writing, while each file's
+ * bytes are captured into a staging copy (`stagedData`); `writeTo` then writes the archive
+ * beside the next step, reading the staged copies, never the workspace.
  */
 import { writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { SnapshotLimitError } from './snapshot-caps';
 
 export const BLOCK = 512;
@@ -36,18 +43,41 @@ export interface Region {
   length: number;
 }
 
+/**
+ * An entry's data taken from a staging copy when a deferred archive is written: exactly
+ * `length` bytes, the copy cut there or padded with zeros (the file changed while it was
+ * copied: it changed after the mark, so the next checkpoint takes it again).
+ */
+export interface StagedData {
+  file: string;
+  length: number;
+}
+
+/** Where a deferred archive's parts are: bytes built on the path, or a staged copy's. */
+type Segment = Buffer | StagedData;
+
+const DEFERRED = -1;
+
 export class TarFileWriter {
   private readonly buffer = Buffer.alloc(1 << 20);
   private used = 0;
   private total = 0;
   /** bytes of the current file entry still expected */
   private dataLeft = 0;
+  /** a deferred archive's parts, in order */
+  private readonly segments: Segment[] = [];
 
   constructor(
+    /** where it is written, or `TarFileWriter.deferred()`: nothing until `writeTo` */
     private readonly fd: number,
     /** the archive never grows past it: a write that would throws SnapshotLimitError */
     private readonly limit = Infinity,
   ) {}
+
+  /** An archive planned now and written by `writeTo` later. */
+  static deferred(limit = Infinity): TarFileWriter {
+    return new TarFileWriter(DEFERRED, limit);
+  }
 
   /** Bytes of the archive so far (written or buffered). */
   get bytes(): number {
@@ -99,6 +129,47 @@ export class TarFileWriter {
     this.put(chunk);
   }
 
+  /** A deferred archive only: the current entry's next `length` bytes come from a staged copy. */
+  stagedData(staged: StagedData): void {
+    if (this.fd !== DEFERRED) throw new Error('tar: staged data in an archive written at once');
+    if (staged.length > this.dataLeft) throw new Error('tar: more data than the entry declared');
+    if (this.total + staged.length > this.limit) {
+      throw new SnapshotLimitError(this.total + staged.length, this.limit);
+    }
+    this.flush();
+    this.dataLeft -= staged.length;
+    this.total += staged.length;
+    this.segments.push(staged);
+  }
+
+  /**
+   * Writes a finished deferred archive to `out`, off the event loop's thread (the next
+   * step runs meanwhile). Reads only the staged copies, never the workspace.
+   */
+  async writeTo(out: FileHandle): Promise<void> {
+    if (this.fd !== DEFERRED) throw new Error('tar: this archive was written at once');
+    const chunk = Buffer.alloc(1 << 20);
+    for (const segment of this.segments) {
+      if (Buffer.isBuffer(segment)) {
+        await out.write(segment);
+        continue;
+      }
+      const source = await open(segment.file, 'r');
+      try {
+        for (let done = 0; done < segment.length;) {
+          const want = Math.min(chunk.length, segment.length - done);
+          const { bytesRead } = await source.read(chunk, 0, want, done);
+          // a copy shorter than the size taken: zeros to the entry's declared size
+          if (bytesRead < want) chunk.fill(0, bytesRead, want);
+          await out.write(chunk, 0, want);
+          done += want;
+        }
+      } finally {
+        await source.close();
+      }
+    }
+  }
+
   endFile(): void {
     if (this.dataLeft !== 0) throw new Error('tar: less data than the entry declared');
     this.pad();
@@ -111,6 +182,11 @@ export class TarFileWriter {
   }
 
   flush(): void {
+    if (this.fd === DEFERRED) {
+      if (this.used > 0) this.segments.push(Buffer.from(this.buffer.subarray(0, this.used)));
+      this.used = 0;
+      return;
+    }
     let at = 0;
     while (at < this.used) at += writeSync(this.fd, this.buffer, at, this.used - at);
     this.used = 0;
@@ -163,6 +239,10 @@ export class TarFileWriter {
     this.total += bytes.length;
     if (bytes.length > this.buffer.length - this.used) {
       this.flush();
+      if (bytes.length > this.buffer.length && this.fd === DEFERRED) {
+        this.segments.push(Buffer.from(bytes));
+        return;
+      }
       if (bytes.length > this.buffer.length) {
         let at = 0;
         while (at < bytes.length) at += writeSync(this.fd, bytes, at, bytes.length - at);
