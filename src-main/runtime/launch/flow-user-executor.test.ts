@@ -18,6 +18,8 @@ import {
 } from '../llm/testing/scripted-openai-server';
 import { createRuntime, type Runtime } from '../runtime';
 import { preflight } from './preflight';
+import { withRecordedSettings } from './recorded-settings';
+import { configSchema } from '../config/schema';
 
 const PLANNER_MODEL = 'planner-model';
 const HELPER_MODEL = 'helper-model';
@@ -178,5 +180,29 @@ describe('a user’s agent as a PlanningFlow executor', () => {
     expect(report.checks.find((c) => c.id === 'browser')).toBeDefined();
     const models = report.checks.filter((c) => c.id === 'model').map((c) => c.message);
     expect(models.some((m) => m.includes('surfer') && m.includes(HELPER_MODEL))).toBe(true);
+  });
+});
+
+describe('running a flow again with its recorded settings', () => {
+  it('runs a user executor as the version it ran, not its newest text', () => {
+    const config = configSchema.parse({ flow: { planning: { executors: ['manus', 'helper'] } } });
+    const rebuilt = withRecordedSettings(
+      config,
+      {
+        runId: 'r1',
+        agent: 'planning',
+        flow: 'planning',
+        settings: {
+          'planning.llm.model': 'gpt-4o',
+          'planning.llm.base_url': 'https://api.openai.com/v1',
+          'flow.executors': 'manus, helper',
+          'helper.llm.model': HELPER_MODEL,
+          'helper.agent.definition': 'helper@2',
+          'helper.agent.definition_hash': '0123456789abcdef',
+        },
+      },
+      (raw) => raw,
+    );
+    expect(rebuilt.flow.planning.executors).toEqual(['manus', 'helper@2']);
   });
 });
