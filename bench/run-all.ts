@@ -17,10 +17,13 @@ import { forkBench } from './fork.bench';
 import { batchBench } from './batch.bench';
 import { modelCallBench } from './model-call.bench';
 import { agentsBench } from './agents.bench';
+import { agentsPageBench } from './agents-page.bench';
 import { experimentBench } from './experiment.bench';
 import { gatewayBench } from './gateway.bench';
 import { telemetryBench } from './telemetry.bench';
 import { filesBench } from './files.bench';
+import { serveMemoryBench } from './serve-memory.bench';
+import { timelineFoldBench } from './timeline-fold.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -35,10 +38,13 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   fork: forkBench,
   batch: batchBench,
   agents: agentsBench,
+  'agents-page': agentsPageBench,
   experiment: experimentBench,
   gateway: gatewayBench,
   telemetry: telemetryBench,
   files: filesBench,
+  'serve-memory': serveMemoryBench,
+  'timeline-fold': timelineFoldBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -73,11 +73,21 @@ test('the Files panel: the tree at step 1 and the last step, the fix as a diff, 
   await expect(viewer).not.toContainText('+ nme');
   await page.screenshot({ path: testInfo.outputPath('files-last-step.png') });
 
+  // the chip is on the steps that changed files only, with how many: step 1 wrote the
+  // program, step 2 fixed it; finishing (step 4) changed nothing
+  const stepRow = (step: number) =>
+    page.locator(`[data-testid="timeline-step"][data-step="${step}"]`);
+  const chipOf = (step: number) => stepRow(step).getByTestId('step-files-chip');
+  await page.getByTestId('timeline').press('End');
+  await expect(stepRow(4)).toBeVisible();
+  await expect(chipOf(4)).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath('files-no-chip-on-last-step.png') });
+  await page.getByTestId('timeline').press('Home');
+  await expect(chipOf(1)).toHaveText('1 file changed');
+  await expect(chipOf(2)).toHaveAttribute('data-count', '1');
+  await page.screenshot({ path: testInfo.outputPath('files-chips.png') });
   // the step that fixed the bug: its row's chip opens its diff, by the editor call
-  await page
-    .locator('[data-testid="timeline-step"][data-step="2"]')
-    .getByTestId('step-files-chip')
-    .click();
+  await chipOf(2).click();
   const diff = page.getByTestId('step-diff');
   await expect(diff).toHaveAttribute('data-step', '2');
   const file = diff.locator('[data-testid="step-diff-file"][data-path="demo/greet.py"]');

@@ -105,5 +105,9 @@ test('the sandbox shows in the card of the call that waited for it; compare name
   const workspaces = page.getByTestId('compare-workspaces');
   await expect(workspaces).toHaveAttribute('data-differs', 'false');
   await expect(page.getByTestId('compare-workspaces-end')).toContainText('The same at the end');
+  // and at every step they align (as runs diff says): no first divergence to link to
+  await expect(page.getByTestId('compare-workspaces-first')).toHaveText(
+    'The same at every aligned step.',
+  );
   await workspaces.screenshot({ path: testInfo.outputPath('compare-fork-workspaces.png') });
 });

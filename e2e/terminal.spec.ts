@@ -57,6 +57,11 @@ test('the terminal: typed while paused runs in the container, read-only while ru
   await expect(first).toContainText('while paused');
   await expect(first).not.toContainText(hostname());
   expect(existsSync(marker)).toBe(false);
+  // in the timeline too, as the user's action (not a step), where the run paused
+  const typedRow = page.locator('[data-testid="timeline-user-action"][data-seq="1"]');
+  await expect(typedRow).toContainText('you · terminal');
+  await expect(typedRow).toContainText(`echo typed > ${marker}`);
+  await expect(typedRow).toHaveAttribute('data-run-state', 'paused');
   await page.screenshot({ path: testInfo.outputPath('terminal-paused.png') });
 
   // resumed: the agent runs, the terminal is read-only (it may pause again at the next bash)
@@ -84,5 +89,10 @@ test('the terminal: typed while paused runs in the container, read-only while ru
   await expect(page.getByTestId('app')).toHaveAttribute('data-app-state', 'ready');
   await page.getByTestId('terminal-toggle').click();
   await expect(terminal(page).getByTestId('terminal-entry')).toHaveCount(2);
+  // and in the timeline, each where it was typed
+  await page.getByTestId('timeline').press('End');
+  await expect(page.locator('[data-testid="timeline-user-action"][data-seq="2"]')).toContainText(
+    `cat ${marker}`,
+  );
   await page.screenshot({ path: testInfo.outputPath('terminal-finished.png') });
 });

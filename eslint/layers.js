@@ -12,12 +12,14 @@ const rt = (name) => `src-main/runtime/${name}`;
 export const LAYERS = {
   // ---- the runtime (plain Node), top to bottom
   'src-main/runtime':
-    'experiments telemetry sandbox-mcp batch launch timetravel flow agents loop tools runs debug demo sandbox llm session config util',
+    'experiments telemetry sandbox-mcp batch terminal launch timetravel flow agents loop tools runs debug demo sandbox llm session config util',
   // experiments: datasets, experiment files and reports, run by the batch engine
   [rt('experiments')]: 'batch launch agents runs config util',
   // the sandbox as an MCP server: outside clients' tool calls as runs of their own
   [rt('sandbox-mcp')]:
     'launch timetravel agents loop tools tools/sandbox runs sandbox session config util',
+  // the run's terminal: typed commands in a session's sandbox, under an agent call's limits
+  [rt('terminal')]: 'agents tools/sandbox runs sandbox session config util',
   // batch runs: plans, schedules and resumes runs through the run manager
   [rt('batch')]: 'runs config util',
   [rt('launch')]:

@@ -19,6 +19,7 @@ import './styles/playground.css';
 import './styles/mcp.css';
 import './styles/files.css';
 import './styles/terminal.css';
+import './styles/agents.css';
 
 const root = createRoot(document.getElementById('root')!);
 const store = createWorkbenchStore();

@@ -57,6 +57,8 @@
  *   stuck-marker               a `stuck.detected` marker; `data-kind`, `data-count`
  *   nudge-link                 inside a stuck marker: jumps to where the nudge was injected
  *   timeline-marker            state changes, retries, truncation, sandbox, plan; `data-marker`
+ *   timeline-user-action       a command typed into the run's terminal (issue 32): `data-seq`,
+ *                              `data-exit-code`, `data-run-state`
  *   run-finished               the final row; `data-outcome`
  *   pending-call               after the rows, per agent, while a model call waits for its
  *                              answer (`data-agent`, `data-attempt`, `data-max-attempts`);
@@ -137,7 +139,10 @@
  *                              compare-table-diff (opens that run's diff against the baseline),
  *                              compare-workspaces (`data-differs`), compare-workspaces-end (the
  *                              files that differ at the end), compare-workspaces-row (`data-row`:
- *                              at the selected row's steps), compare-workspace-file (`data-path`,
+ *                              at the selected row's steps), compare-workspaces-first (`data-row`:
+ *                              the first aligned row whose workspaces differ, '' for none) with
+ *                              compare-workspaces-first-link (selects that row),
+ *                              compare-workspace-file (`data-path`,
  *                              `data-difference` added | missing | changed)
  * Other surfaces               human-question, human-answer-input, human-answer-send,
  *                              plan-view, plan-step (`data-status`), sandbox-status
@@ -198,6 +203,21 @@
  * agent definition (issue 28): run-agent-definition (inspector section, `data-agent`,
  *                              `data-version`), run-agent-link (to `#/agents/NAME`),
  *                              history-agent-version (the history's version filter)
+ * Agents (issue 28):           nav-agents, agents-page; the list: agent-list (`data-count`),
+ *                              agent-row (`data-agent`, `data-source` = builtin | home),
+ *                              agent-new, agent-import (+ agent-import-file), agent-delete,
+ *                              agent-name-input, agent-name-submit, agent-error; the editor:
+ *                              agent-editor (`data-agent`), agent-version, agent-save,
+ *                              agent-duplicate, agent-run, agent-notice, agent-description,
+ *                              agent-system-prompt / agent-next-step-prompt (each with
+ *                              -input, -tokens, -variable marks with `data-known`),
+ *                              agent-tools, agent-tool (`data-tool` = its pattern) with
+ *                              agent-tool-pick and agent-tool-details, agent-tool-server
+ *                              (`data-server`), agent-tool-server-error, agent-profile,
+ *                              agent-profile-select, agent-run-KEY (the [run] numbers);
+ *                              New Run's agent-select has user agents as `agent:NAME`
+ * Compare (issue 28):          compare-agent-definition (`data-differs`), with DiffText
+ *                              parts per changed field (`data-field`)
  */
 export const TEST_IDS = {
   app: 'app',
@@ -268,6 +288,7 @@ export const TEST_IDS = {
   stuckMarker: 'stuck-marker',
   nudgeLink: 'nudge-link',
   timelineMarker: 'timeline-marker',
+  timelineUserAction: 'timeline-user-action',
   runFinished: 'run-finished',
   pendingCall: 'pending-call',
   pendingCallElapsed: 'pending-call-elapsed',
@@ -381,6 +402,8 @@ export const TEST_IDS = {
   planStep: 'plan-step',
   sandboxStatus: 'sandbox-status',
   gatewayStatus: 'gateway-status',
+  telemetryStatus: 'telemetry-status',
+  telemetryDetails: 'telemetry-details',
   gatewayPanel: 'gateway-panel',
   gatewayToggle: 'gateway-toggle',
   gatewayUrl: 'gateway-url',
@@ -469,6 +492,8 @@ export const TEST_IDS = {
   compareWorkspaces: 'compare-workspaces',
   compareWorkspacesEnd: 'compare-workspaces-end',
   compareWorkspacesRow: 'compare-workspaces-row',
+  compareWorkspacesFirst: 'compare-workspaces-first',
+  compareWorkspacesFirstLink: 'compare-workspaces-first-link',
   compareWorkspaceFile: 'compare-workspace-file',
   forkPanel: 'fork-panel',
   forkMessage: 'fork-message',
@@ -552,6 +577,35 @@ export const TEST_IDS = {
   runAgentDefinition: 'run-agent-definition',
   runAgentLink: 'run-agent-link',
   historyAgentVersion: 'history-agent-version',
+  navAgents: 'nav-agents',
+  agentsPage: 'agents-page',
+  agentList: 'agent-list',
+  agentRow: 'agent-row',
+  agentNew: 'agent-new',
+  agentImport: 'agent-import',
+  agentImportFile: 'agent-import-file',
+  agentDelete: 'agent-delete',
+  agentNameInput: 'agent-name-input',
+  agentNameSubmit: 'agent-name-submit',
+  agentError: 'agent-error',
+  agentEditor: 'agent-editor',
+  agentVersion: 'agent-version',
+  agentSave: 'agent-save',
+  agentDuplicate: 'agent-duplicate',
+  agentRun: 'agent-run',
+  agentNotice: 'agent-notice',
+  agentDescription: 'agent-description',
+  agentSystemPrompt: 'agent-system-prompt',
+  agentNextStepPrompt: 'agent-next-step-prompt',
+  agentTools: 'agent-tools',
+  agentTool: 'agent-tool',
+  agentToolPick: 'agent-tool-pick',
+  agentToolDetails: 'agent-tool-details',
+  agentToolServer: 'agent-tool-server',
+  agentToolServerError: 'agent-tool-server-error',
+  agentProfile: 'agent-profile',
+  agentProfileSelect: 'agent-profile-select',
+  compareAgentDefinition: 'compare-agent-definition',
 } as const;
 
 export const filterRoleId = (role: string) => `filter-role-${role}`;

@@ -29,9 +29,23 @@ export const filesSchemas = {
     .object({ runId, step, path: workspacePath, download: z.boolean().optional() })
     .strict(),
   'runs:changes': z.object({ runId, to: step, from: step.optional() }).strict(),
+  'runs:change-counts': z.object({ runId }).strict(),
   'runs:patch': z.object({ runId, from: step.optional(), to: step.optional() }).strict(),
   'runs:workspaces-diff': z
     .object({ a: runId, b: runId, stepA: step.optional(), stepB: step.optional() })
+    .strict(),
+  'runs:workspaces-first': z
+    .object({
+      a: runId,
+      b: runId,
+      pairs: z
+        .array(
+          z
+            .object({ row: z.number().int().min(0).max(10_000_000), stepA: step, stepB: step })
+            .strict(),
+        )
+        .max(200_000),
+    })
     .strict(),
   // the run's terminal (its limit is MAX_COMMAND_LENGTH in run-terminal.ts)
   'sandbox:exec': z

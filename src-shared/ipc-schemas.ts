@@ -13,6 +13,7 @@ import { MCP_SERVER_TYPES } from './domain/settings-sections';
 import { breakpointSpec, debugEdit, toolName } from './debug-schemas';
 import { filesSchemas } from './files-schemas';
 import { playgroundSchemas } from './playground-schemas';
+import { agentsSchemas } from './agents-schemas';
 import {
   CONFIG_AGENT_NAMES,
   CONFIG_API_TYPES,
@@ -156,6 +157,13 @@ const browserEdits = z
     executable_path: nullable(z.string().max(4096)),
     max_content_length: nullable(z.number().int()),
     keep_screenshots: nullable(z.number().int()),
+  })
+  .strict();
+
+const telemetryEdits = z
+  .object({
+    otlp_endpoint: nullable(z.string().max(2000)),
+    receiver_port: nullable(z.number().int()),
   })
   .strict();
 
@@ -321,6 +329,7 @@ export const requestSchemas = {
     .object({
       sandbox: sandboxEdits.optional(),
       browser: browserEdits.optional(),
+      telemetry: telemetryEdits.optional(),
       mcp: z
         .object({
           servers: z.record(mcpServerName, mcpServer.nullable()).optional(),
@@ -360,6 +369,8 @@ export const requestSchemas = {
   'gateway:status': empty,
   'gateway:set': z.object({ isOn: z.boolean(), profile: profileName.optional() }).strict(),
   ...playgroundSchemas,
+  'telemetry:status': empty,
+  ...agentsSchemas,
 } satisfies { [C in RequestChannel]: z.ZodType<RequestInput<C>> };
 
 /** `[llm]` or a `profile:NAME` page: model settings only. */

@@ -49,10 +49,12 @@ import type {
 import type { RunDiffView, RunsComparison, StepDigest } from './compare/types';
 import type { McpPromptsInput, McpServerPrompts } from './domain/mcp';
 import type {
+  StepChangeCount,
   WorkspaceChangesView,
   WorkspaceFileView,
   WorkspacePatchView,
   WorkspacesDiffView,
+  WorkspacesFirstDivergenceView,
   WorkspaceTreeView,
 } from './domain/files';
 import type {
@@ -63,6 +65,8 @@ import type {
 import type { BatchGrid, BatchListEntry, BatchProgress, BatchStartInput } from './domain/batch';
 import type { GatewaySetInput, GatewayView } from './domain/gateway';
 import type * as Playground from './domain/playground';
+import type { TelemetryStatusView } from './domain/telemetry-status';
+import { AGENTS_API_METHODS, AGENTS_CHANNELS, type AgentsRequestMap } from './agents-contract';
 
 // The contract's data types live in domain/; they are re-exported so `@shared/ipc`
 // stays the one import for everything that crosses the bridge.
@@ -76,14 +80,16 @@ export * from './domain/debugger';
 export * from './domain/batch';
 export * from './domain/mcp';
 export * from './domain/gateway';
+export * from './domain/telemetry-status';
 export * from './domain/files';
 export * from './domain/terminal';
 export * from './domain/playground';
+export * from './domain/agent-editor';
 
 export type EmptyInput = Record<string, never>;
 
 /** request channel -> input and output */
-export interface RequestMap {
+export interface RequestMap extends AgentsRequestMap {
   'app:info': { input: EmptyInput; output: AppInfo };
   'run:start': { input: RunStartInput; output: { runId: string } };
   'run:stop': { input: { runId: string }; output: { stopped: boolean } };
@@ -124,6 +130,8 @@ export interface RequestMap {
     input: { runId: string; to: number; from?: number };
     output: WorkspaceChangesView;
   };
+  /** how many files each checkpointed step added, changed, deleted (the step rows' chips) */
+  'runs:change-counts': { input: { runId: string }; output: { steps: StepChangeCount[] } };
   /** the change as a unified patch for `git apply` (default: the run's whole change) */
   'runs:patch': {
     input: { runId: string; from?: number; to?: number };
@@ -133,6 +141,11 @@ export interface RequestMap {
   'runs:workspaces-diff': {
     input: { a: string; b: string; stepA?: number; stepB?: number };
     output: WorkspacesDiffView;
+  };
+  /** the first of the aligned step pairs (the compare view's rows) where the workspaces differ */
+  'runs:workspaces-first': {
+    input: { a: string; b: string; pairs: { row: number; stepA: number; stepB: number }[] };
+    output: WorkspacesFirstDivergenceView;
   };
   // the run's terminal: commands typed into its session sandbox (issue 32, docs/events.md)
   /** runs a command in the run's session container; refused (`conflict`) while the agent runs */
@@ -195,6 +208,8 @@ export interface RequestMap {
     input: Playground.PlaygroundSavePromptInput;
     output: Playground.PlaygroundSavePromptResult;
   };
+  // OpenTelemetry live export and receiver (docs/telemetry.md)
+  'telemetry:status': { input: EmptyInput; output: TelemetryStatusView };
 }
 export type RequestChannel = keyof RequestMap;
 export type RequestInput<C extends RequestChannel> = RequestMap[C]['input'];
@@ -242,7 +257,9 @@ export const REQUEST_CHANNELS = [
   'runs:file',
   'runs:changes',
   'runs:patch',
+  'runs:change-counts',
   'runs:workspaces-diff',
+  'runs:workspaces-first',
   'sandbox:exec',
   'sandbox:commands',
   'config:get',
@@ -275,6 +292,8 @@ export const REQUEST_CHANNELS = [
   'playground:open',
   'playground:send',
   'playground:save-prompt',
+  'telemetry:status',
+  ...AGENTS_CHANNELS,
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
   'run:events',
@@ -308,7 +327,9 @@ export const API_METHODS = {
   getRunFile: 'runs:file',
   getRunChanges: 'runs:changes',
   getRunPatch: 'runs:patch',
+  getStepChangeCounts: 'runs:change-counts',
   diffRunWorkspaces: 'runs:workspaces-diff',
+  firstWorkspaceDivergence: 'runs:workspaces-first',
   runSandboxCommand: 'sandbox:exec',
   listSandboxCommands: 'sandbox:commands',
   getConfig: 'config:get',
@@ -341,6 +362,8 @@ export const API_METHODS = {
   openPlayground: 'playground:open',
   sendPlayground: 'playground:send',
   savePlaygroundPrompt: 'playground:save-prompt',
+  getTelemetryStatus: 'telemetry:status',
+  ...AGENTS_API_METHODS,
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {
   onRunEvents: 'run:events',

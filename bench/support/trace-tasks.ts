@@ -17,13 +17,14 @@ export function keepTrace(trace: Buffer, name: string): void {
 }
 
 /**
- * Max duration of the renderer main thread's tasks in a Chromium trace; with `afterMark`,
- * only tasks that start after the task holding that performance mark.
+ * Max duration of the renderer main thread's tasks in a Chromium trace, and the sums of
+ * their wall and CPU (thread) time; with `afterMark`, only tasks that start after the
+ * task holding that performance mark.
  */
 export function longestTask(
   trace: Buffer,
   afterMark?: string,
-): { maxMs: number; over50: number; maxCpuMs: number } {
+): { maxMs: number; over50: number; maxCpuMs: number; wallMs: number; cpuMs: number } {
   const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
   const mainThreads = new Set(
     events
@@ -50,14 +51,19 @@ export function longestTask(
   let over50 = 0;
   // the thread's own CPU time: on 2 cores a task also waits while GC or raster threads run
   let maxCpuMs = 0;
+  // all of them: the main thread's busy wall time and its own CPU time
+  let wallMs = 0;
+  let cpuMs = 0;
   for (const e of events) {
     if (e.name !== 'RunTask' || e.ph !== 'X' || !isMain(e) || e.ts < from) continue;
     const ms = (e.dur ?? 0) / 1000;
     if (ms > maxMs) maxMs = ms;
     if (ms > 50) over50++;
     maxCpuMs = Math.max(maxCpuMs, (e.tdur ?? 0) / 1000);
+    wallMs += ms;
+    cpuMs += (e.tdur ?? 0) / 1000;
   }
-  return { maxMs, over50, maxCpuMs };
+  return { maxMs, over50, maxCpuMs, wallMs, cpuMs };
 }
 
 interface TraceEvent {

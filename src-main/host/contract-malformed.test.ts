@@ -93,6 +93,17 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runId: 'r' }, path: 'to' },
       { input: { runId: 'r', to: 2, from: 1.5 }, path: 'from' },
     ],
+    'runs:workspaces-first': [
+      { input: { a: 'r', b: 'r' }, path: 'pairs' },
+      {
+        input: { a: 'r', b: 'r', pairs: [{ row: 0, stepA: -1, stepB: 1 }] },
+        path: 'pairs.0.stepA',
+      },
+    ],
+    'runs:change-counts': [
+      { input: {}, path: 'runId' },
+      { input: { runId: 'r', step: 1 }, path: '(input)' },
+    ],
     'runs:patch': [
       { input: { runId: 'r', to: 'last' }, path: 'to' },
       { input: { runId: 'r', extra: 1 }, path: '(input)' },
@@ -211,6 +222,7 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
     'batch:get': [{ input: { batchId: '..' }, path: 'batchId' }],
     'batch:list': [{ input: { all: true }, path: '(input)' }],
     'gateway:status': [{ input: { port: 1 }, path: '(input)' }],
+    'telemetry:status': [{ input: { reset: true }, path: '(input)' }],
     'gateway:set': [
       { input: { isOn: 'yes' }, path: 'isOn' },
       { input: { isOn: true, profile: '../x' }, path: 'profile' },
@@ -256,6 +268,22 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
       { input: { runId: 'r', systemPrompt: '  ' }, path: 'systemPrompt' },
       { input: { runId: 'r', systemPrompt: 'x', extra: 1 }, path: '(input)' },
     ],
+    'agents:list': [{ input: { all: true }, path: '(input)' }],
+    'agents:get': [{ input: { name: '../x' }, path: 'name' }],
+    'agents:tools': [{ input: { server: 'x' }, path: '(input)' }],
+    'agents:validate': [
+      { input: { definition: { name: 'x' } }, path: 'definition.description' },
+      { input: {}, path: 'definition' },
+    ],
+    'agents:save': [{ input: { name: 'a/b', definition: {} }, path: 'name' }],
+    'agents:create': [
+      { input: { name: '' }, path: 'name' },
+      { input: { name: 'x', from: '../manus.toml' }, path: 'from' },
+    ],
+    'agents:rename': [{ input: { name: 'x', to: '.hidden' }, path: 'to' }],
+    'agents:delete': [{ input: { name: 'x y' }, path: 'name' }],
+    'agents:import': [{ input: { content: '' }, path: 'content' }],
+    'agents:export': [{ input: { ref: '/etc/passwd' }, path: 'ref' }],
   };
   /** wrong shapes every entry must refuse */
   const GENERIC: unknown[] = [undefined, null, 42, 'text', [], [{}]];

@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '@shared/events';
 import {
@@ -13,6 +14,7 @@ import {
   type RequestChannel,
   type RunSummary,
 } from '@shared/ipc';
+import { AGENTS_CHANNELS } from '@shared/agents-contract';
 import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
 import { readAppVersion } from './app-version';
 import { TEST_RUN_PNG_BASE64 } from './testing/test-runs';
@@ -422,6 +424,39 @@ describe('contract over WebSocket: one round trip per entry', () => {
     mark('gateway:status', 'gateway:set');
   });
 
+  it('telemetry:status: a live-export receiver that is down is a counted, shown failure; the run is not affected (docs/telemetry.md)', async () => {
+    // a port nothing listens on: a receiver that is down
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const deadPort = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const { api, host } = await serve(
+      `[telemetry]\notlp_endpoint = "http://127.0.0.1:${deadPort}"\n`,
+    );
+    const events = collect(api);
+    const { runId } = await api.startRun({ task: 'steps: 2', agent: 'toolcall' });
+    await until(() => finishedOf(events, runId));
+    expect(finishedOf(events, runId)).toMatchObject({ outcome: 'finished' });
+    let status = await api.getTelemetryStatus({});
+    for (let i = 0; i < 200 && !(status.export && status.export.failures > 0); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = await api.getTelemetryStatus({});
+    }
+    expect(status.export).toMatchObject({
+      endpoint: `http://127.0.0.1:${deadPort}`,
+      exported: 0,
+      lastError: expect.any(String),
+    });
+    // serve's own receiver, behind its token
+    expect(status.export!.failures).toBeGreaterThan(0);
+    expect(status.receiver).toMatchObject({
+      url: `http://127.0.0.1:${host.port}/v1/traces`,
+      needsToken: true,
+      evictedTraces: 0,
+    });
+    mark('telemetry:status');
+  });
+
   it('sandbox:exec, sandbox:commands: never on the host (the sandbox off refuses); real Docker in run-terminal.int.test.ts', async () => {
     const { api, home } = await serve('[sandbox]\nuse_sandbox = false\n');
     const events = collect(api);
@@ -463,6 +498,12 @@ describe('contract over WebSocket: one round trip per entry', () => {
     const channels = ['playground:open', 'playground:send', 'playground:save-prompt'] as const;
     for (const channel of channels) expect(other).toContain(channel);
     mark(...channels);
+  });
+
+  it('agents:* (the Agents page), round-tripped in agents-contract.test.ts', () => {
+    const other = readFileSync(join(import.meta.dirname, 'agents-contract.test.ts'), 'utf8');
+    for (const channel of AGENTS_CHANNELS) expect(other).toContain(`mark('${channel}')`);
+    mark(...AGENTS_CHANNELS);
   });
 
   it('covers every request channel of the contract', () => {

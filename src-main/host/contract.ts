@@ -30,9 +30,11 @@ import { createDebugHandlers } from './debug-handlers';
 import { createTimeTravelHandlers } from './timetravel-handlers';
 import { createBatchHandlers } from './batch-handlers';
 import { createGatewayHandlers } from './gateway-handlers';
+import { createTelemetryHandlers } from './telemetry-handlers';
 import { createFilesHandlers } from './files-handlers';
 import { createTerminalHandlers } from './terminal-handlers';
 import { createPlaygroundHandlers } from './playground-handlers';
+import { admitAgentRef, createAgentsHandlers } from './agents-handlers';
 import { deleteRun } from './delete-run';
 import { admitRerun, rerunAgentInput } from './rerun-admission';
 
@@ -74,9 +76,10 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
   // and off its path: comparing it then reads no history (issue 27).
   runs.onEvent((event) => {
     if (event.type !== 'run.finished') return;
+    const { runId } = event; // only the id: the event itself is not kept for the wait
     const timer = setTimeout(() => {
       try {
-        comparer.store(event.runId);
+        comparer.store(runId);
       } catch {
         // its first comparison makes them (and says what is wrong with its history)
       }
@@ -95,8 +98,6 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       secretStorage: services.config.secrets.kind,
     }),
     'run:start': async (asked) => {
-      // "Run again": the recorded run's agent, not the one the window named
-      const input = rerunAgentInput(runtime, asked);
       try {
         services.config.load();
       } catch (error) {
@@ -109,6 +110,9 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
         }
         throw error;
       }
+      // "Run again": the recorded run's agent, not the one the window named; a user's
+      // agent: checked and pinned now (a bad one is refused, never a failed run)
+      const input = admitAgentRef(runtime, rerunAgentInput(runtime, asked));
       // "Run again" of an imported run: its folder is one of the machine it was recorded
       // on, named by the file, not chosen here (docs/security.md).
       const repeated = input.rerunOf !== undefined ? runs.get(input.rerunOf) : undefined;
@@ -143,10 +147,11 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       if (!snapshot) throw new HandlerError('not_found', `No run with id ${runId}`);
       return snapshot;
     },
-    'runs:export': async ({ runId }) => transfer(() => exportRun(runs.history, runId)),
+    'runs:export': async ({ runId }) =>
+      transfer(() => exportRun(runs.history, runId, runtime.userActions)),
     'runs:import': async ({ content, fileName }) => {
       const result = transfer(() =>
-        importRun(runs.history, content, fileName, (id) => runs.isRunning(id)),
+        importRun(runs.history, content, fileName, (id) => runs.isRunning(id), runtime.userActions),
       );
       // the same run again changed nothing: no push
       if (!result.isAlreadyPresent) deps.onRunsChanged([result.summary]);
@@ -225,9 +230,11 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     ...createTimeTravelHandlers(runtime),
     ...createBatchHandlers(runtime),
     ...createGatewayHandlers(runtime),
+    ...createTelemetryHandlers(runtime),
     ...createFilesHandlers(runtime),
     ...createTerminalHandlers(runtime),
     ...createPlaygroundHandlers(runtime, (delta) => deps.onPlaygroundDelta?.(delta)),
+    ...createAgentsHandlers(runtime),
   };
 }
 

@@ -30,10 +30,19 @@ export function createDebugHandlers(runtime: Runtime): Pick<Handlers, DebugChann
       throw error;
     }
   };
+  /** Resuming, stepping or editing (which may resume) waits for no typed command: it is refused. */
+  const goOn = async <T>(runId: string, action: (debug: RunDebugger) => T): Promise<T> => {
+    const busy = runtime.terminal.agentStartRefusal(runId);
+    if (busy) {
+      debuggerOf(runId); // a run with no debugger says so first
+      throw new HandlerError(busy.code, busy.message);
+    }
+    return act(runId, action);
+  };
   return {
     'debug:pause': ({ runId }) => act(runId, (d) => d.pause()),
-    'debug:resume': ({ runId }) => act(runId, (d) => d.resume('continue', 'ui')),
-    'debug:step': ({ runId, scope }) => act(runId, (d) => d.resume(scope, 'ui')),
+    'debug:resume': ({ runId }) => goOn(runId, (d) => d.resume('continue', 'ui')),
+    'debug:step': ({ runId, scope }) => goOn(runId, (d) => d.resume(scope, 'ui')),
     'debug:set-breakpoint': ({ runId, spec }) => act(runId, (d) => d.setBreakpoint(spec, 'ui')),
     'debug:clear-breakpoint': ({ runId, id }) =>
       act(runId, (d) => {
@@ -42,6 +51,6 @@ export function createDebugHandlers(runtime: Runtime): Pick<Handlers, DebugChann
       }),
     'debug:set-approval': ({ runId, tools }) =>
       act(runId, (d) => ({ approvals: d.setApprovals(tools, 'ui') })),
-    'debug:edit': ({ runId, edit }) => act(runId, (d) => d.edit(edit, 'ui')),
+    'debug:edit': ({ runId, edit }) => goOn(runId, (d) => d.edit(edit, 'ui')),
   };
 }

@@ -13,7 +13,7 @@ import { CheckpointedFolder } from '../runtime/timetravel/testing/checkpointed-f
 import { collect, finishedOf, serve, until } from './testing/ws-contract-fixture';
 
 describe("contract over WebSocket: a run's files", () => {
-  it('runs:files, runs:file, runs:changes, runs:patch', async () => {
+  it('runs:files, runs:file, runs:changes, runs:change-counts, runs:patch', async () => {
     const { api, home } = await serve();
     const events = collect(api);
     const { runId } = await api.startRun({ task: 'steps: 2', agent: 'toolcall' });
@@ -45,6 +45,12 @@ describe("contract over WebSocket: a run's files", () => {
       'added blob.bin',
       'changed bug.py',
     ]);
+    expect(await api.getStepChangeCounts({ runId })).toEqual({
+      steps: [
+        { step: 1, added: 1, changed: 0, deleted: 0 },
+        { step: 2, added: 1, changed: 1, deleted: 0 },
+      ],
+    });
     const patch = await api.getRunPatch({ runId });
     expect(patch).toMatchObject({ from: 0, to: 2, files: 2 });
     expect(patch.patch).toContain('+x = 1 + 1');
@@ -87,6 +93,16 @@ describe("contract over WebSocket: a run's files", () => {
     expect((await api.diffRunWorkspaces({ a, b, stepA: 1, stepB: 2 })).files).toEqual([
       expect.objectContaining({ path: 'x.py', difference: 'added' }),
     ]);
+    const pairs = [
+      { row: 3, stepA: 1, stepB: 1 },
+      { row: 4, stepA: 2, stepB: 2 },
+    ];
+    const first = await api.firstWorkspaceDivergence({ a, b, pairs });
+    expect(first.first).toMatchObject({ row: 4, stepA: 2, stepB: 2 });
+    expect(first.first?.diff.files.map((f) => f.path)).toEqual(['x.py']);
+    expect(
+      (await api.firstWorkspaceDivergence({ a, b, pairs: pairs.slice(0, 1) })).first,
+    ).toBeNull();
     await expect(api.diffRunWorkspaces({ a, b: '20991231T000000-00000000' })).rejects.toMatchObject(
       { code: 'not_found' },
     );

@@ -14,7 +14,13 @@ import type { Handlers } from './contract';
 import { HandlerError } from './handler-error';
 
 type FilesChannel =
-  'runs:files' | 'runs:file' | 'runs:changes' | 'runs:patch' | 'runs:workspaces-diff';
+  | 'runs:files'
+  | 'runs:file'
+  | 'runs:changes'
+  | 'runs:change-counts'
+  | 'runs:patch'
+  | 'runs:workspaces-diff'
+  | 'runs:workspaces-first';
 
 export function createFilesHandlers(runtime: Runtime): Pick<Handlers, FilesChannel> {
   const { runs, files } = runtime;
@@ -41,7 +47,20 @@ export function createFilesHandlers(runtime: Runtime): Pick<Handlers, FilesChann
         const events = runs.snapshot(runId)?.events ?? [];
         return { ...view, files: attributeChanges(view.files, events, to) };
       }),
+    'runs:change-counts': async ({ runId }) =>
+      answer(runId, () => ({ steps: files.counts.counts(runId) })),
     'runs:patch': async ({ runId, from, to }) => answer(runId, () => files.patch(runId, from, to)),
+    'runs:workspaces-first': async ({ a, b, pairs }) => {
+      if (!runs.get(b)) throw new HandlerError('not_found', `No run with id ${b}`);
+      return answer(a, () => {
+        const found = workspaces.firstDivergence(a, b, pairs);
+        return {
+          first: found
+            ? { row: found.row, stepA: found.stepA, stepB: found.stepB, diff: found.diff }
+            : null,
+        };
+      });
+    },
     'runs:workspaces-diff': async ({ a, b, stepA, stepB }) => {
       if (!runs.get(b)) throw new HandlerError('not_found', `No run with id ${b}`);
       return answer(a, () =>

@@ -9,6 +9,7 @@ import { createHandlers, type Handlers } from './contract';
 import { readAppVersion } from './app-version';
 import { PushBatcher } from './push-batcher';
 import { createDockerProbe, SandboxTracker, type DockerProbe } from './sandbox-status';
+import { hostOtlpReceiver, type OtlpHosting } from './otlp-receiver-host';
 
 export type PushSink = <C extends PushChannel>(channel: C, payload: PushMap[C]) => void;
 
@@ -26,6 +27,8 @@ export interface HostContextOptions {
 
 export interface HostContext {
   handlers: Handlers;
+  /** the OTLP receiver: `[telemetry] receiver_port`'s, and one to mount (serve) */
+  otlp: OtlpHosting;
   /** delivers pending run events now (before a shutdown) */
   flush(): void;
   dispose(): void;
@@ -45,6 +48,12 @@ export function createHostContext(
   const stopConfig = runtime.services.config.onChange((view) => sink('config:changed', view));
   const stopBatches = runtime.batches.onProgress((progress) => sink('batch:progress', progress));
   const stopWatching = runtime.services.config.watch();
+  // OTLP traces from other tools become read-only runs (docs/telemetry.md); an open page
+  // learns of each one (and of each rewrite as more spans arrive) like of an imported run
+  const otlp = hostOtlpReceiver(runtime, (runId) => {
+    const summary = runtime.runs.history.summary(runId);
+    if (summary) sink('runs:changed', [summary]);
+  });
   const handlers =
     options.handlers ??
     createHandlers(runtime, {
@@ -59,6 +68,7 @@ export function createHostContext(
     });
   return {
     handlers,
+    otlp,
     flush: () => batcher.flush(),
     dispose() {
       stopEvents();
@@ -67,6 +77,7 @@ export function createHostContext(
       stopWatching();
       batcher.dispose();
       sandbox.dispose();
+      void otlp.close();
     },
   };
 }

@@ -14,6 +14,11 @@ type TimeTravelChannel = 'runs:fork' | 'runs:resume' | 'runs:continue' | 'runs:c
 export function createTimeTravelHandlers(runtime: Runtime): Pick<Handlers, TimeTravelChannel> {
   const { runs } = runtime;
   const start = async (request: LineageRequest) => {
+    // a continuation or resume works in the run's session: not while a typed command runs there
+    if (request.kind !== 'fork') {
+      const busy = runtime.terminal.agentStartRefusal(request.runId);
+      if (busy) throw new HandlerError(busy.code, busy.message);
+    }
     try {
       return { runId: (await runs.startFrom(request, { actor: 'ui' })).runId };
     } catch (error) {

@@ -74,6 +74,8 @@ export interface Runtime {
   files: WorkspaceFiles;
   /** commands the user types into a paused or finished run's sandbox (issue 32, docs/events.md) */
   terminal: RunTerminal;
+  /** the commands typed into runs' terminals (their user-actions logs), for export and import */
+  userActions: UserActionsLog;
   /** the session new runs use unless told otherwise */
   sessionId: string;
   /** work to finish before dispose() closes the runs (a model gateway ends its runs) */
@@ -174,6 +176,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     services,
     files,
     terminal,
+    userActions,
     sessionId,
     onDispose: (work) => void disposers.push(work),
     ...(telemetry ? { telemetry } : {}),

@@ -4,6 +4,7 @@ import { useWorkbench, useWorkbenchStore } from '../store/StoreProvider';
 import { ComparePage } from '../features/compare/ComparePage';
 import { BatchPage } from '../features/batch/BatchPage';
 import { PlaygroundPage } from '../features/playground/PlaygroundPage';
+import { AgentsPage } from '../features/agents/AgentsPage';
 import { ConfigEditor } from '../features/config/ConfigEditor';
 import { RunHistory } from '../features/history/RunHistory';
 import { Inspector } from '../features/inspector/Inspector';
@@ -11,6 +12,7 @@ import { NewRunPage } from '../features/new-run/NewRunPage';
 import { RunView } from '../features/run-view/RunView';
 import { SandboxStatus } from '../features/sandbox/SandboxStatus';
 import { GatewayPanel } from '../features/gateway/GatewayPanel';
+import { TelemetryStatus } from '../features/telemetry/TelemetryStatus';
 import { useSettingsGuard } from '../features/config/use-settings-guard';
 import { useUrlSync } from './use-url-sync';
 import { PaneSplitter } from './PaneSplitter';
@@ -43,7 +45,7 @@ export function App() {
         <nav className="topnav" aria-label="Pages">
           <button
             type="button"
-            className={`tab${view !== 'config' && view !== 'batch' ? ' is-active' : ''}`}
+            className={`tab${view !== 'config' && view !== 'batch' && view !== 'agents' ? ' is-active' : ''}`}
             onClick={() =>
               store.getState().showView(store.getState().selectedRunId ? 'run' : 'new')
             }
@@ -60,6 +62,14 @@ export function App() {
           </button>
           <button
             type="button"
+            className={`tab${view === 'agents' ? ' is-active' : ''}`}
+            data-testid={TEST_IDS.navAgents}
+            onClick={() => store.getState().showAgents(null)}
+          >
+            Agents
+          </button>
+          <button
+            type="button"
             className={`tab${view === 'config' ? ' is-active' : ''}`}
             data-testid={TEST_IDS.navConfig}
             onClick={() => store.getState().showView('config')}
@@ -69,6 +79,7 @@ export function App() {
         </nav>
         <span className="spacer" />
         {mode === 'browser' && <span className="muted">browser mode</span>}
+        <TelemetryStatus />
         <GatewayPanel />
         <SandboxStatus />
         <ConnectionBadge />
@@ -101,6 +112,8 @@ export function App() {
             <BatchPage />
           ) : view === 'playground' ? (
             <PlaygroundPage />
+          ) : view === 'agents' ? (
+            <AgentsPage />
           ) : (
             <RunView />
           )}

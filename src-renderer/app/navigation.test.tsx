@@ -50,9 +50,27 @@ describe('routes', () => {
       selectedItemId: null,
       compareRunIds: [],
       batchId: 'b-1',
+      agentName: null,
     };
     expect(formatRoute(routeOf(state))).toBe('#/batch/b-1');
     expect(formatRoute(routeOf({ ...state, batchId: null }))).toBe('#/batch');
+  });
+
+  it('name the Agents page and the agent its editor shows, both ways', () => {
+    const state = {
+      view: 'agents' as const,
+      selectedRunId: null,
+      selectedItemId: null,
+      compareRunIds: [],
+      batchId: null,
+      agentName: 'my-agent',
+    };
+    expect(formatRoute(routeOf(state))).toBe('#/agents/my-agent');
+    expect(formatRoute(routeOf({ ...state, agentName: null }))).toBe('#/agents');
+    expect(parseRoute('#/agents/my-agent')).toEqual({ page: 'agents', name: 'my-agent' });
+    expect(parseRoute('#/agents')).toEqual({ page: 'agents' });
+    // a name no agent can have opens the list
+    expect(parseRoute('#/agents/..%2Fx')).toEqual({ page: 'agents' });
   });
 });
 

@@ -10,11 +10,12 @@ export type Route =
   | { page: 'compare'; runIds: string[] }
   | { page: 'batch'; batchId?: string }
   | { page: 'playground'; runId: string; seq: number }
+  | { page: 'agents'; name?: string }
   | { page: 'run'; runId: string; itemId?: number };
 
 /** What the store shows, as a route (the parts of state the URL names). */
 export interface RouteState {
-  view: 'run' | 'new' | 'config' | 'compare' | 'batch' | 'playground';
+  view: 'run' | 'new' | 'config' | 'compare' | 'batch' | 'playground' | 'agents';
   selectedRunId: string | null;
   /** the batch the Batch view shows (null: its form and list) */
   batchId: string | null;
@@ -22,9 +23,12 @@ export interface RouteState {
   compareRunIds: string[];
   /** the model call the playground shows (`#/playground/RUN/SEQ`) */
   playground?: { runId: string; seq: number } | null;
+  /** the agent the Agents page's editor shows (null: the list) */
+  agentName: string | null;
 }
 
 const RUN_ID = /^[A-Za-z0-9._-]{1,200}$/;
+const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export function parseRoute(hash: string): Route | null {
   const parts = hash.replace(/^#\/?/, '').split('/').map(safeDecode);
@@ -34,6 +38,9 @@ export function parseRoute(hash: string): Route | null {
   if (page === 'compare' && id) {
     const runIds = id.split(',').filter((r) => RUN_ID.test(r));
     return runIds.length >= 2 ? { page: 'compare', runIds } : null;
+  }
+  if (page === 'agents') {
+    return id && AGENT_NAME.test(id) ? { page: 'agents', name: id } : { page: 'agents' };
   }
   if (page === 'batch') {
     return id && RUN_ID.test(id) && !/^\.+$/.test(id)
@@ -61,6 +68,8 @@ export function formatRoute(route: Route): string {
       return '#/settings';
     case 'compare':
       return `#/compare/${route.runIds.map(encodeURIComponent).join(',')}`;
+    case 'agents':
+      return route.name ? `#/agents/${encodeURIComponent(route.name)}` : '#/agents';
     case 'batch':
       return route.batchId ? `#/batch/${encodeURIComponent(route.batchId)}` : '#/batch';
     case 'playground':
@@ -80,6 +89,8 @@ export function routeOf(s: RouteState): Route {
   if (s.view === 'playground' && s.playground) {
     return { page: 'playground', runId: s.playground.runId, seq: s.playground.seq };
   }
+  if (s.view === 'agents')
+    return s.agentName ? { page: 'agents', name: s.agentName } : { page: 'agents' };
   if (s.view === 'batch')
     return s.batchId ? { page: 'batch', batchId: s.batchId } : { page: 'batch' };
   if (s.view === 'run' && s.selectedRunId) {
@@ -99,6 +110,7 @@ export function isSamePage(a: Route, b: Route): boolean {
   if (a.page === 'playground' && b.page === 'playground') {
     return a.runId === b.runId && a.seq === b.seq;
   }
+  if (a.page === 'agents' && b.page === 'agents') return a.name === b.name;
   return true;
 }
 

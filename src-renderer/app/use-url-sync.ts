@@ -45,6 +45,10 @@ export function useUrlSync(store: WorkbenchStore, win: Window = window): void {
         case 'compare':
           s.openCompare(route.runIds);
           return;
+        case 'agents':
+          if (s.view !== 'agents' || s.agentName !== (route.name ?? null))
+            s.showAgents(route.name ?? null);
+          return;
         case 'batch':
           if (s.view !== 'batch' || s.batchId !== (route.batchId ?? null))
             s.showBatch(route.batchId ?? null);

@@ -15,22 +15,20 @@ export function ProfileSelect({
   profiles,
   value,
   ownLabel,
+  testId = TEST_IDS.runProfile,
   onChange,
 }: {
   profiles: readonly ProfileView[];
   value: string;
   /** what the agent's own choice is, e.g. "swe's own: fast (gpt-4o-mini)" */
   ownLabel: string;
+  testId?: string;
   onChange(value: string): void;
 }) {
   return (
     <label>
       Profile{' '}
-      <select
-        data-testid={TEST_IDS.runProfile}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      >
+      <select data-testid={testId} value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">{ownLabel}</option>
         {profiles.map((p) => (
           <option key={p.name} value={p.name}>

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppApiError } from '@shared/ipc';
 import { configView } from '../testing/config-fixture';
 import { createMemoryApi } from '../testing/memory-api';
@@ -113,6 +113,28 @@ describe('bridge', () => {
     expect(pages[1]).toEqual({ runId: 'long', afterSeq: 1000, limit: 2_500 });
     const loaded = store.getState().runs['long']!;
     expect([loaded.eventCount, loaded.lastSeq]).toEqual([long.length, long.at(-1)!.seq]);
+  });
+
+  it('asks for the next page of a long run before folding the one it has (issue 27)', async () => {
+    const api = createMemoryApi();
+    const long = finishedRun('long', 800);
+    api.history.set('long', long);
+    const store = createWorkbenchStore();
+    // what the store held when each page was asked for
+    const heldAtRequest: number[] = [];
+    const getRun = api.getRun.bind(api);
+    vi.spyOn(api, 'getRun').mockImplementation((input) => {
+      heldAtRequest.push(store.getState().runs['long']?.eventCount ?? 0);
+      return getRun(input);
+    });
+    startBridge(api, store);
+    await tick();
+    store.getState().selectRun('long');
+    for (let i = 0; i < 40 && store.getState().runs['long']?.load.status !== 'loaded'; i++)
+      await tick();
+    expect(store.getState().runs['long']!.eventCount).toBe(long.length);
+    // page 2 was asked for as page 1 arrived (nothing folded yet), page 3 as page 2 did
+    expect(heldAtRequest.slice(0, 3)).toEqual([0, 0, 1000]);
   });
 
   it('shows why a run could not be loaded', async () => {

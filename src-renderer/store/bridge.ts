@@ -10,6 +10,7 @@
  *   the store the same way; they throw `AppApiError`s for the caller to show in place.
  */
 import type { GatewaySetInput, GatewayView } from '@shared/domain/gateway';
+import type { TelemetryStatusView } from '@shared/domain/telemetry-status';
 import {
   AppApiError,
   type AppApi,
@@ -30,6 +31,7 @@ import type { WorkbenchStore } from './store';
 import { createDebugCommands, type DebugCommands } from './debug-commands';
 import { createBatchCommands, type BatchCommands } from './batch-commands';
 import { createImageSource, type ImageSource } from './image-source';
+import { createAgentsCommands, type AgentsCommands } from './agents-commands';
 
 export type BridgeApi = AppApi & {
   onConnectionChange?: (l: (c: boolean) => void) => () => void;
@@ -80,7 +82,13 @@ export interface Bridge {
   /** the run's files at a step, a file, a step's diff (issue 32) */
   files: Pick<
     AppApi,
-    'getRunFiles' | 'getRunFile' | 'getRunChanges' | 'getRunPatch' | 'diffRunWorkspaces'
+    | 'getRunFiles'
+    | 'getRunFile'
+    | 'getRunChanges'
+    | 'getRunPatch'
+    | 'diffRunWorkspaces'
+    | 'getStepChangeCounts'
+    | 'firstWorkspaceDivergence'
   >;
   /** the run's terminal: commands typed into its session sandbox (issue 32) */
   terminal: Pick<AppApi, 'runSandboxCommand' | 'listSandboxCommands'>;
@@ -95,6 +103,8 @@ export interface Bridge {
   continueRun(input: RunContinueInput): Promise<string>;
   /** batch runs: start, stop, resume, the grid, progress pushes */
   batch: BatchCommands;
+  /** the Agents page: definitions, versions, the tools to pick from */
+  agents: AgentsCommands;
   /** the images a run's history kept (issue 17) */
   images: ImageSource;
   /** the model gateway (docs/gateway.md): its state, on/off and its profile */
@@ -102,6 +112,8 @@ export interface Bridge {
     status(): Promise<GatewayView>;
     set(input: GatewaySetInput): Promise<GatewayView>;
   };
+  /** OpenTelemetry live export and receiver (docs/telemetry.md): their counts */
+  telemetryStatus(): Promise<TelemetryStatusView>;
 }
 
 /** events per slice of a snapshot: about 10 ms of folding (the first slice is smaller) */
@@ -150,26 +162,28 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       // Marks for the UI benchmark's breakdown (request, answer, applied); cheap to keep.
       for (const name of LOAD_MARKS) performance.clearMarks(name);
       performance.mark('wb:load:request');
-      // Pages: the first is small so a long run paints at once; the rest follow.
-      let cursor = afterSeq;
-      let limit = FIRST_PAGE;
+      // Pages: the first is small so a long run paints at once; the rest follow. The next
+      // page is asked for before this one is folded, so the host reads and sends it while
+      // the page folds (a 100,000-step run is 320 pages: a round trip each was idle time).
       const warnings: string[] = [];
-      for (;;) {
-        const snapshot = await api.getRun({
-          runId,
-          limit,
-          ...(cursor > 0 ? { afterSeq: cursor } : {}),
-        });
-        if (cursor === afterSeq) performance.mark('wb:load:response');
+      const page = (cursor: number, limit: number) => {
+        const answer = api.getRun({ runId, limit, ...(cursor > 0 ? { afterSeq: cursor } : {}) });
+        answer.catch(() => undefined); // awaited below; not unhandled if folding fails first
+        return answer;
+      };
+      let next = page(afterSeq, FIRST_PAGE);
+      for (let isFirst = true; ; isFirst = false) {
+        const snapshot = await next;
+        if (isFirst) performance.mark('wb:load:response');
         // The history's summary is shown until the events folded here count as far
         // (store/shown-summary.ts); it is never folded into.
         state().setSummaries([snapshot.summary]);
-        await applyInSlices(snapshot.events, cursor === afterSeq);
-        warnings.push(...snapshot.warnings);
         const last = snapshot.events.at(-1);
-        if (!snapshot.hasMore || !last) break;
-        cursor = last.seq;
-        limit = NEXT_PAGE;
+        const hasMore = snapshot.hasMore && last !== undefined;
+        if (hasMore) next = page(last.seq, NEXT_PAGE);
+        await applyInSlices(snapshot.events, isFirst);
+        warnings.push(...snapshot.warnings);
+        if (!hasMore) break;
         await yieldToBrowser();
       }
       performance.mark('wb:load:applied');
@@ -440,7 +454,10 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       getRunChanges: (input) => api.getRunChanges(input),
       getRunPatch: (input) => api.getRunPatch(input),
       diffRunWorkspaces: (input) => api.diffRunWorkspaces(input),
+      getStepChangeCounts: (input) => api.getStepChangeCounts(input),
+      firstWorkspaceDivergence: (input) => api.firstWorkspaceDivergence(input),
     },
+    agents: createAgentsCommands(api),
     terminal: {
       runSandboxCommand: (input) => api.runSandboxCommand(input),
       listSandboxCommands: (input) => api.listSandboxCommands(input),
@@ -469,5 +486,6 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       status: () => api.getGateway({}),
       set: (input) => api.setGateway(input),
     },
+    telemetryStatus: () => api.getTelemetryStatus({}),
   };
 }

@@ -7,6 +7,7 @@ import { createRunsSlice, type RunsSlice } from './runs-slice';
 import { createSandboxSlice, type SandboxSlice } from './sandbox-slice';
 import { createUiSlice, type UiSlice } from './ui-slice';
 import { createPlaygroundSlice, type PlaygroundSlice } from './playground-slice';
+import { createAgentsSlice, type AgentsSlice } from './agents-slice';
 
 export type WorkbenchState = RunsSlice &
   ConnectionSlice &
@@ -14,7 +15,8 @@ export type WorkbenchState = RunsSlice &
   ConfigSlice &
   SandboxSlice &
   CompareSlice &
-  PlaygroundSlice;
+  PlaygroundSlice &
+  AgentsSlice;
 export type WorkbenchStore = StoreApi<WorkbenchState>;
 
 export function createWorkbenchStore(): WorkbenchStore {
@@ -26,5 +28,6 @@ export function createWorkbenchStore(): WorkbenchStore {
     ...createSandboxSlice(...a),
     ...createCompareSlice(...a),
     ...createPlaygroundSlice(...a),
+    ...createAgentsSlice(...a),
   }));
 }

@@ -14,10 +14,10 @@ import {
 import { ALL_HISTORY, type HistoryFilters } from './history';
 import type { WorkbenchState } from './store';
 
-export type View = 'run' | 'new' | 'config' | 'compare' | 'batch' | 'playground';
+export type View = 'run' | 'new' | 'config' | 'compare' | 'batch' | 'playground' | 'agents';
 
 /** Settings pages beside the per-agent model pages: the sections every run uses. */
-export const SETTINGS_SECTIONS = ['sandbox', 'browser', 'mcp'] as const;
+export const SETTINGS_SECTIONS = ['sandbox', 'browser', 'telemetry', 'mcp'] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
 /** Settings pages that are not an agent's: the list of model profiles, and the sections. */
 export type SettingsPage = 'profiles' | SettingsSection;

@@ -108,7 +108,7 @@ export function profileView(
   };
 }
 
-/** `[sandbox]`, `[browser]` and `[mcp]` of a config that sets only the sandbox image. */
+/** `[sandbox]`, `[browser]`, `[telemetry]` and `[mcp]` of a config that sets only the sandbox image. */
 export function sectionsView(servers: McpServerView[] = []): SectionsView {
   const d = <T>(value: T) => ({ value, source: 'default' as const });
   return {
@@ -128,6 +128,7 @@ export function sectionsView(servers: McpServerView[] = []): SectionsView {
       max_content_length: d(2000),
       keep_screenshots: d(3),
     },
+    telemetry: { otlp_endpoint: d(''), receiver_port: d(0) },
     mcp: { servers, agentServer: null },
   };
 }

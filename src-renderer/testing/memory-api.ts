@@ -19,6 +19,7 @@ import {
 import type { RunEvent } from '@shared/events';
 import { summarize } from '@shared/run-summary';
 import { compareRuns, diffHeads, digestRun, headRun } from '@shared/compare/diff-runs';
+import { memoryAgents } from './memory-agents';
 
 type Handler = (input: never) => Promise<unknown>;
 
@@ -210,6 +211,9 @@ export function createMemoryApi(
     resumeInterruptedRun: async () => ({ runId: `run-${nextRun++}` }),
     continueRun: async () => ({ runId: `run-${nextRun++}` }),
     listCheckpoints: async () => [],
+    getStepChangeCounts: async () => ({ steps: [] }),
+    // as the host answers for runs without checkpoints
+    firstWorkspaceDivergence: async () => ({ first: null }),
     listSandboxCommands: async () => ({ commands: [] }),
     runSandboxCommand: async () => {
       throw new AppApiError({ code: 'unavailable', message: 'no sandbox in this test' });
@@ -226,6 +230,7 @@ export function createMemoryApi(
       throw new AppApiError({ code: 'not_found', message: `No batch "${input.batchId}"` });
     },
     listBatches: async () => [],
+    ...memoryAgents(),
     getGateway: async () => ({ isOn: false, profile: 'default' }),
     setGateway: async (input: { isOn: boolean; profile?: string }) => ({
       isOn: input.isOn,
@@ -247,6 +252,8 @@ export function createMemoryApi(
     savePlaygroundPrompt: async () => {
       throw new AppApiError({ code: 'conflict', message: 'no agent in this test' });
     },
+    // no live export, no receiver: the top bar shows nothing of telemetry
+    getTelemetryStatus: async () => ({}),
   };
 
   const api: Record<string, unknown> = {};

@@ -91,6 +91,14 @@ export interface WorkspaceChangesView {
   files: FileChangeView[];
 }
 
+/** What one checkpointed step did to the workspace's files (folders not counted). */
+export interface StepChangeCount {
+  step: number;
+  added: number;
+  changed: number;
+  deleted: number;
+}
+
 export interface WorkspacePatchView {
   runId: string;
   from: number;
@@ -115,6 +123,18 @@ export interface WorkspaceDifference {
   /** SHA-256 of the bytes (files and symlink targets; absent for folders and skipped files) */
   hashA?: string;
   hashB?: string;
+}
+
+/** The first aligned pair of steps where two runs' workspaces differ (`runs:workspaces-first`). */
+export interface WorkspacesFirstDivergenceView {
+  /** null: they are the same at every pair asked about (or a side has no recorded files) */
+  first: {
+    /** index into the comparison's rows */
+    row: number;
+    stepA: number;
+    stepB: number;
+    diff: WorkspacesDiffView;
+  } | null;
 }
 
 /** Two runs' workspaces side by side at a step of each (`runs:workspaces-diff`). */

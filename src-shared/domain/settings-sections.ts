@@ -48,6 +48,18 @@ export const BROWSER_SECTION_KEYS = [
   'keep_screenshots',
 ] as const satisfies readonly BrowserSectionKey[];
 
+export interface TelemetrySectionValues {
+  /** '' = no live export */
+  otlp_endpoint: string;
+  /** 0 = the desktop app takes no traces (serve still does on its own port) */
+  receiver_port: number;
+}
+export type TelemetrySectionKey = keyof TelemetrySectionValues;
+export const TELEMETRY_SECTION_KEYS = [
+  'otlp_endpoint',
+  'receiver_port',
+] as const satisfies readonly TelemetrySectionKey[];
+
 export const MCP_SERVER_TYPES = ['stdio', 'sse', 'http'] as const;
 export type McpServerType = (typeof MCP_SERVER_TYPES)[number];
 
@@ -76,6 +88,8 @@ export interface McpServerView extends Omit<McpServerInput, 'headers'> {
 export interface SectionsView {
   sandbox: { [K in SandboxSectionKey]: SectionField<SandboxSectionValues[K]> };
   browser: { [K in BrowserSectionKey]: SectionField<BrowserSectionValues[K]> };
+  /** `[telemetry]` (docs/telemetry.md); its headers and receiver token are edited in the file */
+  telemetry: { [K in TelemetrySectionKey]: SectionField<TelemetrySectionValues[K]> };
   mcp: {
     servers: McpServerView[];
     /** `[mcp] agent_server`: the mcp agent's server when several are configured */
@@ -86,10 +100,14 @@ export interface SectionsView {
 /** `null` resets a key to its default (removes it from the file). */
 export type SandboxSectionEdits = { [K in SandboxSectionKey]?: SandboxSectionValues[K] | null };
 export type BrowserSectionEdits = { [K in BrowserSectionKey]?: BrowserSectionValues[K] | null };
+export type TelemetrySectionEdits = {
+  [K in TelemetrySectionKey]?: TelemetrySectionValues[K] | null;
+};
 
 export interface SectionsSaveInput {
   sandbox?: SandboxSectionEdits;
   browser?: BrowserSectionEdits;
+  telemetry?: TelemetrySectionEdits;
   mcp?: {
     /** NAME -> the server (added or replaced), or null to remove it */
     servers?: Record<string, McpServerInput | null>;

@@ -22,27 +22,10 @@ import {
   loadDefinitionText,
 } from '../../runtime/agents/definitions/load-definition';
 import { definitionContext } from '../../runtime/launch/run-definition';
+import { starterDefinitionText } from '../../runtime/agents/definitions/starter-definition';
 import { parseCommandArgs } from '../parse-args';
 import { EXIT, HelpRequested, UsageError } from '../usage-error';
 import { helpTopicAfter } from '../usage';
-
-/** What a new agent starts as: small, valid, and showing the variables it may use. */
-const STARTER = (name: string) => `name = "${name}"
-description = "What this agent is for."
-tools = ["bash", "str_replace_editor", "terminate"]
-terminate_tools = ["terminate"]
-
-system_prompt = '''
-You are ${name}. You work in a Linux sandbox whose working directory is {{work_dir}}.
-Today is {{date}}. Your tools:
-{{tools}}
-When the task is done, call terminate with status "success" (or "failure").'''
-
-next_step_prompt = "Choose the next tool call. If the task is done, call terminate."
-
-[run]
-max_steps = 20
-`;
 
 function loadConfig(file: string | undefined, home: string): WorkbenchConfig {
   try {
@@ -150,7 +133,7 @@ function create(args: string[]): number {
           ...checked(() => resolveDefinition(values.from!, home, context)).data,
           name,
         })
-      : STARTER(name);
+      : starterDefinitionText(name);
   checked(() => loadDefinitionText(text, file, context));
   mkdirSync(agentsDir(home), { recursive: true });
   writeFileSync(file, text);

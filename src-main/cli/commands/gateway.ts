@@ -83,6 +83,7 @@ export async function gatewayCommand(args: string[]): Promise<number> {
   const { upstream } = gateway;
   process.stderr.write(
     `Agent Workbench gateway on ${gateway.url}, forwarding to ${upstream.kind === 'demo' ? 'the built-in demo model (the profile has no API key)' : `profile "${upstream.profile}" (${upstream.model})`}.\n` +
+      `Its tools can run in the workbench sandbox: the sandbox MCP server (streamable HTTP) is at ${gateway.sandboxMcpUrl}, with the same key as "Authorization: Bearer"; send the agent's X-Workbench-Run: NAME there too and its calls are recorded into its run.\n` +
       'Point your agent at it with these (each agent becomes a run; X-Workbench-Run: NAME names it):\n',
   );
   process.stdout.write(`OPENAI_BASE_URL=${gateway.url}\nOPENAI_API_KEY=${gateway.token}\n`);

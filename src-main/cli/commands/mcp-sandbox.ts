@@ -85,6 +85,7 @@ async function serveOnStdio(
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   let opened: Promise<SandboxRun> | null = null;
   const server = await createSandboxMcpServer((client) => {
+    if (opened) return opened;
     opened = SandboxRun.start(runtime, {
       title: `MCP sandbox session (stdio)${client ? `: ${client}` : ''}`,
       ...(choice.workspace ? { workspace: choice.workspace } : {}),

@@ -8,14 +8,31 @@
  * run, an unreadable file) or any other failure. Two runs of the history also get a
  * "Workspaces" section: the files that differ at the end and where the workspaces first
  * part (read from the checkpoints; it does not change the exit status).
+ *
+ * A finished run of the history is read from its stored step digests
+ * (`<runId>.compare.json` / `.compare.steps`, the ones the compare view uses), not from
+ * its log; a run without them is read from its log once and gets them.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareRuns, diffRuns, type RunInput } from '@shared/compare/diff-runs';
+import {
+  compareHeaded,
+  diffDigested,
+  digestRun,
+  headRun,
+  type DigestedRun,
+} from '@shared/compare/diff-runs';
 import type { RunSummary } from '@shared/ipc';
 import type { RunStore } from '../../runtime/runs/run-store';
 import { looksLikeRunEvent } from '@shared/events';
 import { readForComparison } from '../../runtime/runs/compare-reader';
+import {
+  digestFilesOf,
+  loadDigests,
+  logStamp,
+  readStoredSteps,
+  saveDigests,
+} from '../../runtime/runs/compare-digests';
 import { MAX_COMPARED_RUNS } from '../../runtime/runs/run-compare';
 import { defaultHome } from '../../runtime/config/home';
 import { CheckpointStore } from '../../runtime/runs/checkpoint-store';
@@ -62,26 +79,64 @@ function runIdOf(operand: string, runs: readonly RunSummary[]): string | undefin
 
 /** A run to compare, with its id in the history (an exported file has none: no workspace). */
 interface Operand {
-  input: RunInput;
+  run: DigestedRun;
   runId?: string;
+}
+
+/**
+ * A finished run from its stored digests, as the compare view reads it (the log is not
+ * read); undefined when it has none that match its log.
+ */
+function storedRun(store: RunStore, runId: string, title: string | undefined) {
+  const files = digestFilesOf(store.logPath(runId));
+  const stored = loadDigests(files);
+  if (!stored) return undefined;
+  const { title: _stored, ...facts } = stored.facts;
+  return {
+    facts: title !== undefined ? { ...facts, title } : facts,
+    steps: readStoredSteps(files, stored, 0, stored.heads.length),
+  };
+}
+
+/** Stores a finished run's digests for the next comparison (a full disk only loses the speed-up). */
+function storeDigests(
+  store: RunStore,
+  runId: string,
+  run: DigestedRun,
+  stamp: ReturnType<typeof logStamp>,
+) {
+  if (!stamp) return;
+  try {
+    saveDigests(digestFilesOf(store.logPath(runId)), stamp, headRun(run), run.steps);
+  } catch {
+    // the comparison was made from the log: nothing is lost
+  }
 }
 
 function loadOperand(store: RunStore, runs: readonly RunSummary[], operand: string): Operand {
   const runId = operand === '' ? undefined : runIdOf(operand, runs);
   const summary = runId !== undefined ? store.summary(runId) : undefined;
-  const stored = runId !== undefined && summary ? store.readText(runId) : undefined;
-  if (runId !== undefined && summary && stored !== undefined) {
-    const log = readForComparison(stored, runId);
+  const isLive = summary !== undefined && summary.outcome === undefined && !summary.isInterrupted;
+  if (runId !== undefined && summary && !isLive) {
+    const run = storedRun(store, runId, summary.title);
+    if (run) return { run, runId };
+  }
+  // taken before the log is read: a log that grows meanwhile leaves digests that are not used
+  const stamp =
+    runId !== undefined && summary && !isLive
+      ? logStamp(digestFilesOf(store.logPath(runId)))
+      : undefined;
+  const logText = runId !== undefined && summary ? store.readText(runId) : undefined;
+  if (runId !== undefined && summary && logText !== undefined) {
+    const log = readForComparison(logText, runId);
     warn(log.warnings);
-    const isLive = summary.outcome === undefined && !summary.isInterrupted;
-    return {
-      input: {
-        events: log.events,
-        isLive,
-        ...(summary.title !== undefined ? { title: summary.title } : {}),
-      },
-      runId,
-    };
+    const run = digestRun({
+      events: log.events,
+      isLive,
+      ...(summary.title !== undefined ? { title: summary.title } : {}),
+    });
+    if (!isLive) storeDigests(store, runId, run, stamp);
+    return { run, runId };
   }
   if (!existsSync(operand)) {
     throw new UsageError(
@@ -96,7 +151,7 @@ function loadOperand(store: RunStore, runs: readonly RunSummary[], operand: stri
   }
   const log = readForComparison(text, fileRunId(text, operand));
   warn(log.warnings);
-  return { input: { events: log.events } };
+  return { run: digestRun({ events: log.events }) };
 }
 
 /** The runs' files at every step, from the checkpoints beside the history (as `runs patch`). */
@@ -140,7 +195,7 @@ function runsDiff(args: string[], openStore: () => RunStore): number {
     const history = store.list();
     operands = positionals.map((operand) => loadOperand(store, history, operand));
     if (operands.length === 2) {
-      const diff = diffRuns(operands[0]!.input, operands[1]!.input);
+      const diff = diffDigested(operands[0]!.run, operands[1]!.run);
       const workspaces = compareWorkspaces(workspaceComparer(store), diff, [
         operands[0]!.runId,
         operands[1]!.runId,
@@ -156,8 +211,7 @@ function runsDiff(args: string[], openStore: () => RunStore): number {
   } finally {
     store.close();
   }
-  const runs = operands.map((operand) => operand.input);
-  const comparison = compareRuns(runs);
+  const comparison = compareHeaded(operands.map((operand) => headRun(operand.run)));
   process.stdout.write(
     values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparison(comparison),
   );

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { RunSummary } from '@shared/ipc';
 import { RunStore } from '../../runtime/runs/run-store';
 import { exportRun, importRun, RunTransferError } from '../../runtime/runs/run-transfer';
+import { UserActionsLog } from '../../runtime/terminal/user-actions-log';
 import { defaultHome } from '../../runtime/config/home';
 import { terminalSafe } from '../terminal-text';
 import { runVerdict, stepsText, healthParts } from '@shared/run-outcome';
@@ -194,7 +195,7 @@ async function exportCommand(args: string[]): Promise<number> {
       }
       return EXIT.finished;
     }
-    const exported = exportRun(store, runId);
+    const exported = exportRun(store, runId, new UserActionsLog(store.dir));
     if (values.output) {
       writeFileSync(values.output, exported.content);
       process.stderr.write(`Exported run ${runId} to ${values.output}\n`);
@@ -222,7 +223,7 @@ function importCommand(args: string[]): number {
   }
   const store = openStore();
   try {
-    const result = importRun(store, content, file);
+    const result = importRun(store, content, file, undefined, new UserActionsLog(store.dir));
     // warnings come from the file (a title, image names): no raw escapes
     for (const warning of result.warnings) {
       process.stderr.write(`workbench: ${terminalSafe(warning)}\n`);

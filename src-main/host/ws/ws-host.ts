@@ -26,7 +26,7 @@ import {
   createSandboxMcpHttpHandler,
   type SandboxMcpHttpOptions,
 } from '../../runtime/sandbox-mcp/sandbox-mcp-http';
-import { createOtlpReceiver } from '../../runtime/telemetry/otlp-receiver';
+import { gatewayOf } from '../gateway-handlers';
 
 export interface WsHostOptions {
   runtime: Runtime;
@@ -97,21 +97,19 @@ export async function startWsHost(options: WsHostOptions): Promise<WsHost> {
     options.sandboxMcp === false
       ? undefined
       : createSandboxMcpHttpHandler({
+          // a run named as the app's gateway names an agent's run records into that run
+          namedRun: (name) => gatewayOf(options.runtime).sandboxOf(name),
           ...options.sandboxMcp,
           host: options.runtime,
           isToken: (given) => safeEqual(given, token),
         });
 
-  // OTLP traces from other tools become read-only runs (docs/telemetry.md); an open page
-  // learns of each one (and of each rewrite as more spans arrive) like of an imported run
-  const otlpReceiver = createOtlpReceiver({
-    history: options.runtime.runs.history,
-    isToken: (given) => safeEqual(given, token),
-    onRun: (runId) => {
-      const summary = options.runtime.runs.history.summary(runId);
-      if (summary) sink('runs:changed', [summary]);
-    },
-  });
+  // OTLP traces from other tools become read-only runs (docs/telemetry.md), here behind
+  // the serve token; `[telemetry] receiver_port` adds the port both hosts open
+  const otlpReceiver = context.otlp.mountable(
+    (given) => safeEqual(given, token),
+    () => `http://${host.includes(':') ? `[${host}]` : host}:${port()}`,
+  );
 
   const server: Server = createServer((req, res) => {
     if (!isAllowedHost(req, host, port())) {

@@ -250,7 +250,7 @@ export class ConfigService {
   }
 
   /**
-   * Saves `[sandbox]`, `[browser]` and `[mcp]` edits like `save`: validated first, written
+   * Saves `[sandbox]`, `[browser]`, `[telemetry]` and `[mcp]` edits like `save`: validated first, written
    * atomically, comments kept. `null` removes a key (back to its default) or a server.
    */
   saveSections(input: SectionsSaveInput): ConfigView {
@@ -264,6 +264,11 @@ export class ConfigService {
       // An empty path means "the default browser": the key is removed.
       const cleared = key === 'executable_path' && value === '';
       edits.push({ table: ['browser'], key, value: cleared ? undefined : (value ?? undefined) });
+    }
+    for (const [key, value] of Object.entries(input.telemetry ?? {})) {
+      // '' (no endpoint) and 0 (no receiver port) mean "unset": the key is removed
+      const cleared = value === '' || value === 0;
+      edits.push({ table: ['telemetry'], key, value: cleared ? undefined : (value ?? undefined) });
     }
     const store: HeaderPlan['store'] = [];
     const drop: string[] = [];

@@ -341,6 +341,10 @@ export const telemetrySchema = z
       .optional(),
     /** HTTP headers sent with every export (a backend's API key: `env:VAR` or the value) */
     otlp_headers: z.record(z.string(), z.string()).default({}),
+    /** the app (desktop and serve) takes OTLP traces on 127.0.0.1:PORT/v1/traces; unset: the desktop app takes none */
+    receiver_port: z.number().int().min(1).max(65535).optional(),
+    /** what senders to receiver_port must send as `Authorization: Bearer` (`env:VAR` or the value); unset: none */
+    receiver_token: z.string().min(1).optional(),
   })
   .strict();
 export type TelemetrySettings = z.infer<typeof telemetrySchema>;

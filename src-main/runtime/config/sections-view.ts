@@ -1,9 +1,10 @@
 /**
- * `[sandbox]`, `[browser]` and `[mcp]` as Settings shows them: each value with whether
+ * `[sandbox]`, `[browser]`, `[telemetry]` and `[mcp]` as Settings shows them: each value with whether
  * config.toml sets it or it is the built-in default, and every MCP server.
  */
 import {
   BROWSER_SECTION_KEYS,
+  TELEMETRY_SECTION_KEYS,
   SANDBOX_SECTION_KEYS,
   type McpServerView,
   type SectionsView,
@@ -40,6 +41,17 @@ export function buildSectionsView(
       { value: browserValues[key], source: key in rawBrowser ? 'file' : 'default' },
     ]),
   ) as SectionsView['browser'];
+  const rawTelemetry = table(raw, 'telemetry');
+  const telemetryValues = {
+    otlp_endpoint: config.telemetry.otlp_endpoint ?? '',
+    receiver_port: config.telemetry.receiver_port ?? 0,
+  };
+  const telemetry = Object.fromEntries(
+    TELEMETRY_SECTION_KEYS.map((key) => [
+      key,
+      { value: telemetryValues[key], source: key in rawTelemetry ? 'file' : 'default' },
+    ]),
+  ) as SectionsView['telemetry'];
   const servers: McpServerView[] = Object.entries(config.mcp.servers)
     .map(([name, s]) => ({
       name,
@@ -64,6 +76,7 @@ export function buildSectionsView(
   return {
     sandbox,
     browser,
+    telemetry,
     mcp: { servers, agentServer: config.mcp.agent_server ?? null },
   };
 }

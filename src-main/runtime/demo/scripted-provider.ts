@@ -145,6 +145,8 @@ export class ScriptedProvider {
     const server = new ScriptedOpenAiServer(scenarioScript(scenarios), {
       host: '127.0.0.1',
       port: 0,
+      // nobody reads them, and this server lives as long as the runtime (`serve`)
+      recordRequests: false,
       ...(scenarios.pages ? { pages: scenarios.pages } : {}),
     });
     const url = await server.start();

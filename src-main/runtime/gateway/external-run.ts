@@ -70,6 +70,8 @@ export class ExternalRun {
   /** calls of this run in flight (an idle run is one with none, for the idle time) */
   inFlight = 0;
   lastActivity = Date.now();
+  /** told when a step ends (its sandbox session takes the step's checkpoint) */
+  onStepFinished: ((step: number) => void) | undefined;
 
   constructor(
     readonly name: string,
@@ -327,6 +329,7 @@ export class ExternalRun {
         step: this.step,
         durationMs: Math.round(performance.now() - this.stepStartedAt),
       });
+      this.onStepFinished?.(this.step);
     }
   }
 

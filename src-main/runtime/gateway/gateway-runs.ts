@@ -15,6 +15,8 @@
 import type { RunEventPayload } from '@shared/events';
 import type { Message } from '@shared/domain/message';
 import type { RunManager } from '../runs/run-manager';
+import type { RunContext } from '../runs/run-types';
+import { SandboxRun, type SandboxRunHost } from '../sandbox-mcp/sandbox-run';
 import type { PreparedRun } from '../runs/run-types';
 import type { RunLineage } from '../runs/run-lineage';
 import { ExternalRun } from './external-run';
@@ -35,10 +37,15 @@ export interface GatewayRunsOptions {
   approveTools?: string[];
   /** what the first run opened is (a replay repeats a run; a fork starts from one) */
   firstRun?: { rerunOf?: string; lineage?: RunLineage };
+  /** the runtime whose sandbox the agents' sandbox MCP calls run in (`sandboxOf`) */
+  sandboxHost?: SandboxRunHost;
 }
 
 export class GatewayRuns {
   private readonly open = new Set<ExternalRun>();
+  private readonly contexts = new WeakMap<ExternalRun, RunContext>();
+  /** the sandbox MCP session of a run, opened by its agent's first sandbox call */
+  private readonly sandboxes = new Map<ExternalRun, SandboxRun>();
   private readonly idleMs: number;
   private readonly timer: NodeJS.Timeout;
   private hasOpened = false;
@@ -98,6 +105,33 @@ export class GatewayRuns {
     return run.runId;
   }
 
+  /**
+   * The sandbox MCP session of the open run of the agent named `name` (the same
+   * `X-Workbench-Run` name; docs/mcp.md): its calls are tool calls of the run's current
+   * step, in a container and workspace of the run's own, with a checkpoint of the files at
+   * each step boundary from its first call on. Undefined when no such run is open (the
+   * caller records into a sandbox run of its own).
+   */
+  sandboxOf(name: string): SandboxRun | undefined {
+    const host = this.options.sandboxHost;
+    const run = this.named(name);
+    const context = run ? this.contexts.get(run) : undefined;
+    if (!host || !run || !context) return undefined;
+    let sandbox = this.sandboxes.get(run);
+    if (!sandbox) {
+      const opened = SandboxRun.attach(host, {
+        context,
+        agent: run.agent,
+        step: () => run.step,
+        signal: run.signal,
+      });
+      run.onStepFinished = (step) => void opened.checkpoint(step);
+      this.sandboxes.set(run, opened);
+      sandbox = opened;
+    }
+    return sandbox;
+  }
+
   /** Ends every open run (the gateway stops). */
   async closeAll(): Promise<void> {
     clearInterval(this.timer);
@@ -144,16 +178,30 @@ export class GatewayRuns {
       {
         agentLabel: run.agent,
         ...(first?.lineage ? { lineage: first.lineage } : {}),
-        factory: async (_input, context): Promise<PreparedRun> => ({
-          agentName: run.agent,
-          // the model its first call asked for (run.started; each step records its own)
-          model,
-          maxSteps: 0,
-          execute: (_task, signal) => {
-            run.attach({ runId: context.runId, emit: context.emit, debug: context.debug!, signal });
-            return run.done;
-          },
-        }),
+        factory: async (_input, context): Promise<PreparedRun> => {
+          this.contexts.set(run, context);
+          return {
+            agentName: run.agent,
+            // the model its first call asked for (run.started; each step records its own)
+            model,
+            maxSteps: 0,
+            // its sandbox session ends with it (after the last step's checkpoint)
+            dispose: async () => {
+              const sandbox = this.sandboxes.get(run);
+              this.sandboxes.delete(run);
+              await sandbox?.close();
+            },
+            execute: (_task, signal) => {
+              run.attach({
+                runId: context.runId,
+                emit: context.emit,
+                debug: context.debug!,
+                signal,
+              });
+              return run.done;
+            },
+          };
+        },
       },
     );
     void handle.done.finally(() => {

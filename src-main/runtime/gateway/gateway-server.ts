@@ -9,6 +9,7 @@
  *   POST /v1/chat/completions   recorded; streamed or not; the body is sent on unchanged
  *   GET  /v1/models             the upstream's list (or the profile's model)
  *   POST /v1/responses          forwarded as is where the upstream speaks it (not recorded)
+ *   /mcp/sandbox                the sandbox MCP server (docs/mcp.md), same token
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -33,6 +34,7 @@ import type { Upstream } from './upstream';
 import { requestUpstream } from './upstream-request';
 import { holdBeforeModel, holdBeforeTools } from './gateway-debug';
 import type { ReplayPlan } from './gateway-replay';
+import type { SandboxMcpHttpHandler } from '../sandbox-mcp/sandbox-mcp-http';
 
 /** the model name that means "the profile's own model" */
 export const PROFILE_MODEL_ALIAS = 'workbench';
@@ -47,6 +49,8 @@ export interface GatewayServerOptions {
   keepAliveMs?: number;
   /** answers calls from a recording (`--replay`, a fork) */
   replay?: ReplayPlan;
+  /** the sandbox MCP server at its path (it checks the token and the client's address itself) */
+  sandboxMcp?: SandboxMcpHttpHandler;
 }
 
 export class GatewayServer {
@@ -87,6 +91,7 @@ export class GatewayServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.options.sandboxMcp?.handle(req, res)) return;
     try {
       const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
       if (!this.isAuthorized(req)) {

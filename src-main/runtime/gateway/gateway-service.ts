@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { GatewaySetInput, GatewayView } from '@shared/domain/gateway';
 import type { Runtime } from '../runtime';
 import { startGateway, type Gateway } from './gateway';
+import type { SandboxRun } from '../sandbox-mcp/sandbox-run';
 
 export class GatewayService {
   private gateway: Gateway | null = null;
@@ -35,6 +36,11 @@ export class GatewayService {
       isDemo: g.upstream.kind === 'demo',
       openRuns: g.runs.openRuns.length,
     };
+  }
+
+  /** the sandbox MCP session of the gateway's open run named `name` (serve's /mcp/sandbox) */
+  sandboxOf(name: string): SandboxRun | undefined {
+    return this.gateway?.runs.sandboxOf(name);
   }
 
   set(input: GatewaySetInput): Promise<GatewayView> {

@@ -3,13 +3,14 @@
  * manager, its token and where it forwards. `workbench gateway` and the app's Gateway
  * panel start one (docs/gateway.md).
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Runtime } from '../runtime';
 import { GatewayRuns } from './gateway-runs';
 import { GatewayServer } from './gateway-server';
 import { ReplayPlan, recordedSteps, type ReplayOptions } from './gateway-replay';
 import { resolveUpstream, type Upstream } from './upstream';
 import type { ChatReply } from './chat-reply';
+import { createSandboxMcpHttpHandler } from '../sandbox-mcp/sandbox-mcp-http';
 
 export interface GatewayStartOptions {
   port?: number;
@@ -39,6 +40,8 @@ export interface Gateway {
   token: string;
   upstream: Upstream;
   runs: GatewayRuns;
+  /** the sandbox MCP server (streamable HTTP, the same token; docs/mcp.md) */
+  sandboxMcpUrl: string;
   close(): Promise<void>;
 }
 
@@ -55,22 +58,42 @@ export async function startGateway(
     ...(options.replay ? { firstRun: firstRunOf(options.replay) } : {}),
     ...(options.breakpoints ? { breakpoints: options.breakpoints } : {}),
     ...(options.approveTools ? { approveTools: options.approveTools } : {}),
+    sandboxHost: runtime,
+  });
+  // the agents' tools run in the workbench sandbox, recorded into their runs (docs/mcp.md)
+  const tokenBytes = Buffer.from(token, 'utf8');
+  const sandboxMcp = createSandboxMcpHttpHandler({
+    host: runtime,
+    isToken: (given) => {
+      const bytes = Buffer.from(given, 'utf8');
+      return bytes.length === tokenBytes.length && timingSafeEqual(bytes, tokenBytes);
+    },
+    namedRun: (name) => runs.sandboxOf(name),
   });
   const server = new GatewayServer({
     runs,
     upstream,
     token,
+    sandboxMcp,
     ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
     ...(replay ? { replay } : {}),
   });
-  const url = await server.start();
+  let url: string;
+  try {
+    url = await server.start();
+  } catch (error) {
+    await sandboxMcp.close();
+    throw error;
+  }
   return {
     url,
     token,
     upstream,
     runs,
+    sandboxMcpUrl: url.replace(/\/v1$/, sandboxMcp.path),
     async close() {
+      await sandboxMcp.close();
       await server.close();
       await runs.closeAll();
     },

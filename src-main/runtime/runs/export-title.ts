@@ -6,6 +6,7 @@
  * images; readers of an export skip it as not an event, quietly.
  */
 import { isImageLineValue } from './export-images';
+import { isUserActionLineValue, mentionsUserAction } from './export-user-actions';
 import { normalizeTitle } from './run-titles';
 
 const TITLE_KEY = 'runTitle';
@@ -21,14 +22,16 @@ export function isTitleLineValue(value: unknown): boolean {
   return keys.length === 1 && keys[0] === TITLE_KEY;
 }
 
-/** An export's lines that are not events (images, the title): readers skip them quietly. */
+/** An export's lines that are not events (images, the title, user actions): skipped quietly. */
 export function isExtraLineValue(value: unknown): boolean {
-  return isImageLineValue(value) || isTitleLineValue(value);
+  return isImageLineValue(value) || isTitleLineValue(value) || isUserActionLineValue(value);
 }
 
 /** Whether a line is such a line; only a line that mentions one of the keys is parsed. */
 export function isExtraLine(line: string): boolean {
-  if (!line.includes('runImage') && !line.includes(TITLE_KEY)) return false;
+  if (!line.includes('runImage') && !line.includes(TITLE_KEY) && !mentionsUserAction(line)) {
+    return false;
+  }
   try {
     return isExtraLineValue(JSON.parse(line));
   } catch {

@@ -24,6 +24,12 @@ import type { RunHistory } from './run-history';
 import { parseRunLog } from './run-log';
 import { badImageRefCount, imageLine, imageRefsOf, splitImageLines } from './export-images';
 import { splitTitleLine, titleLine } from './export-title';
+import {
+  splitUserActionLines,
+  userActionLine,
+  userActionRecords,
+  type UserActionsStore,
+} from './export-user-actions';
 
 export class RunTransferError extends Error {
   constructor(
@@ -35,7 +41,12 @@ export class RunTransferError extends Error {
   }
 }
 
-export function exportRun(history: RunHistory, runId: string): RunExport {
+export function exportRun(
+  history: RunHistory,
+  runId: string,
+  /** the commands typed into the run's terminal, exported after the events */
+  userActions?: UserActionsStore,
+): RunExport {
   const log = history.read(runId);
   if (!log || log.lines.length === 0)
     throw new RunTransferError('not_found', `No run with id ${runId}`);
@@ -47,6 +58,7 @@ export function exportRun(history: RunHistory, runId: string): RunExport {
     const image = history.readImage?.(runId, ref);
     if (image) lines.push(imageLine(ref, image.bytes));
   }
+  for (const record of userActions?.read(runId) ?? []) lines.push(userActionLine(record));
   return { fileName: `run-${runId}.jsonl`, content: `${lines.join('\n')}\n` };
 }
 
@@ -55,9 +67,12 @@ export function importRun(
   content: string,
   fileName = 'the file',
   isLive: (runId: string) => boolean = () => false,
+  /** where the commands typed into the run's terminal go (lines of the file, if any) */
+  userActions?: UserActionsStore,
 ): RunImportResult {
   const titled = splitTitleLine(content, fileName);
-  const split = splitImageLines(titled.events, fileName);
+  const typed = splitUserActionLines(titled.events);
+  const split = splitImageLines(typed.events, fileName);
   const parsed = parseRunLog(split.events, null, fileName);
   const first = parsed.events[0];
   if (!first) {
@@ -91,7 +106,8 @@ export function importRun(
     ...(last ? { lastSeq: last.seq } : {}),
     ...(base.finishedAt === undefined ? { isInterrupted: true } : {}),
   };
-  const warnings = [...parsed.warnings, ...titled.warnings, ...split.warnings];
+  const actions = userActionRecords(typed.found, fileName, runId);
+  const warnings = [...parsed.warnings, ...titled.warnings, ...split.warnings, ...actions.warnings];
   // the images first: a history never names a file a crash lost (run-images.ts)
   const named = new Set(imageRefsOf(parsed.events));
   for (const image of split.images) {
@@ -126,6 +142,14 @@ export function importRun(
     );
   }
   history.addLog(runId, `${parsed.events.map(eventLine).join('\n')}\n`, summary);
+  // what the user typed into its terminal where it was recorded (a user-actions log)
+  if (actions.records.length > 0) {
+    if (userActions) userActions.restore(runId, actions.records);
+    else
+      warnings.push(
+        `${fileName}: this history keeps no user actions; its terminal commands were not kept`,
+      );
+  }
   // the name the user gave it where it was recorded
   if (titled.title !== undefined) history.rename(runId, titled.title);
   // as the history lists it from now on: marked imported

@@ -7,9 +7,11 @@
  *   (`Authorization: Bearer TOKEN`), and a browser page of another origin is refused
  *   (an `Origin` header that is not loopback: DNS rebinding).
  * - One MCP session (`mcp-session-id`) is one run in the history, unless the client names
- *   a run: the header `X-Workbench-Run: NAME` or `?run=NAME` on the URL. Every session
- *   naming NAME records into one run, the one `namedRun(NAME)` gives (the gateway's run of
- *   that agent) or else a sandbox run of its own titled NAME, closed with its last session.
+ *   a run: the header `X-Workbench-Run: NAME` or `?run=NAME` on the URL. A named session's
+ *   call goes to the run `namedRun(NAME)` gives when there is one at that moment (the
+ *   gateway's open run of the agent of that name); otherwise every session naming NAME
+ *   records into one sandbox run of its own titled NAME, closed with its last session. A
+ *   named session lists its tools without opening a run.
  * - A session idle for `idleMs` (default 30 minutes) is closed, its run with it.
  */
 import { randomUUID } from 'node:crypto';
@@ -18,6 +20,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SandboxRun, type SandboxRunHost, type SandboxRunOptions } from './sandbox-run';
 import { createSandboxMcpServer } from './sandbox-mcp-server';
+import { sandboxToolDescriptions } from './sandbox-tool-descriptions';
 
 export const SANDBOX_MCP_PATH = '/mcp/sandbox';
 export const RUN_HEADER = 'x-workbench-run';
@@ -49,16 +52,17 @@ export interface SandboxMcpHttpHandler {
 interface McpSession {
   transport: StreamableHTTPServerTransport;
   server: Server;
+  /** an unnamed session's own run */
   run: Promise<SandboxRun> | null;
   runName?: string;
+  /** a named session that joined the sandbox run of its name (counted in its `sessions`) */
+  isSharing: boolean;
   lastSeen: number;
 }
 
 interface SharedRun {
   run: Promise<SandboxRun>;
   sessions: number;
-  /** owned by another part (the gateway): never closed here */
-  isBorrowed: boolean;
 }
 
 export function createSandboxMcpHttpHandler(options: SandboxMcpHttpOptions): SandboxMcpHttpHandler {
@@ -68,26 +72,33 @@ export function createSandboxMcpHttpHandler(options: SandboxMcpHttpOptions): San
   const named = new Map<string, SharedRun>();
   let isClosed = false;
 
-  const openRun = (runName: string | undefined, client: string | undefined) => {
-    const title = `MCP sandbox session (HTTP)${client ? `: ${client}` : ''}`;
-    const own = (name?: string) =>
-      SandboxRun.start(options.host, {
-        title: name ?? title,
-        ...(options.workspace ? { workspace: options.workspace } : {}),
-      });
-    if (runName === undefined) return own();
+  const ownRun = (title: string) =>
+    SandboxRun.start(options.host, {
+      title,
+      ...(options.workspace ? { workspace: options.workspace } : {}),
+    });
+
+  /** The run a call of this session goes to (see the header comment). */
+  const runOf = (session: McpSession, client: string | undefined): Promise<SandboxRun> => {
+    const runName = session.runName;
+    if (runName === undefined) {
+      return (session.run ??= ownRun(`MCP sandbox session (HTTP)${client ? `: ${client}` : ''}`));
+    }
+    const borrowed = options.namedRun?.(runName);
+    if (borrowed && !borrowed.isOver) return Promise.resolve(borrowed);
     let shared = named.get(runName);
     if (!shared) {
-      const borrowed = options.namedRun?.(runName);
-      shared = {
-        run: borrowed ? Promise.resolve(borrowed) : own(runName),
-        sessions: 0,
-        isBorrowed: borrowed !== undefined,
-      };
-      named.set(runName, shared);
-      shared.run.catch(() => named.delete(runName));
+      const created: SharedRun = { run: ownRun(runName), sessions: 0 };
+      named.set(runName, created);
+      created.run.catch(() => {
+        if (named.get(runName) === created) named.delete(runName);
+      });
+      shared = created;
     }
-    shared.sessions++;
+    if (!session.isSharing) {
+      session.isSharing = true;
+      shared.sessions++;
+    }
     return shared.run;
   };
 
@@ -95,16 +106,17 @@ export function createSandboxMcpHttpHandler(options: SandboxMcpHttpOptions): San
     const session = sessions.get(id);
     if (!session) return;
     sessions.delete(id);
-    const run = await session.run?.catch(() => null);
-    if (!run) return;
     if (session.runName === undefined) {
-      await run.close();
+      const run = await session.run?.catch(() => null);
+      await run?.close();
       return;
     }
     const shared = named.get(session.runName);
-    if (shared && --shared.sessions <= 0) {
+    if (!session.isSharing || !shared) return;
+    if (--shared.sessions <= 0) {
       named.delete(session.runName);
-      if (!shared.isBorrowed) await run.close();
+      const run = await shared.run.catch(() => null);
+      await run?.close();
     }
   };
 
@@ -142,7 +154,7 @@ export function createSandboxMcpHttpHandler(options: SandboxMcpHttpOptions): San
     const { StreamableHTTPServerTransport } =
       await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
     const runName = headerValue(req, RUN_HEADER) ?? url.searchParams.get(RUN_PARAM) ?? undefined;
-    const session: Partial<McpSession> = { run: null, lastSeen: Date.now() };
+    const session: Partial<McpSession> = { run: null, isSharing: false, lastSeen: Date.now() };
     if (runName !== undefined && runName !== '') session.runName = runName;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -151,10 +163,12 @@ export function createSandboxMcpHttpHandler(options: SandboxMcpHttpOptions): San
       },
       onsessionclosed: (sessionId) => endSession(sessionId),
     });
-    const server = await createSandboxMcpServer((client) => {
-      session.run = openRun(session.runName, client);
-      return session.run;
-    });
+    const server = await createSandboxMcpServer(
+      (client) => runOf(session as McpSession, client),
+      session.runName !== undefined
+        ? () => sandboxToolDescriptions(options.host.services.loadConfig().sandbox)
+        : undefined,
+    );
     session.transport = transport;
     session.server = server;
     transport.onclose = () => {

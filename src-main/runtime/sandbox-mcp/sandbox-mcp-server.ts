@@ -7,7 +7,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { SandboxCallResult, SandboxRun } from './sandbox-run';
+import type { SandboxCallResult, SandboxRun, SandboxToolDescription } from './sandbox-run';
 
 export const SERVER_INFO = { name: 'workbench-sandbox', version: '1.0.0' };
 
@@ -17,11 +17,14 @@ export const INSTRUCTIONS =
   'step of a run in the workbench history, with a checkpoint of the files after it.';
 
 /**
- * A server whose calls go to the run `runFor` gives (opened on the first request that
- * needs it, so the run can be named after the client).
+ * A server whose calls go to the run `runFor` gives, asked at each request that needs it
+ * (the caller keeps the run it opened; asking late lets the run be named after the client,
+ * and lets a named session move to the gateway's run of its agent once there is one).
+ * With `describe`, `tools/list` answers from it and opens no run.
  */
 export async function createSandboxMcpServer(
   runFor: (client: string | undefined) => Promise<SandboxRun>,
+  describe?: () => SandboxToolDescription[],
 ): Promise<Server> {
   const [{ Server }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
@@ -31,9 +34,10 @@ export async function createSandboxMcpServer(
     capabilities: { tools: {} },
     instructions: INSTRUCTIONS,
   });
-  let opening: Promise<SandboxRun> | null = null;
-  const run = () => (opening ??= runFor(server.getClientVersion()?.name));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await run()).tools }));
+  const run = () => runFor(server.getClientVersion()?.name);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: describe ? describe() : (await run()).tools,
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const session = await run();
     try {

@@ -73,9 +73,27 @@ export interface SandboxCallResult {
 }
 
 interface Live {
-  context: RunContext;
+  emit: (event: RunEventPayload) => void;
   registry: ToolRegistry;
   atStepBoundary: ((agent: string, step: number) => Promise<void>) | undefined;
+  signal: AbortSignal;
+  /** set when the calls are recorded into another part's run (the gateway's), not a run of their own */
+  host?: HostRun;
+}
+
+/**
+ * A run another part of the workbench owns (the model gateway's run of an agent) that a
+ * session's calls are recorded into: each call is a tool call of the run's current step
+ * (the agent's model call whose reply asked for it), under the run's agent; the run's
+ * owner says when a step ends (`checkpoint`), and ends the session with `close`.
+ */
+export interface HostRun {
+  context: RunContext;
+  /** the run's agent (`external: NAME`) */
+  agent: string;
+  /** the step the agent is at now */
+  step(): number;
+  /** aborted when the run ends or is stopped */
   signal: AbortSignal;
 }
 
@@ -133,7 +151,7 @@ export class SandboxRun {
         settings: sessionSettingsRecord(config),
         execute: async (_task, signal) => {
           ready({
-            live: { context, registry: new ToolRegistry(tools), atStepBoundary, signal },
+            live: { emit: context.emit, registry: new ToolRegistry(tools), atStepBoundary, signal },
             finish,
           });
           const stopped = new Promise<'stopped'>((resolve) => {
@@ -174,6 +192,79 @@ export class SandboxRun {
     const run = new SandboxRun(handle.runId, handle.done, live, finish);
     stepsOf = () => run.steps;
     return run;
+  }
+
+  /**
+   * A session whose calls are recorded into `run` (HostRun), in a session (container,
+   * workspace) of its own named after that run, with the run's checkpoints taken when its
+   * owner calls `checkpoint(step)`. The owner ends it with `close` when its run ends.
+   */
+  static attach(host: SandboxRunHost, run: HostRun): SandboxRun {
+    const config = host.services.loadConfig();
+    const opened = ownSession(host.services, run.context.runId);
+    const emit = run.context.emit;
+    const toolset = sandboxToolset(
+      { services: host.services, session: opened.session, config, env: { emit } },
+      SANDBOX_TOOL_NAMES,
+      { need: 'optional' },
+    );
+    const atStepBoundary = checkpointHook(host.services, config, run.context, opened);
+    let settle!: (result: RunResult) => void;
+    const done = new Promise<RunResult>((resolve) => (settle = resolve));
+    const sandbox = new SandboxRun(
+      run.context.runId,
+      done,
+      {
+        emit,
+        registry: new ToolRegistry(toolset.tools),
+        atStepBoundary,
+        signal: run.signal,
+        host: run,
+      },
+      () => {
+        const steps = sandbox.steps;
+        void (async () => {
+          try {
+            await Promise.all(toolset.tools.map((tool) => tool.dispose?.()));
+            await toolset.dispose();
+          } finally {
+            await opened.release();
+          }
+        })()
+          .catch((error: unknown) => {
+            console.error(
+              `[workbench] closing a sandbox session failed: ${(error as Error).message}`,
+            );
+          })
+          .finally(() =>
+            settle({
+              outcome: 'finished',
+              state: 'FINISHED',
+              steps,
+              usage: { prompt: 0, completion: 0 },
+              stepResults: [],
+            }),
+          );
+      },
+    );
+    return sandbox;
+  }
+
+  /**
+   * The host run's step ended (HostRun): a checkpoint of the session's files at that
+   * boundary, taken after the calls before it and before any call after it.
+   */
+  checkpoint(step: number): Promise<void> {
+    const hook = this.live.atStepBoundary;
+    const agent = this.live.host?.agent;
+    if (!hook || !agent || this.isClosed || this.steps === 0) return Promise.resolve();
+    const next = this.queue.then(() =>
+      hook(agent, step).catch((error: unknown) => {
+        console.error(`[workbench] checkpoint of step ${step} failed: ${(error as Error).message}`);
+      }),
+    );
+    this.queue = next;
+    return next;
   }
 
   get tools(): SandboxToolDescription[] {
@@ -220,23 +311,26 @@ export class SandboxRun {
         `This sandbox session made its ${MAX_SANDBOX_CALLS} calls; open a new session to go on`,
       );
     }
-    const { context, registry } = this.live;
-    const emit = (event: RunEventPayload) => context.emit(event);
-    const step = ++this.steps;
+    const { emit, registry, host } = this.live;
+    this.steps++;
+    // in a host run the call is a tool call of the agent's current step; else a step of its own
+    const step = host ? host.step() : this.steps;
     const t0 = performance.now();
-    const agent = SANDBOX_AGENT;
-    emit({ type: 'step.started', agent, step, maxSteps: MAX_SANDBOX_CALLS });
+    const agent = host ? host.agent : SANDBOX_AGENT;
     const call = {
       id: `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
       type: 'function' as const,
       function: { name, arguments: JSON.stringify(args ?? {}) },
     };
-    emit({
-      type: 'memory.appended',
-      agent,
-      index: this.memoryIndex++,
-      message: { role: 'assistant', content: null, tool_calls: [call] },
-    });
+    if (!host) {
+      emit({ type: 'step.started', agent, step, maxSteps: MAX_SANDBOX_CALLS });
+      emit({
+        type: 'memory.appended',
+        agent,
+        index: this.memoryIndex++,
+        message: { role: 'assistant', content: null, tool_calls: [call] },
+      });
+    }
     let result: ToolResult | undefined;
     const recording = new ToolRegistry(
       registry.names.map((toolName) => recordingTool(registry.get(toolName)!, (r) => (result = r))),
@@ -252,12 +346,14 @@ export class SandboxRun {
         emit,
         maxObserve: undefined,
       });
-      emit({
-        type: 'memory.appended',
-        agent,
-        index: this.memoryIndex++,
-        message: { role: 'tool', content: outcome.observation, tool_call_id: call.id, name },
-      });
+      if (!host) {
+        emit({
+          type: 'memory.appended',
+          agent,
+          index: this.memoryIndex++,
+          message: { role: 'tool', content: outcome.observation, tool_call_id: call.id, name },
+        });
+      }
       const answer: SandboxCallResult = result
         ? {
             ok: outcome.ok,
@@ -270,10 +366,19 @@ export class SandboxRun {
           { ok: false, output: '', error: outcome.observation.replace(/^Error: /, ''), step };
       return answer;
     } finally {
-      emit({ type: 'step.finished', agent, step, durationMs: Math.round(performance.now() - t0) });
-      await this.live.atStepBoundary?.(agent, step).catch((error: unknown) => {
-        console.error(`[workbench] checkpoint of step ${step} failed: ${(error as Error).message}`);
-      });
+      if (!host) {
+        emit({
+          type: 'step.finished',
+          agent,
+          step,
+          durationMs: Math.round(performance.now() - t0),
+        });
+        await this.live.atStepBoundary?.(agent, step).catch((error: unknown) => {
+          console.error(
+            `[workbench] checkpoint of step ${step} failed: ${(error as Error).message}`,
+          );
+        });
+      }
     }
   }
 }

@@ -178,11 +178,17 @@ export function formatMs(ms: number): string {
  * stopped, and the run ends (a runaway writer would otherwise fill the host's disk).
  */
 export class WorkspaceFullError extends SandboxError {
-  constructor(bytes: number, limitText: string, dir: string) {
+  constructor(
+    bytes: number,
+    limitText: string,
+    dir: string,
+    /** what came of it: an agent's call ends its run, a command typed in the terminal does not */
+    consequence = 'the command was stopped and the run ends',
+  ) {
     super(
       'workspace_full',
       `The workspace grew to ${formatBytes(bytes)}, over [sandbox] workspace_limit = "${limitText}"; ` +
-        `the command was stopped and the run ends. Free space in ${dir}, or raise workspace_limit in config.toml.`,
+        `${consequence}. Free space in ${dir}, or raise workspace_limit in config.toml.`,
     );
     this.name = 'WorkspaceFullError';
   }

@@ -6,7 +6,14 @@
  * run's sandbox after that. Each record is written with a synchronous append, so a crash
  * loses at most the command that was running.
  */
-import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { isRunId } from '@shared/domain/ids';
 import type { UserCommandRecord } from '@shared/domain/terminal';
@@ -40,6 +47,16 @@ export class UserActionsLog {
     const full: UserCommandRecord = { ...record, seq: this.read(record.runId).length + 1 };
     appendFileSync(this.path(record.runId), `${JSON.stringify(full)}\n`, { mode: 0o600 });
     return full;
+  }
+
+  /** An imported run's log, written whole (to a file beside it first, then renamed). */
+  restore(runId: string, records: readonly UserCommandRecord[]): void {
+    const file = this.path(runId);
+    const partial = `${file}.${process.pid}.partial`;
+    writeFileSync(partial, records.map((r) => `${JSON.stringify(r)}\n`).join(''), {
+      mode: 0o600,
+    });
+    renameSync(partial, file);
   }
 
   remove(runId: string): void {

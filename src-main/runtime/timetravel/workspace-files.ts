@@ -14,6 +14,7 @@ import type {
 import { sniffImage } from '../runs/image-sniff';
 import { changedEntries, describeChange, entryKind, isText } from './workspace-changes';
 import { gitPatch } from './git-patch';
+import { StepChangeCounter } from './step-change-counts';
 import { WorkspaceHistoryError, type WorkspaceHistory } from './workspace-history';
 
 /** a text file shown past this many characters is cut */
@@ -22,7 +23,12 @@ const TEXT_SHOWN = 2 * 1024 * 1024;
 export const DOWNLOAD_LIMIT = 64 * 1024 * 1024;
 
 export class WorkspaceFiles {
-  constructor(readonly history: WorkspaceHistory) {}
+  /** each step's count of changed files (the timeline's chips), kept per checkpoint */
+  readonly counts: StepChangeCounter;
+
+  constructor(readonly history: WorkspaceHistory) {
+    this.counts = new StepChangeCounter(history);
+  }
 
   tree(runId: string, step: number): WorkspaceTreeView {
     const checkpoints = this.history.steps(runId);

@@ -99,6 +99,15 @@ export class WorkspaceHistory {
     return steps;
   }
 
+  /** Which folder holds the run's checkpoints now (its inode), undefined when none. */
+  folderId(runId: string): string | undefined {
+    try {
+      return String(statSync(this.store.dirOf(runId)).ino);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Why a run's checkpoints can no longer be read (evicted), if so. */
   unavailableNote(runId: string): string | undefined {
     return this.store.evictedNote(runId);

@@ -54,14 +54,23 @@ export interface Tool<Args = unknown> {
   dispose?(): Promise<void>;
 }
 
-/** The OpenAI function declaration for a tool, derived from its zod schema. */
-export function toolSpec(tool: Tool): ToolSpec {
-  const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.schema, {
+/** The JSON schema of a tool's arguments, as the model receives it. */
+export function toolParameters(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _ignored, ...parameters } = z.toJSONSchema(schema, {
     io: 'input',
   }) as Record<string, unknown>;
+  return parameters;
+}
+
+/** The OpenAI function declaration for a tool, derived from its zod schema. */
+export function toolSpec(tool: Tool): ToolSpec {
   return {
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters },
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: toolParameters(tool.schema),
+    },
   };
 }
 

@@ -92,6 +92,54 @@ describe('the compare view: workspaces', () => {
     expect(files('compare-workspaces-row')).toEqual([]);
   });
 
+  it('names the first aligned step where the workspaces differ and goes to it', async () => {
+    const api = createMemoryApi();
+    const b = base();
+    b[1] = { ...b[1]!, reply: 'Step 2: another way.' };
+    api.history.set('run-a', history('run-a', base(), { startTs: 1_700_000_000_000 }));
+    api.history.set('run-b', history('run-b', b, { startTs: 1_700_000_060_000 }));
+    api.override('diffRunWorkspaces', async ({ a, b: runB, stepA, stepB }) => ({
+      a: { runId: a, step: stepA ?? 4, asOf: stepA ?? 4 },
+      b: { runId: runB, step: stepB ?? 4, asOf: stepB ?? 4 },
+      files: stepA === undefined || stepA >= 3 ? [mainChanged] : [],
+    }));
+    // the host answers from the pairs the page sends: the files part at step 3
+    api.override('firstWorkspaceDivergence', async ({ a, b: runB, pairs }) => {
+      const pair = pairs.find((p) => p.stepA >= 3);
+      return {
+        first: pair
+          ? {
+              ...pair,
+              diff: {
+                a: { runId: a, step: pair.stepA, asOf: pair.stepA },
+                b: { runId: runB, step: pair.stepB, asOf: pair.stepB },
+                files: [mainChanged],
+              },
+            }
+          : null,
+      };
+    });
+    await renderApp(api);
+    await openPair();
+
+    const first = screen.getByTestId('compare-workspaces-first');
+    expect(first.textContent).toBe('First differ at step 3 (A step 3, B step 3): 1 file');
+    const sent = api.calls.find((c) => c.method === 'firstWorkspaceDivergence')?.input as {
+      pairs: { stepA: number; stepB: number }[];
+    };
+    expect(sent.pairs.map((p) => p.stepA)).toEqual([1, 2, 3, 4]);
+    // the view opened on the first difference of the steps (step 2); the link goes to step 3
+    expect(screen.getByTestId('compare-workspaces-row').textContent).toContain('at step 2');
+    await act(async () => fireEvent.click(screen.getByTestId('compare-workspaces-first-link')));
+    await flush();
+    expect(screen.getByTestId('compare-workspaces-row').getAttribute('data-row')).toBe(
+      first.getAttribute('data-row'),
+    );
+    expect(screen.getByTestId('compare-workspaces-row').textContent).toContain(
+      '1 file differs at step 3 (A step 3, B step 3)',
+    );
+  });
+
   it('says why the files were not compared', async () => {
     const api = createMemoryApi();
     api.history.set('run-a', history('run-a', base(), { startTs: 1_700_000_000_000 }));

@@ -2,12 +2,18 @@
  * "Workspaces" on the compare page (issue 32 item 5): the files that differ between the
  * two runs' workspaces at the end (each run's last checkpoint), and at the selected row's
  * two steps when the row aligns a step with a step (`runs:workspaces-diff`, read from the
- * checkpoints; only the paths and sizes come over, never the files).
+ * checkpoints; only the paths and sizes come over, never the files), and the first aligned
+ * pair of steps where they part, as `runs diff` says it, with a link to that row
+ * (`runs:workspaces-first`).
  */
-import { alignedSteps } from '@shared/compare/aligned-steps';
+import { alignedStepPairs, alignedSteps } from '@shared/compare/aligned-steps';
 import { rowLabel } from '@shared/compare/diff-runs';
 import type { RunDiffView } from '@shared/compare/types';
-import type { WorkspaceDifference, WorkspacesDiffView } from '@shared/domain/files';
+import type {
+  WorkspaceDifference,
+  WorkspacesDiffView,
+  WorkspacesFirstDivergenceView,
+} from '@shared/domain/files';
 import { useBridge } from '../../store/StoreProvider';
 import { TEST_IDS } from '../../test-ids';
 import { useLoaded } from './use-loaded';
@@ -98,12 +104,60 @@ function Loaded({
   return loaded.value && <Differences view={loaded.value} where={where} />;
 }
 
+/** Where the workspaces first part, over the rows that align a step with a step. */
+function FirstDivergence({
+  diff,
+  onGoToRow,
+}: {
+  diff: RunDiffView;
+  onGoToRow: ((row: number) => void) | undefined;
+}) {
+  const bridge = useBridge();
+  const a = diff.a.runId;
+  const b = diff.b.runId;
+  const pairs = alignedStepPairs(diff);
+  const loaded = useLoaded<WorkspacesFirstDivergenceView>(
+    () => bridge.files.firstWorkspaceDivergence({ a, b, pairs }),
+    `${a}\u0000${b}\u0000${pairs.length}`,
+  );
+  if (loaded.status !== 'ready') return null;
+  const first = loaded.value.first;
+  if (!first) {
+    return (
+      <p className="muted" data-testid={TEST_IDS.compareWorkspacesFirst} data-row="">
+        The same at every aligned step.
+      </p>
+    );
+  }
+  const row = diff.rows[first.row];
+  const label = row ? rowLabel(diff, row) : `row ${first.row + 1}`;
+  const count = first.diff.truncatedAt ?? first.diff.files.length;
+  return (
+    <p data-testid={TEST_IDS.compareWorkspacesFirst} data-row={first.row}>
+      First differ at{' '}
+      <button
+        type="button"
+        className="link"
+        data-testid={TEST_IDS.compareWorkspacesFirstLink}
+        title="Show this row"
+        onClick={() => onGoToRow?.(first.row)}
+      >
+        {label}
+      </button>{' '}
+      (A step {first.stepA}, B step {first.stepB}): {count} {count === 1 ? 'file' : 'files'}
+    </p>
+  );
+}
+
 export function CompareWorkspaces({
   diff,
   current,
+  onGoToRow,
 }: {
   diff: RunDiffView;
   current: number | null;
+  /** selects a row of the comparison (the first divergence's link) */
+  onGoToRow?: (row: number) => void;
 }) {
   const a = diff.a.runId;
   const b = diff.b.runId;
@@ -123,6 +177,9 @@ export function CompareWorkspaces({
       <div data-testid={TEST_IDS.compareWorkspacesEnd}>
         <Loaded loaded={end} where="at the end" />
       </div>
+      {end.status === 'ready' && end.value?.unavailable === undefined && (
+        <FirstDivergence diff={diff} onGoToRow={onGoToRow} />
+      )}
       {row && (
         <div data-testid={TEST_IDS.compareWorkspacesRow} data-row={current}>
           {steps ? (

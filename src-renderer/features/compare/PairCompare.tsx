@@ -12,6 +12,7 @@ import { useBridge, useWorkbenchStore } from '../../store/StoreProvider';
 import { CompareList, type CompareNavigation } from './CompareList';
 import { CompareSummary } from './CompareSummary';
 import { CompareWorkspaces } from './CompareWorkspaces';
+import { AgentDefinitionDiff } from './AgentDefinitionDiff';
 import { StepPages } from './step-pages';
 import { useLoaded } from './use-loaded';
 
@@ -164,6 +165,7 @@ export function PairCompare(props: { a: string; b: string; returnTo: string[] | 
             <RunTitle side="B" facts={diff.b} />
           </div>
           <CompareSummary diff={diff} />
+          <AgentDefinitionDiff a={diff.a} b={diff.b} />
           <Status diff={diff} nav={nav} />
           <CompareList
             key={`${a}\u0000${b}\u0000${isSwapped}`}
@@ -171,7 +173,11 @@ export function PairCompare(props: { a: string; b: string; returnTo: string[] | 
             pages={pages}
             onNavigation={onNavigation}
           />
-          <CompareWorkspaces diff={diff} current={nav?.current ?? null} />
+          <CompareWorkspaces
+            diff={diff}
+            current={nav?.current ?? null}
+            onGoToRow={(row) => nav?.goTo(row)}
+          />
         </>
       )}
     </section>

@@ -13,6 +13,7 @@ const TARGETS: ConfigTarget[] = ['default', ...CONFIG_AGENT_NAMES];
 const SECTION_LABELS: Record<SettingsSection, string> = {
   sandbox: 'Sandbox',
   browser: 'Browser',
+  telemetry: 'Telemetry',
   mcp: 'MCP servers',
 };
 

@@ -62,6 +62,8 @@ function title(item: TimelineItem): string {
       return `Run ${item.outcome}`;
     case 'debug':
       return `Debugger: ${item.action}`;
+    case 'user':
+      return 'Your command (terminal)';
   }
 }
 

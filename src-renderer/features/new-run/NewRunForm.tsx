@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from 'react';
-import { AGENT_NAMES, type AgentName } from '@shared/domain/agent';
+import { useEffect, useState, type FormEvent } from 'react';
+import { AGENT_NAMES, isAgentName, type AgentName } from '@shared/domain/agent';
 import type { McpPromptChoice, McpPromptInfo, PreflightInput, WorkspaceChoice } from '@shared/ipc';
 import { runModelOf } from '@shared/run-model';
 import { parseBreakpoint } from '@shared/domain/debugger';
 import { TEST_IDS } from '../../test-ids';
-import { useBridge, useWorkbench } from '../../store/StoreProvider';
+import { useBridge, useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
+import { useUserAgents, USER_AGENT_PREFIX } from './use-user-agents';
 import { ProfileSelect } from '../../components/ProfilePicker';
 import { PreflightPanel } from './PreflightPanel';
 import { usePreflight } from './use-preflight';
@@ -32,8 +33,26 @@ export function NewRunForm() {
   const bridge = useBridge();
   const config = useWorkbench((s) => s.config);
   const [task, setTask] = useState('');
-  const [agent, setAgent] = useState<AgentName>('manus');
-  const [isPlanning, setPlanning] = useState(false);
+  const store = useWorkbenchStore();
+  const userAgents = useUserAgents(bridge.agents);
+  /** a built-in agent's name, or `agent:NAME` for a user's agent */
+  const [choice, setChoice] = useState<string>(() => {
+    const asked = store.getState().newRunAgent;
+    if (asked === null) return 'manus';
+    return isAgentName(asked) ? asked : `${USER_AGENT_PREFIX}${asked}`;
+  });
+  // the form took the agent "Run" on the Agents page chose: the next New Run starts afresh
+  useEffect(() => void store.getState().takeNewRunAgent(), [store]);
+  const agentRef = choice.startsWith(USER_AGENT_PREFIX)
+    ? choice.slice(USER_AGENT_PREFIX.length)
+    : undefined;
+  // a user's agent: the built-in agent whose needs it shares answers the pre-flight
+  const agent: AgentName =
+    agentRef !== undefined
+      ? (userAgents.find((a) => a.name === agentRef)?.carrier ?? 'manus')
+      : (choice as AgentName);
+  const [isPlanningChecked, setPlanning] = useState(false);
+  const isPlanning = isPlanningChecked && agentRef === undefined;
   /** '' is the agent's own profile */
   const [profile, setProfile] = useState('');
   const [workspace, setWorkspace] = useState<WorkspaceValue>({ path: '', isIsolated: false });
@@ -95,6 +114,7 @@ export function NewRunForm() {
       await bridge.startRun({
         task: task.trim(),
         ...preflightInput,
+        ...(agentRef !== undefined ? { agentRef } : {}),
         ...(specs.length > 0 ? { breakpoints: specs } : {}),
         ...(tools.length > 0 ? { approveTools: tools } : {}),
         ...(usesPrompt && prompt
@@ -150,8 +170,8 @@ export function NewRunForm() {
         <label>
           Agent{' '}
           <select
-            value={agent}
-            onChange={(e) => setAgent(e.target.value as AgentName)}
+            value={choice}
+            onChange={(e) => setChoice(e.target.value)}
             data-testid={TEST_IDS.agentSelect}
           >
             {AGENT_NAMES.map((name) => (
@@ -159,13 +179,30 @@ export function NewRunForm() {
                 {name} — {AGENT_HELP[name]}
               </option>
             ))}
+            {agentRef !== undefined && !userAgents.some((a) => a.name === agentRef) && (
+              <option value={choice}>{agentRef}</option>
+            )}
+            {userAgents.length > 0 && (
+              <optgroup label="Your agents">
+                {userAgents.map((a) => (
+                  <option key={a.name} value={`${USER_AGENT_PREFIX}${a.name}`}>
+                    {a.name} v{a.version}
+                    {a.description ? ` — ${a.description}` : ''}
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </select>
         </label>
         {!isPlanning && profileViews.length > 0 && (
           <ProfileSelect
             profiles={profileViews}
             value={chosenProfile}
-            ownLabel={`${agent}'s own (${agentView?.profile ? `[llm.${agentView.profile}]` : '[llm]'})`}
+            ownLabel={
+              agentRef !== undefined
+                ? `${agentRef}'s own (its profile, else the default)`
+                : `${agent}'s own (${agentView?.profile ? `[llm.${agentView.profile}]` : '[llm]'})`
+            }
             onChange={setProfile}
           />
         )}
@@ -174,6 +211,8 @@ export function NewRunForm() {
             type="checkbox"
             data-testid={TEST_IDS.flowSelect}
             checked={isPlanning}
+            disabled={agentRef !== undefined}
+            title={agentRef !== undefined ? 'a planning flow runs the built-in agents' : undefined}
             onChange={(e) => setPlanning(e.target.checked)}
           />{' '}
           plan first (PlanningFlow)

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { TerminalCommandInput, UserCommandRecord } from '@shared/ipc';
 import { createMemoryApi } from '../../testing/memory-api';
@@ -74,6 +74,42 @@ describe('the terminal panel', () => {
     expect(input().disabled).toBe(true);
     // what was typed stays visible
     expect(screen.getAllByTestId('terminal-entry')).toHaveLength(1);
+  });
+
+  it('shows a typed command in the timeline as a user action, live and after a reload', async () => {
+    const { api, script } = await openTerminal();
+    script.emit({
+      type: 'run.paused',
+      agent: 'manus',
+      step: 1,
+      point: 'before_model',
+      reasons: [{ kind: 'user' }],
+    });
+    act(() => api.push(script.events.splice(0)));
+    expect(screen.queryByTestId('timeline-user-action')).toBeNull();
+    fireEvent.change(input(), { target: { value: 'hostname' } });
+    fireEvent.click(screen.getByTestId('terminal-run'));
+    const row = await screen.findByTestId('timeline-user-action');
+    expect(row.textContent).toContain('you · terminal');
+    expect(row.textContent).toContain('$ hostname');
+    expect(row.textContent).toContain('sandbox-host');
+    expect(row.getAttribute('data-run-state')).toBe('paused');
+    // not an agent step: the step rows are the agent's alone
+    expect(screen.getAllByTestId('timeline-step')).toHaveLength(1);
+
+    // a new page: the timeline reads the run's user-actions log
+    const reloaded = createMemoryApi();
+    const events = [...api.history.get('run-1')!];
+    reloaded.history.set('run-1', events);
+    const typed = record({ runId: 'run-1', command: 'ls -la' }, 1);
+    reloaded.override('listSandboxCommands', async () => ({
+      commands: [{ ...typed, ts: events.at(-1)!.ts + 1 }],
+    }));
+    cleanup();
+    await renderApp(reloaded);
+    await act(async () => fireEvent.click(screen.getAllByTestId('run-history-item')[0]!));
+    const again = await screen.findByTestId('timeline-user-action');
+    expect(again.textContent).toContain('$ ls -la');
   });
 
   it('takes commands once the run finished', async () => {

@@ -9,6 +9,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { UserCommandRecord } from '@shared/ipc';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge, useWorkbench } from '../../store/StoreProvider';
+import { useUserActions } from '../../store/user-actions';
+
+const NO_COMMANDS: readonly UserCommandRecord[] = [];
 
 export const RUNNING_REASON =
   'Read-only while the agent runs: pause the run, or wait until it finishes, to type commands.';
@@ -36,20 +39,17 @@ function OpenTerminal({ runId }: { runId: string }) {
   const isPaused = useWorkbench((s) => Boolean(s.runs[runId]?.timeline.debug?.paused));
   const isFinished = useWorkbench((s) => s.runs[runId]?.summary?.outcome !== undefined);
   const isEnabled = isPaused || isFinished;
-  const [commands, setCommands] = useState<UserCommandRecord[]>([]);
+  // shared with the timeline, which shows them as user actions (store/user-actions.ts)
+  const commands = useUserActions((s) => s.byRun[runId] ?? NO_COMMANDS);
+  const loadError = useUserActions((s) => s.errors[runId]);
+  const load = useUserActions((s) => s.load);
+  const add = useUserActions((s) => s.add);
   const [command, setCommand] = useState('');
   const [isBusy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    let isCurrent = true;
-    bridge.terminal.listSandboxCommands({ runId }).then(
-      (view) => isCurrent && setCommands(view.commands),
-      (failure: unknown) => isCurrent && setError(messageOf(failure)),
-    );
-    return () => {
-      isCurrent = false;
-    };
-  }, [bridge, runId]);
+    load(runId, () => bridge.terminal.listSandboxCommands({ runId }));
+  }, [bridge, load, runId]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -58,7 +58,7 @@ function OpenTerminal({ runId }: { runId: string }) {
     setError(null);
     bridge.terminal.runSandboxCommand({ runId, command }).then(
       (record) => {
-        setCommands((list) => [...list, record]);
+        add(record);
         setCommand('');
         setBusy(false);
       },
@@ -100,9 +100,9 @@ function OpenTerminal({ runId }: { runId: string }) {
           {RUNNING_REASON}
         </p>
       )}
-      {error && (
+      {(error ?? loadError) && (
         <p className="error-note" role="alert" data-testid={TEST_IDS.terminalError}>
-          {error}
+          {error ?? loadError}
         </p>
       )}
       <form className="terminal-input" onSubmit={submit}>

@@ -1,14 +1,15 @@
 import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
-import { positionOfId } from '../../store/timeline/model';
+import { createTimeline, positionOfId } from '../../store/timeline/model';
 import type { TimelineItem } from '../../store/timeline/types';
 import { Waterfall } from './Waterfall';
 
 const EMPTY: readonly TimelineItem[] = [];
+const NO_TIMELINE = createTimeline();
 
 /** The run's waterfall, wired to the store: a bar jumps to its step. */
 export function RunWaterfall({ runId }: { runId: string }) {
   const store = useWorkbenchStore();
-  const items = useWorkbench((s) => s.runs[runId]?.timeline.items ?? EMPTY);
+  const timeline = useWorkbench((s) => s.runs[runId]?.timeline ?? NO_TIMELINE);
   // the step of the selected row is highlighted in the strip
   const selectedStepId = useWorkbench((s) => {
     if (s.selectedItemId === null) return null;
@@ -18,7 +19,7 @@ export function RunWaterfall({ runId }: { runId: string }) {
   });
   return (
     <Waterfall
-      items={items}
+      timeline={timeline}
       selectedStepId={selectedStepId}
       onJump={(stepId) => store.getState().jumpTo(stepId)}
     />

@@ -6,8 +6,11 @@
  */
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { TEST_IDS } from '../../test-ids';
-import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
+import type { UserCommandRecord } from '@shared/domain/terminal';
+import { useBridge, useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 import type { TimelineItem } from '../../store/timeline/types';
+import { withUserActions } from '../../store/timeline/user-action-items';
+import { useUserActions } from '../../store/user-actions';
 import { PendingCalls } from './PendingCalls';
 import { TimelineRow } from './rows/TimelineRow';
 import type { RowActions } from './rows/row-props';
@@ -18,13 +21,25 @@ import { Minimap } from './Minimap';
 import { useRowWindow } from './use-row-window';
 
 const EMPTY: readonly TimelineItem[] = [];
+const NO_COMMANDS: readonly UserCommandRecord[] = [];
 
 /** How close to the bottom (px) still counts as "at the newest row". */
 const TAIL_SLACK = 48;
 
 export function Timeline({ runId }: { runId: string }) {
   const store = useWorkbenchStore();
-  const items = useWorkbench((s) => s.runs[runId]?.timeline.items ?? EMPTY);
+  const bridge = useBridge();
+  const timeline = useWorkbench((s) => s.runs[runId]?.timeline);
+  const agentItems = timeline?.items ?? EMPTY;
+  // what the user typed into the run's terminal, among the agent's rows (issue 32)
+  const commands = useUserActions((s) => s.byRun[runId] ?? NO_COMMANDS);
+  const loadCommands = useUserActions((s) => s.load);
+  useEffect(() => {
+    loadCommands(runId, () => bridge.terminal.listSandboxCommands({ runId }));
+  }, [bridge, loadCommands, runId]);
+  const items = useMemo(() => withUserActions(agentItems, commands), [agentItems, commands]);
+  // typed commands move the agent's rows: the row window then builds the list whole
+  const itemsChange = items === agentItems ? timeline : undefined;
   const filters = useWorkbench((s) => s.filters);
   const collapsed = useWorkbench((s) => s.collapsedSteps);
   const selectedItemId = useWorkbench((s) => s.selectedItemId);
@@ -37,11 +52,12 @@ export function Timeline({ runId }: { runId: string }) {
     return summary !== undefined && summary.outcome === undefined && !summary.isInterrupted;
   });
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { count, itemAt, rowOfId } = useRows(items, filters, collapsed);
+  const { count, itemAt, rowOfId, rowsChange } = useRows(items, filters, collapsed, itemsChange);
 
   const { first, last, key, attach, holdList, measureRow, scrollToRow } = useRowWindow({
     count,
     itemAt,
+    ...(rowsChange ? { change: rowsChange } : {}),
     overscan: 6,
     expanded,
   });

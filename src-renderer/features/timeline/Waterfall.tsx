@@ -5,12 +5,13 @@
  * named in the title) and the loop's own time; a red tick counts its retries. A bar
  * jumps to its step.
  */
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { useThrottled } from '../../lib/use-throttled';
 import { TEST_IDS } from '../../test-ids';
 import { formatDuration } from '../../lib/format';
-import { stepTimings, waterfallBars, type WaterfallBar } from '../../store/timeline/overview';
-import type { TimelineItem } from '../../store/timeline/types';
+import { waterfallBars, type WaterfallBar } from '../../store/timeline/overview';
+import { StepTimingsFeed } from '../../store/timeline/step-timings-feed';
+import type { TimelineModel } from '../../store/timeline/types';
 
 const MAX_BARS = 240;
 
@@ -44,13 +45,20 @@ function barTitle(bar: WaterfallBar): string {
 }
 
 export const Waterfall = memo(function Waterfall(props: {
-  items: readonly TimelineItem[];
+  timeline: TimelineModel;
   selectedStepId: number | null;
   onJump(stepId: number): void;
 }) {
-  // a scan of the whole run: at most twice a second while a long run streams or loads
-  const items = useThrottled(props.items, 500);
-  const bars = useMemo(() => waterfallBars(stepTimings(items), MAX_BARS), [items]);
+  // Every model is fed: one made from the last costs its new and changed items only
+  // (step-timings-feed.ts). The bars (a pass over the steps) follow at most twice a second.
+  const [feed] = useState(() => new StepTimingsFeed());
+  const version = useMemo(() => {
+    feed.update(props.timeline);
+    return props.timeline.version;
+  }, [feed, props.timeline]);
+  const shown = useThrottled(version, 500);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `shown` stands for the feed's state
+  const bars = useMemo(() => waterfallBars(feed.timings(), MAX_BARS), [feed, shown]);
   if (bars.length === 0) return null;
   const longest = Math.max(1, ...bars.map((b) => b.modelMs + b.toolMs + b.waitMs + b.loopMs));
   const pct = (ms: number) => `${(ms / longest) * 100}%`;

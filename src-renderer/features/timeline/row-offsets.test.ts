@@ -15,6 +15,36 @@ function naive(sizes: number[]) {
 }
 
 describe('RowOffsets', () => {
+  it('grown by appends in slices, answers as if built at once, also after height changes', () => {
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const sizes: number[] = [];
+    const offsets = new RowOffsets(0, () => 0);
+    for (let slice = 0; slice < 40; slice++) {
+      const added = Math.floor(random() * 70);
+      const from = sizes.length;
+      for (let i = 0; i < added; i++) sizes.push(1 + Math.floor(random() * 90));
+      offsets.append(added, (row) => sizes[row]!);
+      expect(offsets.count).toBe(sizes.length);
+      // a few rows measured anew between slices, old ones too
+      for (let k = 0; k < 3 && sizes.length > 0; k++) {
+        const row = Math.floor(random() * sizes.length);
+        sizes[row] = 1 + Math.floor(random() * 90);
+        offsets.setSize(row, sizes[row]!);
+      }
+      const built = new RowOffsets(sizes.length, (row) => sizes[row]!);
+      const check = naive(sizes);
+      expect(offsets.total()).toBe(built.total());
+      for (const row of [0, from, Math.floor(sizes.length / 2), sizes.length]) {
+        expect(offsets.offsetOf(row)).toBe(check.offsetOf(row));
+      }
+      for (let probe = 0; probe < 5; probe++) {
+        const at = random() * (built.total() + 20) - 10;
+        expect(offsets.rowAt(at)).toBe(built.rowAt(at));
+      }
+    }
+  });
+
   it('gives offsets, totals and the row at an offset', () => {
     const offsets = new RowOffsets(3, () => 10);
     expect(offsets.offsetOf(0)).toBe(0);

@@ -26,6 +26,7 @@ const DEFAULT_HEIGHT: Record<TimelineItemKind, number> = {
   human: 52,
   finished: 48,
   debug: 30,
+  user: 60,
 };
 
 const KINDS: readonly TimelineItemKind[] = [
@@ -39,6 +40,7 @@ const KINDS: readonly TimelineItemKind[] = [
   'human',
   'finished',
   'debug',
+  'user',
 ];
 const KIND_INDEX = new Map(KINDS.map((k, i) => [k, i]));
 const ROLE_INDEX: Record<string, number> = { system: 1, user: 2, assistant: 3, tool: 4 };
@@ -154,20 +156,25 @@ const MARKER_SHAPE = KIND_INDEX.get('marker')! << 10;
 
 /**
  * One list of rows: each row's key and shape, read from its item once. A new list (a
- * loading run's next slice, an item that changed) takes them over from the previous one
- * for the rows whose item did not change, so a slice reads only its own items.
+ * filter, a collapsed step) takes them over from the previous one for the rows whose
+ * item did not change, so it reads only the items that changed; a list that grew by a
+ * slice (`extend`) is updated in place, for its new and replaced rows only.
  */
 export class RowSizes {
-  private readonly keys: Float64Array;
-  private readonly shapes: Int32Array;
+  private keys: Float64Array;
+  private shapes: Int32Array;
   private previous: RowSizes | undefined;
+  private rows: number;
+  private items: (row: number) => TimelineItem | undefined;
 
   constructor(
-    readonly count: number,
-    readonly itemAt: (row: number) => TimelineItem | undefined,
+    count: number,
+    itemAt: (row: number) => TimelineItem | undefined,
     private readonly learned: LearnedHeights,
     previous?: RowSizes | null,
   ) {
+    this.rows = count;
+    this.items = itemAt;
     this.keys = new Float64Array(count).fill(NaN);
     this.shapes = new Int32Array(count).fill(-1);
     if (previous) {
@@ -177,9 +184,48 @@ export class RowSizes {
     }
   }
 
+  get count(): number {
+    return this.rows;
+  }
+
+  get itemAt(): (row: number) => TimelineItem | undefined {
+    return this.items;
+  }
+
+  /**
+   * The same rows and more (a loading run's next slice): rows from the current count on
+   * are new, `replaced` rows show another item now; no other row is read again.
+   */
+  extend(
+    count: number,
+    itemAt: (row: number) => TimelineItem | undefined,
+    replaced: readonly number[],
+  ): void {
+    if (count > this.shapes.length) {
+      const capacity = Math.max(count, this.shapes.length * 2, 64);
+      const keys = new Float64Array(capacity).fill(NaN);
+      keys.set(this.keys.subarray(0, this.rows));
+      const shapes = new Int32Array(capacity).fill(-1);
+      shapes.set(this.shapes.subarray(0, this.rows));
+      this.keys = keys;
+      this.shapes = shapes;
+    } else {
+      this.keys.fill(NaN, this.rows, count);
+      this.shapes.fill(-1, this.rows, count);
+    }
+    // what the previous list knew was taken over when read; its items are not needed now
+    for (let row = 0; this.previous && row < this.rows; row++) {
+      if (this.shapes[row]! < 0) this.read(row);
+    }
+    this.previous = undefined;
+    for (const row of replaced) if (row < this.rows) this.shapes[row] = -1;
+    this.rows = count;
+    this.items = itemAt;
+  }
+
   /** The item's id: the row keeps its measured height while rows come and go around it. */
   key(row: number): number {
-    if (row >= this.count) return -row;
+    if (row >= this.rows) return -row;
     if (this.shapes[row]! < 0) this.read(row);
     return this.keys[row]!;
   }
@@ -197,19 +243,19 @@ export class RowSizes {
   }
 
   private shape(row: number): number {
-    if (row >= this.count) return MARKER_SHAPE;
+    if (row >= this.rows) return MARKER_SHAPE;
     if (this.shapes[row]! < 0) this.read(row);
     return this.shapes[row]!;
   }
 
   private read(row: number): void {
-    const item = this.itemAt(row);
+    const item = this.items(row);
     const previous = this.previous;
     if (
       previous &&
-      row < previous.count &&
+      row < previous.rows &&
       previous.shapes[row]! >= 0 &&
-      previous.itemAt(row) === item
+      previous.items(row) === item
     ) {
       this.keys[row] = previous.keys[row]!;
       this.shapes[row] = previous.shapes[row]!;

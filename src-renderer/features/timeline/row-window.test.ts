@@ -229,3 +229,111 @@ describe('row window', () => {
     expect(controller.offsetOf(1)).toBe(300);
   });
 });
+
+describe('row window, a list that grows by slices (issue 27)', () => {
+  /** The rows of a loading run: `slices` slices of `size` rows, with one old row replaced each. */
+  function grow(withChange: boolean) {
+    const list = markerRows(20_000);
+    const shown: TimelineItem[] = list.slice(0, 10_000);
+    let reads = 0;
+    const itemsOf = (items: TimelineItem[]) => (row: number) => {
+      reads++;
+      return items[row];
+    };
+    const controller = new RowWindowController(2, () => {});
+    controller.setRows(shown.length, itemsOf(shown), {
+      from: NaN,
+      to: 1,
+      appendedFrom: -1,
+      replaced: [],
+    });
+    // a row measured far above keeps its height through the slices (expanded: it teaches
+    // no estimate, so both lists below estimate every other row alike)
+    controller.setExpanded(new Set([6]));
+    const scroller = document.createElement('div');
+    controller.attach(scroller);
+    FakeObserver.last!.callback([entry(rowElement(5), 300)]);
+    const readsPerSlice: number[] = [];
+    let items = shown;
+    for (let slice = 0; slice < 10; slice++) {
+      const from = items.length;
+      const next = items.concat(list.slice(from, from + 1_000));
+      // an old row's item replaced by a longer one (a step header that got its usage)
+      const replacedRow = 100 + slice;
+      next[replacedRow] = { ...next[replacedRow]!, text: 'x'.repeat(900) } as TimelineItem;
+      reads = 0;
+      controller.setRows(
+        next.length,
+        itemsOf(next),
+        withChange
+          ? { from: slice + 1, to: slice + 2, appendedFrom: from, replaced: [replacedRow] }
+          : undefined,
+      );
+      readsPerSlice.push(reads);
+      items = next;
+    }
+    return { controller, items, readsPerSlice };
+  }
+
+  it('reads only the new and replaced rows of a slice, and places rows as a list built whole does', () => {
+    const { controller, items, readsPerSlice } = grow(true);
+    // 1,000 new rows and one replaced row a slice (each read once), not the 10,000+ before
+    for (const reads of readsPerSlice) expect(reads).toBeLessThanOrEqual(1_001 * 2);
+    const whole = new RowWindowController(2, () => {});
+    whole.setRows(items.length, (row) => items[row]);
+    whole.setExpanded(new Set([6]));
+    const scroller = document.createElement('div');
+    whole.attach(scroller);
+    FakeObserver.last!.callback([entry(rowElement(5), 300)]);
+    expect(controller.total()).toBe(whole.total());
+    for (const row of [0, 5, 6, 104, 105, 10_000, 15_000, 19_999]) {
+      expect(controller.offsetOf(row)).toBe(whole.offsetOf(row));
+    }
+  });
+
+  it('without the change, each slice reads the whole list again', () => {
+    const { readsPerSlice } = grow(false);
+    expect(Math.min(...readsPerSlice)).toBeGreaterThan(10_000);
+  });
+});
+
+describe('row window, estimates learned while a run loads', () => {
+  it('rows read in earlier slices take what was learned since, at most every 200 ms', () => {
+    const list = markerRows(3_000);
+    let now = 0;
+    const controller = new RowWindowController(
+      2,
+      () => {},
+      () => now,
+    );
+    let items = list.slice(0, 1_000);
+    const itemAt = (shown: TimelineItem[]) => (row: number) => shown[row];
+    controller.setRows(items.length, itemAt(items), {
+      from: NaN,
+      to: 1,
+      appendedFrom: -1,
+      replaced: [],
+    });
+    controller.setExpanded(new Set());
+    controller.attach(document.createElement('div'));
+    // markers measure 40 px, not the 26 px guessed: the estimate of every marker moves
+    FakeObserver.last!.callback([entry(rowElement(0), 40)]);
+    const grow = (to: number, version: number) => {
+      const from = items.length;
+      items = list.slice(0, to);
+      controller.setRows(items.length, itemAt(items), {
+        from: version,
+        to: version + 1,
+        appendedFrom: from,
+        replaced: [],
+      });
+    };
+    grow(2_000, 1);
+    // too soon: the old rows keep their estimate for now, the new ones have the new one
+    expect(controller.offsetOf(1_000)).toBe(40 + 999 * 26);
+    now = 250;
+    grow(3_000, 2);
+    expect(controller.offsetOf(1_000)).toBe(1_000 * 40);
+    expect(controller.total()).toBe(3_000 * 40);
+  });
+});

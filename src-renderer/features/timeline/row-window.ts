@@ -26,6 +26,18 @@ import { LearnedHeights, RowSizes } from './row-sizes';
 
 export type RowAlign = 'start' | 'center' | 'end' | 'auto';
 
+/**
+ * How a list of rows differs from the one the controller was given before it (the
+ * timeline's `change`, with rows that are item positions): it is that list (`from`) with
+ * rows from `appendedFrom` on added and the `replaced` rows showing another item.
+ */
+export interface RowsChange {
+  from: number;
+  to: number;
+  appendedFrom: number;
+  replaced: readonly number[];
+}
+
 export interface RowRange {
   first: number;
   /** first - 1 when the list is empty */
@@ -66,6 +78,8 @@ export class RowWindowController {
   private target: { row: number; align: RowAlign; tries: number } | null = null;
   private estimatesMoved = false;
   private reestimatedAt = 0;
+  /** the `to` of the last change given with the rows (NaN: rows given without one) */
+  private version = NaN;
 
   constructor(
     private readonly overscan: number,
@@ -79,14 +93,45 @@ export class RowWindowController {
 
   /**
    * The list of rows (the run grew, a filter changed): idempotent, so it is called as the
-   * timeline renders. Rows whose item did not change keep their key and shape.
+   * timeline renders. Rows whose item did not change keep their key and shape. With a
+   * `change` from the list given last (a loading or live run's next slice), only the new
+   * and replaced rows are read and placed: a slice costs its own rows, not the run's.
    */
-  setRows(count: number, itemAt: (row: number) => TimelineItem | undefined): void {
+  setRows(
+    count: number,
+    itemAt: (row: number) => TimelineItem | undefined,
+    change?: RowsChange,
+  ): void {
     if (count === this.sizes.count && itemAt === this.sizes.itemAt) return;
-    this.sizes = new RowSizes(count, itemAt, this.learned, this.sizes);
-    this.offsets = this.build();
-    this.estimatesMoved = false;
+    const before = this.sizes.count;
+    if (
+      change &&
+      change.from === this.version &&
+      change.appendedFrom === before &&
+      count >= before
+    ) {
+      this.sizes.extend(count, itemAt, change.replaced);
+      for (const row of change.replaced) {
+        // a row not measured yet takes its new shape's estimate (a measured one keeps its height)
+        if (row < before && !this.measured.has(this.sizes.key(row)))
+          this.offsets.setSize(row, this.sizes.estimate(row));
+      }
+      this.offsets.append(count - before, (row) => this.sizeOf(row));
+      // rows read in earlier slices keep the estimates of their time: brought up to date
+      // with what was learned since, at most five times a second (a pass over the rows)
+      if (this.estimatesMoved && this.now() - this.reestimatedAt >= REESTIMATE_MS)
+        this.reestimate();
+    } else {
+      this.sizes = new RowSizes(count, itemAt, this.learned, this.sizes);
+      this.offsets = this.build();
+      this.estimatesMoved = false;
+    }
+    this.version = change?.to ?? NaN;
     this.current = this.computeRange();
+  }
+
+  private sizeOf(row: number): number {
+    return this.measured.get(this.sizes.key(row)) ?? this.sizes.estimate(row);
   }
 
   setExpanded(expanded: ReadonlySet<number>): void {
@@ -248,12 +293,7 @@ export class RowWindowController {
   }
 
   private build(): RowOffsets {
-    const sizes = this.sizes;
-    const measured = this.measured;
-    return new RowOffsets(
-      sizes.count,
-      (row) => measured.get(sizes.key(row)) ?? sizes.estimate(row),
-    );
+    return new RowOffsets(this.sizes.count, (row) => this.sizeOf(row));
   }
 
   /** Folds moved estimates into the offsets, keeping the row at the top where it is. */

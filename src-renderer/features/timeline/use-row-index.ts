@@ -1,22 +1,43 @@
 import { useCallback, useMemo } from 'react';
 import { positionOfId } from '../../store/timeline/model';
-import type { TimelineItem } from '../../store/timeline/types';
+import type { ItemsChange, TimelineItem } from '../../store/timeline/types';
+import type { RowsChange } from './row-window';
 import {
   computeVisibleRows,
   type TimelineFilters,
   type VisibleRows,
 } from '../../store/timeline/visible-rows';
 
-/** The rows of a timeline under the current filters, with lookups both ways. */
+/**
+ * The rows of a timeline under the current filters, with lookups both ways. With no
+ * filter every item is a row, so the timeline's own change (what its last batch added
+ * and replaced) is the rows' change too.
+ */
 export function useRows(
   items: readonly TimelineItem[],
   filters: TimelineFilters,
   collapsed: ReadonlySet<number>,
+  itemsChange?: { version: number; change?: ItemsChange },
 ) {
   const rows: VisibleRows = useMemo(
     () => computeVisibleRows(items, filters, collapsed),
     [items, filters, collapsed],
   );
+  const version = itemsChange?.version;
+  const change = itemsChange?.change;
+  const rowsChange: RowsChange | undefined = useMemo(() => {
+    // filtered rows are not the items: the row window builds them whole
+    if (rows !== null || version === undefined) return undefined;
+    // without a change the list is built whole, and the next one may build on it
+    return change
+      ? {
+          from: change.from,
+          to: version,
+          appendedFrom: change.appendedFrom,
+          replaced: change.replaced,
+        }
+      : { from: NaN, to: version, appendedFrom: -1, replaced: [] };
+  }, [rows, change, version]);
   const count = rows ? rows.length : items.length;
   const itemAt = useCallback((row: number) => items[rows ? rows[row]! : row], [items, rows]);
   const rowOfId = useCallback(
@@ -35,5 +56,5 @@ export function useRows(
     },
     [items, rows],
   );
-  return { count, itemAt, rowOfId };
+  return { count, itemAt, rowOfId, rowsChange };
 }

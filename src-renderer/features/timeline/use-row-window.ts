@@ -5,7 +5,7 @@
 import { useLayoutEffect, useReducer, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { TimelineItem } from '../../store/timeline/types';
-import { RowWindowController, type RowAlign } from './row-window';
+import { RowWindowController, type RowAlign, type RowsChange } from './row-window';
 
 export interface RowWindow {
   /** the rows in the DOM: first..last (last < first when there are none) */
@@ -25,6 +25,8 @@ export interface RowWindow {
 export function useRowWindow(options: {
   count: number;
   itemAt: (row: number) => TimelineItem | undefined;
+  /** how these rows differ from the ones given before (row-window.ts) */
+  change?: RowsChange;
   overscan: number;
   /** item ids of expanded rows */
   expanded: ReadonlySet<number>;
@@ -39,7 +41,7 @@ export function useRowWindow(options: {
         (sync) => (sync ? flushSync(rerender) : rerender()),
       ),
   );
-  controller.setRows(options.count, options.itemAt);
+  controller.setRows(options.count, options.itemAt, options.change);
   controller.setExpanded(options.expanded);
   useLayoutEffect(() => {
     controller.writeHeight();

@@ -342,7 +342,7 @@ class Draft extends McpDraft {
     }
     this.m.index.memory.set(memoryKey, position);
     if (position === this.items.length) this.push(item);
-    else this.items[position] = item;
+    else this.replace(position, item);
   }
 
   /** Duplicate info for an assistant response; marks the first occurrence(s) as repeated. */

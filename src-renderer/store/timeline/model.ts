@@ -2,8 +2,16 @@
 import type { TimelineItem, TimelineModel } from './types';
 import { createWaitState } from './step-waits';
 
+let lastVersion = 0;
+
+/** A version no other model of this page has (models of all runs share the counter). */
+export function nextVersion(): number {
+  return ++lastVersion;
+}
+
 export function createTimeline(): TimelineModel {
   return {
+    version: nextVersion(),
     items: [],
     index: {
       memory: new Map(),

@@ -6,6 +6,7 @@
 import type { MarkerItem, StepItem, TimelineItem, TimelineModel } from './types';
 import type { RunEvent } from '@shared/events';
 import { copyWaitState } from './step-waits';
+import { nextVersion } from './model';
 
 /** The key of an agent's step or memory index in the model's lookup maps. */
 export const key = (agent: string, n: number | string) => `${agent}\u0000${n}`;
@@ -16,11 +17,19 @@ export class TimelineDraft {
   /** items at or after this position were created by this batch: nobody has seen them */
   protected readonly base: number;
 
+  /** positions before `base` whose item this batch replaced (the model's `change`) */
+  private readonly replaced: number[] = [];
+  /** the same, to look up: their new items were made by this batch and nobody has seen them */
+  private readonly replacedHere = new Set<number>();
+
   constructor(previous: TimelineModel) {
+    // (one copy of the pointers per batch: about a millisecond at 300,000 items)
     this.items = previous.items.slice();
     this.base = previous.items.length;
     this.m = {
       ...previous,
+      version: nextVersion(),
+      change: { from: previous.version, appendedFrom: this.base, replaced: this.replaced },
       items: this.items,
       current: { ...previous.current },
       streams: { ...previous.streams },
@@ -38,15 +47,25 @@ export class TimelineDraft {
   }
 
   /**
-   * Changes the item at `position`: in place when this batch created it (a long run
-   * loaded in one batch would otherwise copy each item several times), else as a copy,
+   * Changes the item at `position`: in place when this batch created it or its copy (a
+   * long run loaded in one batch would otherwise copy each item several times), else as a copy,
    * so models that were already handed out never change.
    */
   protected patch<T extends TimelineItem>(position: number, item: T, changes: Partial<T>): T {
-    if (position >= this.base) return Object.assign(item, changes);
+    if (position >= this.base || this.replacedHere.has(position))
+      return Object.assign(item, changes);
     const next = { ...item, ...changes };
-    this.items[position] = next;
+    this.replace(position, next);
     return next;
+  }
+
+  /** Puts another item at a position the previous model already had. */
+  protected replace(position: number, item: TimelineItem): void {
+    if (position < this.base && !this.replacedHere.has(position)) {
+      this.replacedHere.add(position);
+      this.replaced.push(position);
+    }
+    this.items[position] = item;
   }
 
   protected place(agent: string): { agent: string; step: number; stepId: number } {

@@ -6,6 +6,7 @@
  * stable across reloads and replays.
  */
 import type { RecordedAgentDefinition } from '@shared/domain/agent-definition';
+import type { UserCommandRecord } from '@shared/domain/terminal';
 import type { AgentState, FlowName, RunOutcome, TokenUsage } from '@shared/domain/agent';
 import type { Role, ToolCall } from '@shared/domain/message';
 import type { PendingCalls } from './pending-calls';
@@ -289,7 +290,17 @@ export interface DebugItem extends ItemBase {
   edit?: EditRecord;
 }
 
+/**
+ * A command the user typed into the run's terminal (issue 32): a user action, not an
+ * agent step; placed among the rows by time (user-action-items.ts), never an event.
+ */
+export interface UserActionItem extends ItemBase {
+  kind: 'user';
+  command: UserCommandRecord;
+}
+
 export type TimelineItem =
+  | UserActionItem
   | DebugItem
   | RunStartItem
   | StepItem
@@ -422,6 +433,21 @@ export interface TimelineModel {
   /** number of events applied (for tests and the bench) */
   eventCount: number;
   lastSeq: number;
+  /** unique among all models made in this page (model.ts `nextVersion`) */
+  version: number;
+  /**
+   * What changed in `items` since the model this one was made from (the one whose
+   * version is `from`): items from `appendedFrom` on are new, the `replaced` positions
+   * before it hold another object now, every other item is the same object. Views that
+   * derive something per item (the row window) update only those instead of the run.
+   */
+  change?: ItemsChange;
+}
+
+export interface ItemsChange {
+  from: number;
+  appendedFrom: number;
+  replaced: number[];
 }
 
 /** What the debugger bar shows, derived from the run's events (so a reload finds it). */

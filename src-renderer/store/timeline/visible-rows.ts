@@ -162,5 +162,7 @@ function rawText(item: TimelineItem): string {
       return `${item.outcome} ${item.error ?? ''} ${item.terminateStatus ?? ''}`;
     case 'debug':
       return item.text;
+    case 'user':
+      return `user command ${item.command.command} ${item.command.output}`;
   }
 }

@@ -5,9 +5,9 @@
  * (the counter) and its hash tells it apart, so `NAME@3` runs exactly what version 3 was.
  * A version is recorded when a definition is used (a run, `agents list`) or saved.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { isAgentName } from '@shared/domain/agent';
+import { isAgentName, type AgentName } from '@shared/domain/agent';
 import {
   parseAgentRef,
   type AgentDefinitionSource,
@@ -24,6 +24,7 @@ import {
   type LoadedDefinition,
 } from './load-definition';
 import { AGENT_NAME_PATTERN } from './definition-schema';
+import { carrierAgent } from './tool-patterns';
 
 /** A definition is a page of prompts; anything bigger is not one. */
 export const MAX_DEFINITION_BYTES = 1024 * 1024;
@@ -188,12 +189,31 @@ export interface AgentListEntry {
   path?: string;
   version?: number;
   hash?: string;
+  /** the built-in agent whose needs it shares (what a run's pre-flight checks) */
+  carrier?: AgentName;
   /** the problem that keeps it from running */
   error?: string;
 }
 
 /** The built-in agents, then the user's (by name); broken files listed with their error. */
-export function listAgents(home: string, context: DefinitionContext): AgentListEntry[] {
+/**
+ * What a long-lived host keeps between listings (the Agents page): each file's entry with
+ * the stamp it was made for (the file's size and times, its versions folder's time, the
+ * config's servers and profiles); a file whose stamp is unchanged is not read again.
+ */
+export type AgentListCache = Map<string, { stamp: string; entry: AgentListEntry }>;
+
+function listStamp(path: string, versions: string, context: DefinitionContext): string {
+  const file = statSync(path);
+  const dir = existsSync(versions) ? statSync(versions).mtimeMs : 0;
+  return JSON.stringify([file.size, file.mtimeMs, file.ctimeMs, dir, context]);
+}
+
+export function listAgents(
+  home: string,
+  context: DefinitionContext,
+  cache?: AgentListCache,
+): AgentListEntry[] {
   const entries: AgentListEntry[] = [];
   for (const name of ['manus', 'swe', 'browser', 'mcp', 'toolcall'] as const) {
     const r = resolveDefinition(name, home, context);
@@ -203,6 +223,7 @@ export function listAgents(home: string, context: DefinitionContext): AgentListE
       description: r.data.description,
       version: 1,
       hash: r.hash,
+      carrier: name,
     });
   }
   const dir = agentsDir(home);
@@ -224,6 +245,13 @@ export function listAgents(home: string, context: DefinitionContext): AgentListE
       });
       continue;
     }
+    const stamp = cache ? listStamp(path, versionsDir(home, name), context) : '';
+    const known = cache?.get(path);
+    if (known && known.stamp === stamp) {
+      entries.push(known.entry);
+      continue;
+    }
+    const at = entries.length;
     try {
       const r = resolveDefinition(name, home, context);
       entries.push({
@@ -233,6 +261,7 @@ export function listAgents(home: string, context: DefinitionContext): AgentListE
         path,
         ...(r.version !== undefined ? { version: r.version } : {}),
         hash: r.hash,
+        carrier: carrierAgent(r.patterns),
       });
     } catch (error) {
       entries.push({
@@ -243,6 +272,15 @@ export function listAgents(home: string, context: DefinitionContext): AgentListE
         error: (error as Error).message,
       });
     }
+    // stamped after the listing: saving the file's first version changed its folder
+    if (cache)
+      cache.set(path, {
+        stamp: listStamp(path, versionsDir(home, name), context),
+        entry: entries[at]!,
+      });
+  }
+  for (const path of cache?.keys() ?? []) {
+    if (!files.includes(basename(path))) cache!.delete(path);
   }
   return entries;
 }

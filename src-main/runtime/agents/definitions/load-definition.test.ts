@@ -85,6 +85,12 @@ describe('loadDefinitionText', () => {
       ),
     ).toEqual([
       { path: 'run.max_stepz', line: 8, message: expect.stringContaining('unknown key') },
+      // a key the schema refuses does not hide the other problems (the editor shows all)
+      { path: 'system_prompt', line: 5, message: expect.stringContaining('{{work_dir}}') },
+      { path: 'tools', line: 2, message: expect.stringContaining('unknown tool "nope"') },
+      { path: 'tools', line: 2, message: expect.stringContaining('no MCP server "gitlab"') },
+      { path: 'terminate_tools', message: expect.stringContaining('add it to tools') },
+      { path: 'profile', line: 6, message: expect.stringContaining('[llm.slow]') },
     ]);
     const found = issues(
       [
@@ -103,7 +109,7 @@ describe('loadDefinitionText', () => {
       { path: 'terminate_tools', message: expect.stringContaining('add it to tools') },
       { path: 'profile', line: 6, message: expect.stringContaining('[llm.slow]') },
     ]);
-    expect(issues('name = "mine"\nsystem_prompt = "  "\n')).toEqual([
+    expect(issues('name = "mine"\nsystem_prompt = "  "\ntools = ["terminate"]\n')).toEqual([
       { path: 'system_prompt', line: 2, message: expect.stringContaining('must not be empty') },
     ]);
     expect(issues('name = "mine"\nsystem_prompt = "x\n')[0]).toMatchObject({

@@ -8,9 +8,11 @@ import { createHash } from 'node:crypto';
 import type { AgentDefinitionData } from '@shared/domain/agent-definition';
 import { TEMPLATE_VARIABLES } from '@shared/domain/agent-definition';
 import { parse as parseToml } from 'smol-toml';
+import type { z } from 'zod';
 import { findKeyLine } from '../../config/toml-document';
 import { definitionData, definitionFileSchema } from './definition-schema';
 import { unknownVariables } from './template';
+import { lenientDefinition } from './lenient-definition';
 import { parseToolPattern, type ToolPattern } from './tool-patterns';
 
 export interface DefinitionIssue {
@@ -85,25 +87,45 @@ export function loadDefinitionText(
   const raw = parseText(text, file);
   const parsed = definitionFileSchema.safeParse(raw);
   if (!parsed.success) {
-    const issues: DefinitionIssue[] = [];
-    for (const issue of parsed.error.issues) {
-      const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined];
-      for (const key of keys) {
-        const path = [...issue.path.map(String), ...(key !== undefined ? [key] : [])];
-        const line = path.length > 0 ? findKeyLine(text, path) : undefined;
-        issues.push({
-          path: path.join('.') || '(root)',
-          message:
-            key !== undefined
-              ? 'unknown key (docs/agents.md lists the keys of a definition)'
-              : issue.message,
-          ...(line !== undefined ? { line } : {}),
-        });
-      }
-    }
+    const issues = schemaIssues(parsed.error.issues, text);
+    // the keys that did parse are checked too: every problem at once, not one per save
+    const flagged = new Set(issues.map((i) => i.path));
+    const meaning = meaningIssues(lenientDefinition(raw), text, context).issues;
+    issues.push(...meaning.filter((i) => !flagged.has(i.path)));
     throw new AgentDefinitionError(file, issues);
   }
   const data = definitionData(parsed.data);
+  const { issues, patterns } = meaningIssues(data, text, context);
+  if (issues.length > 0) throw new AgentDefinitionError(file, issues);
+  return { data, text, hash: definitionHash(text), patterns };
+}
+
+function schemaIssues(zodIssues: readonly z.core.$ZodIssue[], text: string): DefinitionIssue[] {
+  const issues: DefinitionIssue[] = [];
+  for (const issue of zodIssues) {
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined];
+    for (const key of keys) {
+      const path = [...issue.path.map(String), ...(key !== undefined ? [key] : [])];
+      const line = path.length > 0 ? findKeyLine(text, path) : undefined;
+      issues.push({
+        path: path.join('.') || '(root)',
+        message:
+          key !== undefined
+            ? 'unknown key (docs/agents.md lists the keys of a definition)'
+            : issue.message,
+        ...(line !== undefined ? { line } : {}),
+      });
+    }
+  }
+  return issues;
+}
+
+/** What the keys mean: template variables, tool patterns, the tools that end the run, the profile. */
+function meaningIssues(
+  data: AgentDefinitionData,
+  text: string,
+  context: DefinitionContext,
+): { issues: DefinitionIssue[]; patterns: ToolPattern[] } {
   const issues: DefinitionIssue[] = [];
   for (const key of ['system_prompt', 'next_step_prompt'] as const) {
     for (const name of unknownVariables(data[key])) {
@@ -154,6 +176,5 @@ export function loadDefinitionText(
       ...(line !== undefined ? { line } : {}),
     });
   }
-  if (issues.length > 0) throw new AgentDefinitionError(file, issues);
-  return { data, text, hash: definitionHash(text), patterns };
+  return { issues, patterns };
 }

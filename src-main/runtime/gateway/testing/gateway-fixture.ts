@@ -33,13 +33,15 @@ export interface GatewayFixture {
 export async function startGatewayFixture(
   script: ServerScript | ScriptedServerReply[],
   options: GatewayStartOptions = {},
+  /** more of config.toml (a `[sandbox]` section) */
+  moreConfig = '',
 ): Promise<GatewayFixture> {
   const home = mkdtempSync(join(tmpdir(), 'wb-gateway-'));
   const upstream = new ScriptedOpenAiServer(script, { apiKey: UPSTREAM_KEY });
   const baseUrl = await upstream.start();
   writeFileSync(
     join(home, 'config.toml'),
-    `[llm]\nmodel = "gpt-4o-mini"\nbase_url = "${baseUrl}"\napi_key = "${UPSTREAM_KEY}"\n`,
+    `[llm]\nmodel = "gpt-4o-mini"\nbase_url = "${baseUrl}"\napi_key = "${UPSTREAM_KEY}"\n${moreConfig}`,
     { mode: 0o600 },
   );
   const runtime = createRuntime({ home, sweepAtStart: false, env: {} });

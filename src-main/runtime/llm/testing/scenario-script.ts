@@ -15,6 +15,8 @@
  *                                                //   substring) or /regex/flags, tested against
  *                                                //   the task (first user message) and the last
  *                                                //   user message; first scenario that matches wins
+ *       "matchSystem": ["my prompt"],            // optional: the same, tested against the system
+ *                                                //   message (two agents' prompts, one task)
  *       "turns": [                               // one entry per model call of a run
  *         { "content": "Thinking with {{model}}", "toolCalls": [
  *             { "name": "terminate", "arguments": { "status": "success" } } ] },
@@ -109,6 +111,8 @@ const scenarioSchema = z
   .object({
     name: z.string().min(1),
     match: z.union([z.string(), z.array(z.string())]).optional(),
+    /** keywords tested against the system message (an agent's own prompt picks the scenario) */
+    matchSystem: z.union([z.string(), z.array(z.string())]).optional(),
     turns: z.array(turnSchema).min(1),
     whenDone: z.enum(['repeat_last', 'cycle', 'error']).default('repeat_last'),
   })
@@ -182,18 +186,12 @@ function textOf(content: unknown): string {
 export function selectScenario(file: ScenarioFile, request: RecordedRequest): Scenario {
   const users = request.messages.filter((m) => m.role === 'user');
   const texts = [textOf(users[0]?.content), textOf(users.at(-1)?.content)];
-  const tests = new Map<Scenario, ((text: string) => boolean)[]>();
+  const system = textOf(request.messages.find((m) => m.role === 'system')?.content);
+  const listOf = (match: string | string[] | undefined) =>
+    (match === undefined ? [] : Array.isArray(match) ? match : [match]).map(matcher);
   for (const scenario of file.scenarios) {
-    const patterns =
-      scenario.match === undefined
-        ? []
-        : Array.isArray(scenario.match)
-          ? scenario.match
-          : [scenario.match];
-    tests.set(scenario, patterns.map(matcher));
-  }
-  for (const scenario of file.scenarios) {
-    if (tests.get(scenario)?.some((test) => texts.some((text) => test(text)))) return scenario;
+    if (listOf(scenario.match).some((test) => texts.some((text) => test(text)))) return scenario;
+    if (listOf(scenario.matchSystem).some((test) => test(system))) return scenario;
   }
   const fallback = file.default
     ? file.scenarios.find((s) => s.name === file.default)

@@ -267,6 +267,7 @@ describe('scenario files', () => {
           ],
         },
         { name: 'model', match: '/^which model/i', turns: [{ content: 'I am {{model}}' }] },
+        { name: 'by-prompt', matchSystem: 'in two steps', turns: [{ content: 'prompt B' }] },
         { name: 'fallback', turns: [{ content: 'fallback' }] },
       ],
     }),
@@ -279,6 +280,22 @@ describe('scenario files', () => {
         .choices[0]?.message.content;
     expect(await ask('Which model are you?', 'gpt-4o-mini')).toBe('I am gpt-4o-mini');
     expect(await ask('anything else')).toBe('fallback');
+  });
+
+  it("selects a scenario by the system message (an agent's own prompt)", async () => {
+    const client = await clientFor(scenarioScript(file));
+    const ask = async (system: string) =>
+      (
+        await client.chat.completions.create({
+          model: 'm',
+          messages: [
+            { role: 'system', content: system },
+            { role: 'user', content: 'the same task' },
+          ],
+        })
+      ).choices[0]?.message.content;
+    expect(await ask('You answer IN TWO STEPS.')).toBe('prompt B');
+    expect(await ask('You answer at once.')).toBe('fallback');
   });
 
   it('advances attempts only on a retry of the same request, and turns by history', async () => {

@@ -6,7 +6,8 @@
  * Endpoints
  *   POST /v1/chat/completions                     (also /openai/deployments/NAME/chat/completions, Azure)
  *   GET  /v1/models                                (also /openai/models)
- *   GET  /_scripted/requests                       the recorded requests as JSON (auth headers redacted)
+ *   GET  /_scripted/requests                       the recorded requests as JSON (auth headers redacted;
+ *                                                  none with `recordRequests: false`)
  *   POST /_scripted/reset                          forgets recorded requests and attempt counters
  *   GET  /_scripted/pages/NAME                     an HTML page given in the options (`pages`)
  *   anything else                                  404 "404 page not found"
@@ -80,6 +81,13 @@ export interface ScriptedServerOptions {
   reasoningModels?: string[];
   /** models that refuse `tools`, as Ollama's models without tool support do */
   modelsWithoutTools?: string[];
+  /**
+   * Keep every chat request in `requests` (default true: tests read them). The runtime's
+   * own scripted models (the built-in demo, `api_type = "scripted"`) live as long as
+   * `workbench serve` does and nobody reads what they received: kept, each run's request
+   * bodies would stay in memory until the process ends (issue 27).
+   */
+  recordRequests?: boolean;
 }
 
 const CHAT_PATH = /^(?:\/v1|\/openai\/deployments\/[^/]+)\/chat\/completions$/;
@@ -92,6 +100,8 @@ export class ScriptedOpenAiServer {
   private readonly sockets = new Set<Socket>();
   private script: ServerScript;
   private served = 0;
+  /** chat requests received since the start or the last reset (recorded or not) */
+  private received = 0;
   private closing = false;
   private readonly closeWaiters = new Set<() => void>();
 
@@ -140,6 +150,7 @@ export class ScriptedOpenAiServer {
   /** Forgets recorded requests, the list index and a scenario script's attempt counters. */
   reset(): void {
     this.requests.length = 0;
+    this.received = 0;
     this.served = 0;
     if (typeof this.script === 'function') (this.script as { reset?: () => void }).reset?.();
   }
@@ -217,7 +228,7 @@ export class ScriptedOpenAiServer {
     }
     const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     const record: RecordedRequest = {
-      index: this.requests.length,
+      index: this.received++,
       method: req.method ?? 'POST',
       path,
       query: Object.fromEntries(new URL(req.url ?? '/', 'http://scripted').searchParams),
@@ -231,7 +242,7 @@ export class ScriptedOpenAiServer {
       receivedAt: Date.now(),
       clientAborted: false,
     };
-    this.requests.push(record);
+    if (this.options.recordRequests !== false) this.requests.push(record);
     res.on('close', () => {
       record.closedAt = Date.now();
       record.clientAborted = !res.writableFinished;

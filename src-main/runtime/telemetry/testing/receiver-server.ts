@@ -2,13 +2,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RunHistory } from '../../runs/run-history';
-import { createOtlpReceiver, type OtlpReceiver } from '../otlp-receiver';
+import { createOtlpReceiver, type OtlpReceiver, type OtlpReceiverOptions } from '../otlp-receiver';
 
 export async function startReceiverServer(
   history: RunHistory,
   token?: string,
+  options: Omit<OtlpReceiverOptions, 'history' | 'isToken'> = {},
 ): Promise<{ url: string; receiver: OtlpReceiver; close(): Promise<void> }> {
   const receiver = createOtlpReceiver({
+    ...options,
     history,
     ...(token ? { isToken: (given: string) => given === token } : {}),
   });

@@ -73,7 +73,8 @@ export const browserToolSchema = z
 
 export type BrowserToolArgs = z.infer<typeof browserToolSchema>;
 
-const DESCRIPTION = `Control a web browser (headless Chromium) to visit pages and interact with them.
+/** what the model is told of the browser tool (also listed by the Agents page's tool picker) */
+export const BROWSER_TOOL_DESCRIPTION = `Control a web browser (headless Chromium) to visit pages and interact with them.
 Actions and their parameters:
 - go_to_url (url): open a URL in the active tab
 - click_element (index): click the element with this index
@@ -99,7 +100,7 @@ export interface BrowserToolOptions {
 export function createBrowserTool(options: BrowserToolOptions): Tool<BrowserToolArgs> {
   return {
     name: BROWSER_TOOL_NAME,
-    description: DESCRIPTION,
+    description: BROWSER_TOOL_DESCRIPTION,
     schema: browserToolSchema,
     execute: (args, context) => executeBrowserAction(args, context, options),
   };

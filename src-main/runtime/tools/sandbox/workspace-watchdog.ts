@@ -24,6 +24,8 @@ export class WorkspaceWatchdog {
     private readonly dir: string,
     private readonly settings: Pick<SandboxSettings, 'workspace_limit'>,
     outer: AbortSignal | undefined,
+    /** how its error ends (WorkspaceFullError): the agent's run, or only the typed command */
+    private readonly consequence?: string,
   ) {
     this.limit = parseByteSize(settings.workspace_limit);
     const forward = () => this.controller.abort(outer?.reason);
@@ -56,7 +58,12 @@ export class WorkspaceWatchdog {
     try {
       const bytes = await workspaceBytes(this.dir, this.limit);
       if (bytes > this.limit) {
-        this.error = new WorkspaceFullError(bytes, this.settings.workspace_limit, this.dir);
+        this.error = new WorkspaceFullError(
+          bytes,
+          this.settings.workspace_limit,
+          this.dir,
+          ...(this.consequence !== undefined ? [this.consequence] : []),
+        );
         this.stop();
         this.controller.abort(this.error);
       }

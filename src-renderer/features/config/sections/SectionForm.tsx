@@ -5,10 +5,10 @@ import { settingsFieldId, settingsResetId, TEST_IDS } from '../../../test-ids';
 import { useBridge } from '../../../store/StoreProvider';
 import { parseSectionValue, type SectionFieldSpec, type SectionRaw } from './section-fields';
 
-type Section = 'sandbox' | 'browser';
+type Section = 'sandbox' | 'browser' | 'telemetry';
 
 /**
- * One settings section ([sandbox] or [browser]): each field with where its value comes
+ * One settings section ([sandbox], [browser] or [telemetry]): each field with where its value comes
  * from (config.toml or the built-in default), a reset to the default, inline checks,
  * and Save, which keeps the file's comments (the main process validates again and names
  * the key of anything it refuses).

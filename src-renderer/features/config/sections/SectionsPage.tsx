@@ -3,9 +3,9 @@ import type { SettingsSection } from '../../../store/ui-slice';
 import { McpSettings } from './McpSettings';
 import { SandboxImages } from './SandboxImages';
 import { SectionForm } from './SectionForm';
-import { BROWSER_FIELDS, SANDBOX_FIELDS } from './section-fields';
+import { BROWSER_FIELDS, SANDBOX_FIELDS, TELEMETRY_FIELDS } from './section-fields';
 
-/** Settings → Sandbox, Browser or MCP servers. */
+/** Settings → Sandbox, Browser, Telemetry or MCP servers. */
 export function SectionsPage({
   config,
   section,
@@ -30,6 +30,10 @@ export function SectionsPage({
       );
     case 'browser':
       return <SectionForm section="browser" specs={BROWSER_FIELDS} fields={sections.browser} />;
+    case 'telemetry':
+      return (
+        <SectionForm section="telemetry" specs={TELEMETRY_FIELDS} fields={sections.telemetry} />
+      );
     case 'mcp':
       return <McpSettings mcp={sections.mcp} />;
   }

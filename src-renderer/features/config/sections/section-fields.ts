@@ -1,11 +1,11 @@
 /**
- * The fields of the [sandbox] and [browser] settings pages, with the same checks the
+ * The fields of the [sandbox], [browser] and [telemetry] settings pages, with the same checks the
  * main process's config schema makes (it validates again on save and has the last word).
  */
-import type { BrowserSectionKey, SandboxSectionKey } from '@shared/ipc';
+import type { BrowserSectionKey, SandboxSectionKey, TelemetrySectionKey } from '@shared/ipc';
 
 export interface SectionFieldSpec {
-  key: SandboxSectionKey | BrowserSectionKey;
+  key: SandboxSectionKey | BrowserSectionKey | TelemetrySectionKey;
   label: string;
   kind: 'text' | 'int' | 'number' | 'bool' | 'size';
   min?: number;
@@ -96,6 +96,23 @@ export const BROWSER_FIELDS: readonly SectionFieldSpec[] = [
   },
 ];
 
+export const TELEMETRY_FIELDS: readonly SectionFieldSpec[] = [
+  {
+    key: 'otlp_endpoint',
+    label: 'Live export to',
+    kind: 'text',
+    help: 'An OTLP/HTTP receiver (http://localhost:4318, or its /v1/traces URL): every run is sent there as spans while it runs. Empty: nothing is sent. Read at start (restart to apply); failures show in the top bar and never affect a run.',
+  },
+  {
+    key: 'receiver_port',
+    label: 'Receiver port',
+    kind: 'int',
+    min: 0,
+    max: 65535,
+    help: 'Take OTLP traces from other tools on http://127.0.0.1:PORT/v1/traces (4318 is the usual one); each trace becomes a read-only run. 0: none. Read at start.',
+  },
+];
+
 export type SectionRaw = string | boolean;
 
 /** The typed value of a field as typed, or what is wrong with it. */
@@ -107,6 +124,9 @@ export function parseSectionValue(
   const text = String(raw).trim();
   if (spec.kind === 'text') {
     if (spec.key === 'image' && text === '') return { error: 'must name an image' };
+    if (spec.key === 'otlp_endpoint' && text !== '' && !/^https?:\/\/\S+$/.test(text)) {
+      return { error: 'must be an http:// or https:// URL (or empty: no export)' };
+    }
     return { value: text };
   }
   if (spec.kind === 'size') {

@@ -11,7 +11,11 @@ import { useFilesView } from '../../../store/files-view';
 /** Tools that write files: their cards link to the step's diff. */
 const WRITERS = new Set(['bash', 'python_execute', 'str_replace_editor']);
 
-/** On a step row of a finished run whose step has a checkpoint. */
+/**
+ * On a finished step row whose step added, changed or deleted files: how many, and a way
+ * to the step's diff. A step whose checkpoint found no change has no chip. While the run
+ * runs, each new step row asks again (its checkpoint is taken right after it).
+ */
 export function StepFilesChip({ runId, step }: { runId: string; step: number }) {
   const bridge = useBridge();
   const open = useFilesView((s) => s.open);
@@ -19,24 +23,31 @@ export function StepFilesChip({ runId, step }: { runId: string; step: number }) 
     const summary = s.runs[runId]?.summary;
     return summary !== undefined && runStatus(summary) !== 'running';
   });
-  const checkpoints = useFilesView((s) => s.checkpoints[runId]);
-  const load = useFilesView((s) => s.loadCheckpoints);
+  const count = useFilesView((s) => s.changeCounts[runId]?.byStep.get(step));
+  const load = useFilesView((s) => s.loadChangeCounts);
   useEffect(() => {
-    if (isEnded) load(runId, () => bridge.listCheckpoints(runId));
-  }, [isEnded, load, runId, bridge]);
-  if (checkpoints === undefined || checkpoints === 'loading' || !checkpoints.has(step)) return null;
+    load(runId, step, isEnded, () => bridge.files.getStepChangeCounts({ runId }));
+  }, [isEnded, load, runId, step, bridge]);
+  const total = count ? count.added + count.changed + count.deleted : 0;
+  if (total === 0) return null;
+  const parts = [
+    count!.added ? `${count!.added} added` : '',
+    count!.changed ? `${count!.changed} changed` : '',
+    count!.deleted ? `${count!.deleted} deleted` : '',
+  ].filter(Boolean);
   return (
     <button
       type="button"
       className="chip chip-files"
       data-testid={TEST_IDS.stepFilesChip}
-      title="What this step changed in the workspace"
+      data-count={total}
+      title={`What this step changed in the workspace: ${parts.join(', ')}`}
       onClick={(e) => {
         e.stopPropagation();
         open(runId, { step, mode: 'diff' });
       }}
     >
-      files changed
+      {total === 1 ? '1 file changed' : `${total} files changed`}
     </button>
   );
 }

@@ -7,6 +7,7 @@ import { FinishedRow, HumanRow, MarkerRow, RunStartRow, StuckRow } from './Marke
 import type { RowActions } from './row-props';
 import { DebugRow } from './DebugRow';
 import { PlanStepRow } from './PlanStepRow';
+import { UserActionRow } from './UserActionRow';
 
 export interface TimelineRowProps {
   item: TimelineItem;
@@ -47,5 +48,7 @@ export const TimelineRow = memo(function TimelineRow({
       return <FinishedRow item={item} {...rest} />;
     case 'debug':
       return <DebugRow item={item} {...rest} />;
+    case 'user':
+      return <UserActionRow item={item} {...rest} />;
   }
 });
