@@ -5,7 +5,7 @@
  * stderr not a TTY) a run that would pause is refused with exit 2 and a reason, never
  * left hanging.
  */
-import type { AgentName } from '@shared/domain/agent';
+import { isAgentName, type AgentName } from '@shared/domain/agent';
 import { parseBreakpoint } from '@shared/domain/debugger';
 import { resolveAgentSettings, type ConfigAgentName } from '../runtime/config/resolve';
 import type { WorkbenchConfig } from '../runtime/config/schema';
@@ -59,8 +59,9 @@ export function resolveDebugOptions(input: {
 
 /** Which `[agent.NAME] breakpoints / approve_tools` the run would use. */
 function savedDebugging(config: WorkbenchConfig, agent: AgentName, isFlow: boolean): string[] {
+  // a user executor's breakpoints are in its definition's [run], not [agent.NAME]
   const agents: ConfigAgentName[] = isFlow
-    ? ['planning', ...config.flow.planning.executors]
+    ? ['planning', ...config.flow.planning.executors.filter(isAgentName)]
     : [agent];
   return [...new Set(agents)].flatMap((name) => {
     const settings = resolveAgentSettings(config, name);

@@ -4,7 +4,7 @@
  * Defaults live here, in one place.
  */
 import { z } from 'zod';
-import { AGENT_NAMES } from '@shared/domain/agent';
+import type { AGENT_NAMES } from '@shared/domain/agent';
 import { CONFIG_AGENT_NAMES } from '@shared/domain/config-view';
 import { containerDirProblem } from '../util/contained-path';
 import { enginesSchema } from './engines-schema';
@@ -281,8 +281,22 @@ const llmSectionSchema = z.record(z.string(), z.unknown()).transform((section, c
 /** `[flow.planning]`: how PlanningFlow runs its plan (openmanus.md section 6). */
 export const planningFlowSchema = z
   .object({
-    /** agents that execute steps; a step tagged `[swe]` goes to swe, untagged ones to the run's agent */
-    executors: z.array(z.enum(AGENT_NAMES)).min(1).default(['manus', 'swe']),
+    /**
+     * agents that execute steps: built-in ones and the user's (`NAME` or `NAME@VERSION`,
+     * checked against WORKBENCH_HOME/agents when a flow starts: launch/flow-executors.ts);
+     * a step tagged `[swe]` goes to swe, untagged ones to the run's agent
+     */
+    executors: z
+      .array(
+        z
+          .string()
+          .regex(
+            /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}(@\d+)?$/,
+            'must name an agent: a built-in one (manus, swe, browser, mcp, toolcall) or yours, as NAME or NAME@VERSION',
+          ),
+      )
+      .min(1)
+      .default(['manus', 'swe']),
     /** extra attempts of a failing step before it is marked blocked */
     max_step_retries: z.number().int().min(0).max(10).default(1),
     /** replans allowed per run after a step is blocked */

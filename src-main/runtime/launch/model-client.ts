@@ -27,7 +27,8 @@ export function modelClientFor(
 export function modelClientForProfile(
   services: RuntimeServices,
   profile: LlmProfile,
-  target: ConfigAgentName,
+  /** the agent whose calls these are (a flow's user executor is named by its key) */
+  target: ConfigAgentName | string,
 ): LlmClient {
   const client = ungatedClient(services, profile, target);
   // Every run's calls of one profile pass the same gate (max_concurrency, 429 rests).
@@ -37,7 +38,8 @@ export function modelClientForProfile(
 function ungatedClient(
   services: RuntimeServices,
   profile: LlmProfile,
-  target: ConfigAgentName,
+  /** the agent whose calls these are (a flow's user executor is named by its key) */
+  target: ConfigAgentName | string,
 ): LlmClient {
   switch (modelKind(profile)) {
     case 'scripted':

@@ -2,14 +2,18 @@
  * A PlanningFlow run (`workbench run --flow planning`, or a flow run from the UI): the
  * planner uses the `planning` profile and `[agent.planning] max_steps` as the run-wide
  * step budget; executors come from `[flow.planning] executors`, each built from the
- * catalog with its own profile and settings, sharing the run's session (one sandbox).
+ * catalog (a built-in agent) or from its definition (a user's agent: its prompts, tools,
+ * `[run]` settings and profile) and sharing the run's session (one sandbox). The planner
+ * itself is the flow's fixed planning prompt and tool, not an agent.
  */
 import type { AgentName } from '@shared/domain/agent';
-import { buildAgent } from '../agents/catalog';
+import { buildAgent, type AgentBuildInput } from '../agents/catalog';
+import { buildDefinedAgent } from '../agents/definitions/build-defined-agent';
 import { resolveAgentSettings } from '../config/resolve';
 import type { WorkbenchConfig } from '../config/schema';
 import type { RunModels } from './run-models';
-import { flowRunSettings } from './run-settings';
+import { flowRunSettings, type UserExecutorRecord } from './run-settings';
+import { definitionProfile, executorSettings, type FlowExecutor } from './flow-executors';
 import type { PreparedRun, ResolvedRunInput, RunContext } from '../runs/run-manager';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { Session } from '../session/session';
@@ -31,6 +35,8 @@ export function preparePlanningRun(
   context: RunContext,
   models: RunModels,
   session: Session,
+  /** `[flow.planning] executors`, resolved (flow-executors.ts) */
+  flowExecutors: readonly FlowExecutor[],
   timeTravel: {
     /** a fork: the plan, the planner's memory and the steps used at the fork step */
     resume?: FlowResumePoint;
@@ -51,22 +57,28 @@ export function preparePlanningRun(
   // [agent.planning] breakpoints watch the whole flow; an executor's only that executor.
   debug?.addBreakpoints(resolveAgentSettings(config, 'planning').breakpoints ?? [], 'config');
   debug?.addApprovals(resolveAgentSettings(config, 'planning').approveTools ?? [], 'config');
-  const keys = [...new Set<AgentName>([...flowSettings.executors])];
-  const executors: ExecutorSpec[] = keys.map((key) => executorSpec(key));
-  for (const key of keys) {
-    const saved = resolveAgentSettings(config, key);
-    debug?.addBreakpoints(saved.breakpoints ?? [], 'config', key);
-    debug?.addApprovals(saved.approveTools ?? [], 'config', key);
+  const keys = flowExecutors.map((e) => e.key);
+  const executors: ExecutorSpec[] = flowExecutors.map((e) => executorSpec(e));
+  for (const e of flowExecutors) {
+    const profile = definitionProfile(config, e);
+    if (profile !== undefined) models.assign(e.key, profile);
+    const saved = executorSettings(config, e);
+    debug?.addBreakpoints(saved.breakpoints ?? [], 'config', e.key);
+    debug?.addApprovals(saved.approveTools ?? [], 'config', e.key);
   }
 
-  function executorSpec(key: AgentName): ExecutorSpec {
-    const settings = resolveAgentSettings(config, key);
+  function executorSpec(executor: FlowExecutor): ExecutorSpec {
+    const { key } = executor;
+    const settings = executorSettings(config, executor);
     return {
       key,
-      description: EXECUTOR_DESCRIPTIONS[key],
+      description:
+        'builtin' in executor
+          ? EXECUTOR_DESCRIPTIONS[executor.builtin]
+          : executor.definition.data.description || `the user agent ${executor.ref}`,
       maxSteps: settings.maxSteps,
       async create(options) {
-        const built = await buildAgent(key, {
+        const input: AgentBuildInput = {
           name: key,
           llm: models.clientFor(key),
           settings: { ...settings, maxSteps: options.maxSteps },
@@ -84,7 +96,10 @@ export function preparePlanningRun(
               : {}),
           },
           extras: { tools: options.extraTools, specialToolNames: options.specialToolNames },
-        });
+        };
+        const built = await ('builtin' in executor
+          ? buildAgent(executor.builtin, input)
+          : buildDefinedAgent(input, executor.definition));
         return {
           run: (prompt, signal) => built.agent.run(prompt, { signal }),
           dispose: () => built.dispose(),
@@ -119,9 +134,29 @@ export function preparePlanningRun(
     maxSteps,
     settings: flowRunSettings(config, (target) => services.config.resolveProfile(target, config), {
       maxSteps,
-      executors: keys,
+      executors: flowExecutors.map((e) =>
+        'builtin' in e ? e.builtin : userRecord(services, config, e),
+      ),
     }),
     execute: (task, signal) =>
       flow.run(task, { signal, ...(timeTravel.resume ? { resume: timeTravel.resume } : {}) }),
+  };
+}
+
+/** What a run records of a user executor: its profile, settings and definition version. */
+function userRecord(
+  services: RuntimeServices,
+  config: WorkbenchConfig,
+  e: Extract<FlowExecutor, { definition: unknown }>,
+): UserExecutorRecord {
+  return {
+    key: e.key,
+    profile: services.config.resolveNamedProfile(definitionProfile(config, e)!, config),
+    settings: executorSettings(config, e),
+    definition: {
+      name: e.definition.data.name,
+      ...(e.definition.version !== undefined ? { version: e.definition.version } : {}),
+      hash: e.definition.hash,
+    },
   };
 }

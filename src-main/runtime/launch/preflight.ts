@@ -3,7 +3,8 @@
  * CLI alike): the config, Docker and the sandbox image for agents with sandbox tools,
  * the model (its endpoint, or "demo model, no API key" said plainly), the MCP server of
  * the mcp agent, Chromium for the browser agent, and a chosen workspace folder. A user's
- * agent's definition must load, and what it needs comes from the tools it picks.
+ * agent's definition must load, and what it needs comes from the tools it picks; so must
+ * a flow's user executors' (`[flow.planning] executors`), and a missing one is a config error.
  *
  * A problem that makes the run pointless is an error (the run is refused, with the
  * fix); one it can live with is a warning (Manus without Docker still has its other
@@ -29,6 +30,8 @@ import { configForDefinition, resolveRunDefinition } from './run-definition';
 import { AgentDefinitionError } from '../agents/definitions/load-definition';
 import { definitionNeeds, type DefinitionNeeds } from '../agents/definitions/definition-needs';
 import { checkWorkspace } from './workspace';
+import { definitionProfile, resolveFlowExecutors, type FlowExecutor } from './flow-executors';
+import type { SandboxNeed } from '../tools/sandbox/sandbox-outage';
 
 export interface PreflightOptions {
   /** ask the model's endpoint whether it answers (the UI does; `run:start` does not wait) */
@@ -58,8 +61,12 @@ export async function preflight(
   const agent = input.agent ?? 'manus';
   // a user's agent (docs/agents.md): its definition must load, and its tools say what it needs
   let own: DefinitionNeeds | undefined;
+  let executors: FlowExecutor[] = [];
   try {
-    if (input.agentRef !== undefined && !input.flow) {
+    if (input.flow === 'planning') {
+      executors = resolveFlowExecutors(config, services.home, services.config.file);
+      config = withRunProfile(config, agent, input.profile);
+    } else if (input.agentRef !== undefined) {
       const definition = resolveRunDefinition(input.agentRef, services.home, config);
       own = definitionNeeds(definition, Object.keys(config.mcp.servers));
       config = configForDefinition(config, agent, definition.data, input.profile);
@@ -78,6 +85,16 @@ export async function preflight(
         },
       ]);
     }
+    if (error instanceof ConfigError) {
+      return report([
+        {
+          id: 'config',
+          status: 'error',
+          message: error.message,
+          fix: 'Name agents that exist in [flow.planning] executors (`workbench agents list`), or create the agent.',
+        },
+      ]);
+    }
     return report([
       {
         id: 'config',
@@ -87,19 +104,48 @@ export async function preflight(
       },
     ]);
   }
+  const cfg = config;
   const agents: AgentName[] =
-    input.flow === 'planning' ? [...new Set([...config.flow.planning.executors])] : [agent];
-  const targets: ConfigAgentName[] = input.flow === 'planning' ? ['planning', ...agents] : agents;
+    input.flow === 'planning'
+      ? executors.flatMap((e) => ('builtin' in e ? [e.builtin] : []))
+      : [agent];
+  // a flow's user executors: what their definitions' tools need, on their own profiles
+  const users = executors.flatMap((e) =>
+    'builtin' in e
+      ? []
+      : [{ key: e.key, needs: definitionNeeds(e.definition, Object.keys(cfg.mcp.servers)) }],
+  );
+  const targets: ModelTarget[] = [
+    ...(input.flow === 'planning' ? (['planning'] as const) : []),
+    ...agents,
+  ].map((name) => ({ name, profile: () => services.config.resolveProfile(name, cfg) }));
+  for (const e of executors) {
+    const profile = definitionProfile(cfg, e);
+    if (profile !== undefined)
+      targets.push({
+        name: e.key,
+        profile: () => services.config.resolveNamedProfile(profile, cfg),
+      });
+  }
   const checks: PreflightCheck[] = [];
-  const need = own ? own.sandbox : sandboxNeed(agents, input.flow !== undefined);
+  const need = own
+    ? own.sandbox
+    : flowSandboxNeed(
+        agents.map((a) => SANDBOX_NEED[a]),
+        users.map((u) => u.needs.sandbox),
+        input.flow !== undefined,
+      );
   const [sandbox, models] = await Promise.all([
     need === 'none' ? Promise.resolve([]) : sandboxChecks(services, config, need, options),
-    modelChecks(services, config, targets, options),
+    modelChecks(targets, options),
   ]);
   checks.push(...sandbox, ...models);
   if (!own && agents.includes('mcp'))
     checks.push(mcpCheck(config, runsOnDemo(services, config, 'mcp')));
-  if (own ? own.browser : agents.includes('browser')) checks.push(browserCheck(config));
+  const browser = own
+    ? own.browser
+    : agents.includes('browser') || users.some((u) => u.needs.browser);
+  if (browser) checks.push(browserCheck(config));
   if (input.workspace) {
     checks.push(
       await checkWorkspace(input.workspace, { home: services.home, settings: config.sandbox }),
@@ -112,8 +158,12 @@ function report(checks: PreflightCheck[]): PreflightReport {
   return { checks, canStart: checks.every((c) => c.status !== 'error') };
 }
 
-function sandboxNeed(agents: AgentName[], isFlow: boolean): 'required' | 'optional' | 'none' {
-  const needs = agents.map((a) => SANDBOX_NEED[a]);
+function flowSandboxNeed(
+  builtins: (SandboxNeed | 'none')[],
+  users: (SandboxNeed | 'none')[],
+  isFlow: boolean,
+): 'required' | 'optional' | 'none' {
+  const needs = [...builtins, ...users];
   if (needs.every((n) => n === 'none')) return 'none';
   // A flow can route around a missing sandbox (other executors, a replan).
   if (!isFlow && needs.includes('required')) return 'required';
@@ -207,17 +257,21 @@ async function sandboxChecks(
   ];
 }
 
+/** An agent of the run whose model is checked: a config slot or a flow's user executor. */
+interface ModelTarget {
+  name: string;
+  profile: () => LlmProfile;
+}
+
 async function modelChecks(
-  services: RuntimeServices,
-  config: WorkbenchConfig,
-  targets: ConfigAgentName[],
+  targets: ModelTarget[],
   options: PreflightOptions,
 ): Promise<PreflightCheck[]> {
-  const profiles = new Map<string, { profile: LlmProfile; agents: ConfigAgentName[] }>();
-  for (const target of targets) {
+  const profiles = new Map<string, { profile: LlmProfile; agents: string[] }>();
+  for (const { name: target, profile: resolveTarget } of targets) {
     let profile: LlmProfile;
     try {
-      profile = services.config.resolveProfile(target, config);
+      profile = resolveTarget();
     } catch (error) {
       return [
         {

@@ -10,7 +10,8 @@
  * name at the same base URL, else from any profile at that base URL. When the recorded
  * run had a key and no profile has one for its base URL now, or the run recorded no
  * settings (older runs), the re-run is refused with why and what to do. The sandbox,
- * browser and MCP servers are today's.
+ * browser and MCP servers are today's. A flow's user executor runs again as the version of
+ * its definition it ran, on that definition's profile of today.
  */
 import { CONFIG_AGENT_NAMES, LLM_SETTING_KEYS } from '@shared/domain/config-view';
 import type { RunSettings } from '@shared/events';
@@ -216,7 +217,8 @@ function withFlowSettings(config: WorkbenchConfig, settings: RunSettings, who: s
           executors: executors
             .split(',')
             .map((e) => e.trim())
-            .filter(Boolean),
+            .filter(Boolean)
+            .map((e) => pinnedExecutor(settings, e)),
         }
       : {}),
     ...pick(settings, 'flow.', ['max_step_retries', 'max_replans', 'carry_memory']),
@@ -230,6 +232,15 @@ function withFlowSettings(config: WorkbenchConfig, settings: RunSettings, who: s
   // The recorded values themselves: the parse only checks them (it would add defaults).
   const planning = { ...config.flow.planning, ...(recorded as Partial<PlanningFlowSettings>) };
   return { ...config, flow: { ...config.flow, planning } };
+}
+
+/**
+ * A user agent executing plan steps runs again as the version it ran (`mine` recorded
+ * `mine.agent.definition = "mine@3"`), not as its newest text.
+ */
+function pinnedExecutor(settings: RunSettings, executor: string): string {
+  const ran = settings[`${executor}.agent.definition`];
+  return typeof ran === 'string' && ran.startsWith(`${executor}@`) ? ran : executor;
 }
 
 function pick(settings: RunSettings, prefix: string, keys: readonly string[]) {

@@ -13,6 +13,7 @@ import { recordedBuiltin } from '../agents/definitions/builtin-definitions';
 import { configForDefinition, definitionSettings, resolveRunDefinition } from './run-definition';
 import { resolveAgentSettings } from '../config/resolve';
 import { preparePlanningRun } from './planning-run';
+import { resolveFlowExecutors } from './flow-executors';
 import { RunModels } from './run-models';
 import { openRunSession } from './run-session';
 import { checkpointHook } from './checkpoint-hook';
@@ -54,6 +55,11 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
     const config = input.recorded
       ? withRecordedSettings(today, input.recorded, (raw) => services.config.resolveApiKey(raw))
       : today;
+    // a flow's executors, its user agents' definitions loaded: a missing one refuses the run
+    const flowExecutors =
+      input.flow === 'planning'
+        ? resolveFlowExecutors(config, services.home, services.config.file)
+        : undefined;
     const lineage = input.lineage;
     const opened =
       lineage?.kind === 'fork'
@@ -66,11 +72,20 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
     let prepared: PreparedRun;
     try {
       const models = new RunModels(services, config, context.debug);
-      if (input.flow === 'planning') {
-        prepared = preparePlanningRun(services, config, input, context, models, opened.session, {
-          ...(lineage ? { resume: flowResumePoint(lineage, context) } : {}),
-          ...optional('atStepBoundary', checkpointHook(services, config, context, opened)),
-        });
+      if (flowExecutors) {
+        prepared = preparePlanningRun(
+          services,
+          config,
+          input,
+          context,
+          models,
+          opened.session,
+          flowExecutors,
+          {
+            ...(lineage ? { resume: flowResumePoint(lineage, context) } : {}),
+            ...optional('atStepBoundary', checkpointHook(services, config, context, opened)),
+          },
+        );
       } else {
         const settings = definition
           ? definitionSettings(config, definition.data)

@@ -13,6 +13,11 @@ import { DebugError } from '../debug/debug-error';
 import type { RunDebugger } from '../debug/run-debugger';
 import { createPricing, type Pricing } from '../debug/pricing';
 import { modelClientForProfile } from './model-client';
+import { CONFIG_AGENT_NAMES } from '@shared/domain/config-view';
+
+function isConfigAgentName(name: string): name is ConfigAgentName {
+  return (CONFIG_AGENT_NAMES as readonly string[]).includes(name);
+}
 
 interface Choice {
   profile?: string;
@@ -23,6 +28,8 @@ export class RunModels {
   /** changes made during the run, per agent */
   private readonly choices = new Map<string, Choice>();
   private readonly used: LlmProfile[] = [];
+  /** the profiles of agents that are no config slot (a flow's user executors) */
+  private readonly assigned = new Map<string, string>();
 
   constructor(
     private readonly services: RuntimeServices,
@@ -30,8 +37,17 @@ export class RunModels {
     private readonly debug?: RunDebugger,
   ) {}
 
+  /**
+   * `target` (a flow's user executor, by its key) runs on the profile `profile` (its
+   * definition's); checked at once.
+   */
+  assign(target: string, profile: string): void {
+    this.assigned.set(target, profile);
+    this.profileFor(target, {});
+  }
+
   /** The client of `target`'s agent in this run (the debugger can switch it). */
-  clientFor(target: ConfigAgentName): LlmClient {
+  clientFor(target: ConfigAgentName | string): LlmClient {
     let profile = this.profileFor(target, this.choices.get(target) ?? {});
     this.used.push(profile);
     const llm = new SwitchableLlm(modelClientForProfile(this.services, profile, target));
@@ -62,7 +78,7 @@ export class RunModels {
   }
 
   /** Counts `target`'s profile among the run's models (its client is built later). */
-  include(target: ConfigAgentName): void {
+  include(target: ConfigAgentName | string): void {
     this.used.push(this.profileFor(target, this.choices.get(target) ?? {}));
   }
 
@@ -78,12 +94,16 @@ export class RunModels {
     );
   }
 
-  private profileFor(target: ConfigAgentName, choice: Choice): LlmProfile {
+  private profileFor(target: ConfigAgentName | string, choice: Choice): LlmProfile {
     let profile: LlmProfile;
     try {
-      profile = choice.profile
-        ? this.services.config.resolveNamedProfile(choice.profile, this.config)
-        : this.services.config.resolveProfile(target, this.config);
+      const named = choice.profile ?? this.assigned.get(target);
+      if (named === undefined && !isConfigAgentName(target))
+        throw new Error(`No profile is assigned to the agent ${target}.`);
+      profile =
+        named !== undefined
+          ? this.services.config.resolveNamedProfile(named, this.config)
+          : this.services.config.resolveProfile(target as ConfigAgentName, this.config);
     } catch (error) {
       throw new DebugError('invalid_input', (error as Error).message);
     }

@@ -4,7 +4,7 @@
  * settings differ between two runs long after config.toml has changed. No API key is
  * ever included (only whether one was set); a base URL loses any user:password and
  * query. A flow records the planner's and each executor's profile under its name
- * (`planning.llm.model`, `swe.agent.max_steps`).
+ * (`planning.llm.model`, `swe.agent.max_steps`), and a user executor the definition it ran.
  */
 import type { RunSettings } from '@shared/events';
 import type { AgentName } from '@shared/domain/agent';
@@ -99,19 +99,42 @@ export function flowSettingsRecord(config: WorkbenchConfig): RunSettings {
   };
 }
 
-/** A planning flow: the planner's profile (its step limit is the run's), each executor's, the flow's own settings and the session's. */
+/** A flow's user executor as recorded: its profile, its settings and which definition it ran. */
+export interface UserExecutorRecord {
+  key: string;
+  profile: LlmProfile;
+  settings: AgentRunSettings;
+  definition: { name: string; version?: number; hash: string };
+}
+
+/**
+ * A planning flow: the planner's profile (its step limit is the run's), each executor's,
+ * the flow's own settings and the session's. A user executor also records which
+ * definition it ran (`mine.agent.definition = "mine@3"`, `mine.agent.definition_hash`).
+ */
 export function flowRunSettings(
   config: WorkbenchConfig,
   profileOf: (target: ConfigAgentName) => LlmProfile,
-  run: { maxSteps: number; executors: readonly AgentName[] },
+  run: { maxSteps: number; executors: readonly (AgentName | UserExecutorRecord)[] },
 ): RunSettings {
   const planner = { ...resolveAgentSettings(config, 'planning'), maxSteps: run.maxSteps };
   const record: RunSettings = agentSettingsRecord(profileOf('planning'), planner, 'planning');
-  for (const key of run.executors) {
-    Object.assign(
-      record,
-      agentSettingsRecord(profileOf(key), resolveAgentSettings(config, key), key),
-    );
+  for (const executor of run.executors) {
+    if (typeof executor === 'string') {
+      Object.assign(
+        record,
+        agentSettingsRecord(profileOf(executor), resolveAgentSettings(config, executor), executor),
+      );
+      continue;
+    }
+    const { key, definition } = executor;
+    Object.assign(record, agentSettingsRecord(executor.profile, executor.settings, key), {
+      [`${key}.agent.definition`]:
+        definition.version !== undefined
+          ? `${definition.name}@${definition.version}`
+          : definition.name,
+      [`${key}.agent.definition_hash`]: definition.hash,
+    });
   }
   return { ...record, ...flowSettingsRecord(config), ...sessionSettingsRecord(config) };
 }
