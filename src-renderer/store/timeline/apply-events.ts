@@ -13,6 +13,7 @@ import { callRequested, callRetried, callSettled } from './pending-calls';
 import type { DuplicateInfo, MessageItem, TimelineModel } from './types';
 import { requestExtras, withOutput } from './request-and-output';
 import { answeredTime, trackStepTime } from './step-waits';
+import { replayMarker } from './replay-text';
 import { sandboxCause } from './run-error-text';
 
 export function applyTimelineEvents(
@@ -200,14 +201,7 @@ class Draft extends McpDraft {
         // the run's snapshots stopped (issue 24)
         return this.marker(e, e.agent, 'sandbox', e.message, 'warn');
       case 'replay.diverged':
-        // a gateway replay (docs/gateway.md): the agent's call differed from the recording
-        return this.marker(
-          e,
-          e.agent,
-          'replay',
-          `Replay of ${e.replayOf} diverged at step ${e.step}: the recording had ${e.expected}; the agent sent ${e.received}. ${e.then === 'live' ? 'The call went to the model (live from here).' : 'The agent got an error.'}`,
-          e.then === 'fail' ? 'error' : 'warn',
-        );
+        return this.marker(e, e.agent, 'replay', ...replayMarker(e));
       case 'human.requested':
         this.m.index.human.set(e.toolCallId, this.items.length);
         this.m.openQuestions.push(e.toolCallId);
