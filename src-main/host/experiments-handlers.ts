@@ -18,7 +18,7 @@ import { BatchPlanError } from '../runtime/batch/batch-plan';
 import { BatchConflictError } from '../runtime/batch/batch-service';
 import { BatchNotFoundError } from '../runtime/batch/batch-store';
 import { ConfigError } from '../runtime/config/load';
-import { checkWorkspace } from '../runtime/launch/workspace';
+import { admitStartingFolder as admitFolder } from '../runtime/experiments/starting-folder';
 import { DatasetAddError } from '../runtime/experiments/dataset-add';
 import { DatasetNotFoundError, DatasetStore } from '../runtime/experiments/dataset-store';
 import { ExperimentFileError } from '../runtime/experiments/experiment-file';
@@ -93,24 +93,12 @@ export function createExperimentsHandlers(runtime: Runtime): Pick<Handlers, Expe
   };
 }
 
-/**
- * The folder a run started in is copied beside the dataset: it passes the same gate as a
- * run's workspace (no `/`, no home folder, nothing holding WORKBENCH_HOME), and an
- * imported run's folder is never taken (it names a folder of the machine it came from).
- */
+/** The app's side of the gate (runtime/experiments/starting-folder.ts): typed refusals. */
 async function admitStartingFolder(
   runtime: Runtime,
   runId: string,
   events: readonly RunEvent[],
 ): Promise<void> {
-  const started = events.find((e) => e.type === 'run.started');
-  const path = started?.type === 'run.started' ? started.workspace?.path : undefined;
-  if (path === undefined) return;
-  if (runtime.runs.get(runId)?.isImported)
-    throw new HandlerError(
-      'forbidden',
-      `Run ${runId} was imported: the folder its history names (${path}) belongs to the machine it was recorded on, so it is not copied into a dataset. Add a run recorded here instead.`,
-    );
   let settings;
   try {
     settings = runtime.services.loadConfig().sandbox;
@@ -119,15 +107,13 @@ async function admitStartingFolder(
       throw new HandlerError('conflict', `The run cannot be added: ${error.message}`);
     throw error;
   }
-  const check = await checkWorkspace(
-    { path, mode: 'copy' },
-    { home: runtime.services.home, settings },
-  );
-  if (check.status === 'error')
-    throw new HandlerError(
-      'forbidden',
-      `Run ${runId} started in ${path}, which is not copied into a dataset: ${check.message}. ${check.fix ?? ''}`.trim(),
-    );
+  const isImported = runtime.runs.get(runId)?.isImported === true;
+  try {
+    await admitFolder({ runId, events, isImported }, { home: runtime.services.home, settings });
+  } catch (error) {
+    if (error instanceof DatasetAddError) throw new HandlerError('forbidden', error.message);
+    throw error;
+  }
 }
 
 function summaryOf(experiments: ExperimentService, experimentId: string): ExperimentSummary {

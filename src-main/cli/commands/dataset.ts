@@ -7,6 +7,7 @@ import { DatasetError } from '@shared/experiments/dataset';
 import { createRuntime } from '../../runtime/runtime';
 import { loadDataset } from '../../runtime/experiments/dataset-file';
 import { addRunsToDataset, DatasetAddError } from '../../runtime/experiments/dataset-add';
+import { admitStartingFolder } from '../../runtime/experiments/starting-folder';
 import { FileReadError } from '../../runtime/util/read-regular-file';
 import { parseCommandArgs } from '../parse-args';
 import { EXIT, UsageError } from '../usage-error';
@@ -42,6 +43,15 @@ export async function datasetCommand(args: string[]): Promise<number> {
           if (!events) throw new UsageError(`no run ${ref} in the history`);
           return { runId, events };
         });
+        // the folders are copied: the workspace gate first, never an imported run's
+        const gate = {
+          home: runtime.services.home,
+          settings: runtime.services.loadConfig().sandbox,
+        };
+        for (const run of runs) {
+          const isImported = runtime.runs.get(run.runId)?.isImported === true;
+          await admitStartingFolder({ ...run, isImported }, gate);
+        }
         const { dataset, added } = addRunsToDataset({ file, runs, withAnswer: values.answer });
         process.stdout.write(
           `${added.map((i) => `added ${i.id}`).join('\n')}\n${dataset.path}: ${dataset.items.length} items, version ${dataset.version}\n`,
