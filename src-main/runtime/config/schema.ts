@@ -297,6 +297,17 @@ export const planningFlowSchema = z
       )
       .min(1)
       .default(['manus', 'swe']),
+    /**
+     * the planner as one of the user's agents (`NAME` or `NAME@VERSION`, checked when a flow
+     * starts: launch/flow-planner.ts): its system prompt and profile; absent, the flow's own
+     */
+    planner: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}(@\d+)?$/,
+        'must name one of your agents (WORKBENCH_HOME/agents), as NAME or NAME@VERSION',
+      )
+      .optional(),
     /** extra attempts of a failing step before it is marked blocked */
     max_step_retries: z.number().int().min(0).max(10).default(1),
     /** replans allowed per run after a step is blocked */

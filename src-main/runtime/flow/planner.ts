@@ -30,17 +30,23 @@ export interface PlannerDeps {
   currentStep: () => number;
   /** the debugger's safe point before each planner call (resolves when the run may go on) */
   pause?: (signal: AbortSignal) => Promise<void> | null;
+  /** a user agent's system prompt in place of the fixed one (`[flow.planning] planner`) */
+  systemPrompt?: string;
 }
 
 const PLANNER_SYSTEM_PROMPT =
   'You are a planning assistant. Break the task into a short, actionable plan of clear steps ' +
   '(key milestones, not sub-steps) and record it with the `planning` tool (command "create").';
 
-export function plannerSystemPrompt(executors: ExecutorInfo[]): string {
-  if (executors.length < 2) return PLANNER_SYSTEM_PROMPT;
+/** `base` (a user agent's prompt; default the flow's own) with the executors to tag steps with. */
+export function plannerSystemPrompt(
+  executors: ExecutorInfo[],
+  base: string = PLANNER_SYSTEM_PROMPT,
+): string {
+  if (executors.length < 2) return base;
   const list = executors.map((e) => `- ${e.key}: ${e.description}`).join('\n');
   return (
-    `${PLANNER_SYSTEM_PROMPT}\n\nThese agents can execute steps:\n${list}\n` +
+    `${base}\n\nThese agents can execute steps:\n${list}\n` +
     'Start each step with the tag of the agent that should do it, e.g. "[swe] Fix the failing test".'
   );
 }
@@ -54,7 +60,7 @@ export async function createInitialPlan(
   signal: AbortSignal,
 ): Promise<{ plan: Plan; fromModel: boolean }> {
   const messages: Message[] = [
-    { role: 'system', content: plannerSystemPrompt(executors) },
+    { role: 'system', content: plannerSystemPrompt(executors, deps.systemPrompt) },
     {
       role: 'user',
       content: `Create a reasonable plan with clear steps to accomplish the task: ${task}`,
@@ -79,7 +85,7 @@ export async function replan(
   signal: AbortSignal,
 ): Promise<Plan | null> {
   const messages: Message[] = [
-    { role: 'system', content: plannerSystemPrompt(executors) },
+    { role: 'system', content: plannerSystemPrompt(executors, deps.systemPrompt) },
     {
       role: 'user',
       content:

@@ -60,6 +60,8 @@ export interface ExecutorSpec extends ExecutorInfo {
 
 export interface PlanningFlowOptions {
   planner: LlmClient;
+  /** the planner's system prompt when it is a user agent; default the flow's own */
+  plannerPrompt?: string;
   executors: ExecutorSpec[];
   /** the executor for untagged steps; defaults to the first */
   defaultExecutor?: string;
@@ -335,6 +337,9 @@ export class PlanningFlow {
       emit: this.options.emit,
       usage: this.usage,
       currentStep: () => this.mapper.stepsUsed,
+      ...(this.options.plannerPrompt !== undefined
+        ? { systemPrompt: this.options.plannerPrompt }
+        : {}),
       pause: (signal) =>
         this.options.debug?.gate({ agent: PLANNER_AGENT, point: 'planner', signal }) ?? null,
     };

@@ -26,7 +26,8 @@ const BUILTIN_EXECUTORS: readonly AgentName[] = ['manus', 'swe', 'browser', 'mcp
 /** what a plan step's `[tag]` can name (stepAgentTag in tools/planning/plan.ts) */
 const TAGGABLE = /^[a-z][a-z0-9_-]*$/;
 
-function userAgentNames(home: string): string[] {
+/** The user agents in WORKBENCH_HOME/agents, by name. */
+export function userAgentNames(home: string): string[] {
   const dir = agentsDir(home);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
@@ -35,7 +36,8 @@ function userAgentNames(home: string): string[] {
     .sort();
 }
 
-function existing(home: string): string {
+/** The agents that exist, for a config error. */
+export function existing(home: string): string {
   const yours = userAgentNames(home);
   return `the built-in agents are ${BUILTIN_EXECUTORS.join(', ')}; yours (${agentsDir(home)}) are ${yours.length > 0 ? yours.join(', ') : 'none yet (`workbench agents new NAME`)'}`;
 }

@@ -4,7 +4,8 @@
  * step budget; executors come from `[flow.planning] executors`, each built from the
  * catalog (a built-in agent) or from its definition (a user's agent: its prompts, tools,
  * `[run]` settings and profile) and sharing the run's session (one sandbox). The planner
- * itself is the flow's fixed planning prompt and tool, not an agent.
+ * is the flow's fixed planning prompt, or a user agent's system prompt
+ * (`[flow.planning] planner`, flow-planner.ts), with only the `planning` tool.
  */
 import type { AgentName } from '@shared/domain/agent';
 import { buildAgent, type AgentBuildInput } from '../agents/catalog';
@@ -14,6 +15,7 @@ import type { WorkbenchConfig } from '../config/schema';
 import type { RunModels } from './run-models';
 import { flowRunSettings, type UserExecutorRecord } from './run-settings';
 import { definitionProfile, executorSettings, type FlowExecutor } from './flow-executors';
+import { plannerBasePrompt, plannerRecord, type FlowPlanner } from './flow-planner';
 import type { PreparedRun, ResolvedRunInput, RunContext } from '../runs/run-manager';
 import type { RuntimeServices } from '../agents/runtime-services';
 import type { Session } from '../session/session';
@@ -37,6 +39,8 @@ export function preparePlanningRun(
   session: Session,
   /** `[flow.planning] executors`, resolved (flow-executors.ts) */
   flowExecutors: readonly FlowExecutor[],
+  /** `[flow.planning] planner`, resolved (flow-planner.ts); its profile is in `config` already */
+  flowPlanner: FlowPlanner | undefined,
   timeTravel: {
     /** a fork: the plan, the planner's memory and the steps used at the fork step */
     resume?: FlowResumePoint;
@@ -112,6 +116,7 @@ export function preparePlanningRun(
   let lastStep = 0;
   const flow = new PlanningFlow({
     planner,
+    ...(flowPlanner ? { plannerPrompt: plannerBasePrompt(config, flowPlanner) } : {}),
     executors,
     // Untagged steps go to the agent the run was started with, when it is an executor.
     defaultExecutor: keys.includes(input.agent) ? input.agent : keys[0]!,
@@ -132,12 +137,15 @@ export function preparePlanningRun(
     agentName: PLANNER_AGENT,
     model: planner.model,
     maxSteps,
-    settings: flowRunSettings(config, (target) => services.config.resolveProfile(target, config), {
-      maxSteps,
-      executors: flowExecutors.map((e) =>
-        'builtin' in e ? e.builtin : userRecord(services, config, e),
-      ),
-    }),
+    settings: {
+      ...flowRunSettings(config, (target) => services.config.resolveProfile(target, config), {
+        maxSteps,
+        executors: flowExecutors.map((e) =>
+          'builtin' in e ? e.builtin : userRecord(services, config, e),
+        ),
+      }),
+      ...plannerRecord(flowPlanner),
+    },
     execute: (task, signal) =>
       flow.run(task, { signal, ...(timeTravel.resume ? { resume: timeTravel.resume } : {}) }),
   };

@@ -4,7 +4,8 @@
  * the model (its endpoint, or "demo model, no API key" said plainly), the MCP server of
  * the mcp agent, Chromium for the browser agent, and a chosen workspace folder. A user's
  * agent's definition must load, and what it needs comes from the tools it picks; so must
- * a flow's user executors' (`[flow.planning] executors`), and a missing one is a config error.
+ * a flow's user executors' and planner's (`[flow.planning] executors`, `planner`), and a
+ * missing one is a config error.
  *
  * A problem that makes the run pointless is an error (the run is refused, with the
  * fix); one it can live with is a warning (Manus without Docker still has its other
@@ -31,6 +32,7 @@ import { AgentDefinitionError } from '../agents/definitions/load-definition';
 import { definitionNeeds, type DefinitionNeeds } from '../agents/definitions/definition-needs';
 import { checkWorkspace } from './workspace';
 import { definitionProfile, resolveFlowExecutors, type FlowExecutor } from './flow-executors';
+import { resolveFlowPlanner, withPlannerProfile } from './flow-planner';
 import type { SandboxNeed } from '../tools/sandbox/sandbox-outage';
 
 export interface PreflightOptions {
@@ -65,7 +67,9 @@ export async function preflight(
   try {
     if (input.flow === 'planning') {
       executors = resolveFlowExecutors(config, services.home, services.config.file);
-      config = withRunProfile(config, agent, input.profile);
+      // a user agent as the planner: its profile's model is the planner's (flow-planner.ts)
+      const planner = resolveFlowPlanner(config, services.home, services.config.file);
+      config = withPlannerProfile(withRunProfile(config, agent, input.profile), planner);
     } else if (input.agentRef !== undefined) {
       const definition = resolveRunDefinition(input.agentRef, services.home, config);
       own = definitionNeeds(definition, Object.keys(config.mcp.servers));
@@ -91,7 +95,7 @@ export async function preflight(
           id: 'config',
           status: 'error',
           message: error.message,
-          fix: 'Name agents that exist in [flow.planning] executors (`workbench agents list`), or create the agent.',
+          fix: 'Name agents that exist in [flow.planning] executors and planner (`workbench agents list`), or create the agent.',
         },
       ]);
     }

@@ -11,7 +11,9 @@
  * run had a key and no profile has one for its base URL now, or the run recorded no
  * settings (older runs), the re-run is refused with why and what to do. The sandbox,
  * browser and MCP servers are today's. A flow's user executor runs again as the version of
- * its definition it ran, on that definition's profile of today.
+ * its definition it ran, on that definition's profile of today; its planner as the user
+ * agent version it ran (on its recorded profile), or as the flow's own planner when it ran
+ * that, whatever `[flow.planning] planner` says today.
  */
 import { CONFIG_AGENT_NAMES, LLM_SETTING_KEYS } from '@shared/domain/config-view';
 import type { RunSettings } from '@shared/events';
@@ -211,6 +213,7 @@ function keySource(
 
 function withFlowSettings(config: WorkbenchConfig, settings: RunSettings, who: string) {
   const executors = settings['flow.executors'];
+  const ranPlanner = settings['planning.agent.definition'];
   const recorded = {
     ...(typeof executors === 'string'
       ? {
@@ -222,6 +225,8 @@ function withFlowSettings(config: WorkbenchConfig, settings: RunSettings, who: s
         }
       : {}),
     ...pick(settings, 'flow.', ['max_step_retries', 'max_replans', 'carry_memory']),
+    // the planner it ran: a user agent's recorded version (`mine@3`), else the flow's own
+    ...(typeof ranPlanner === 'string' ? { planner: ranPlanner } : {}),
   };
   const checked = planningFlowSchema.partial().safeParse(recorded);
   if (!checked.success) {
@@ -230,7 +235,9 @@ function withFlowSettings(config: WorkbenchConfig, settings: RunSettings, who: s
     );
   }
   // The recorded values themselves: the parse only checks them (it would add defaults).
-  const planning = { ...config.flow.planning, ...(recorded as Partial<PlanningFlowSettings>) };
+  // today's planner never replaces the one the run ran (none: the flow's own)
+  const { planner: _today, ...today } = config.flow.planning;
+  const planning = { ...today, ...(recorded as Partial<PlanningFlowSettings>) };
   return { ...config, flow: { ...config.flow, planning } };
 }
 

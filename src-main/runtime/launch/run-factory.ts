@@ -14,6 +14,7 @@ import { configForDefinition, definitionSettings, resolveRunDefinition } from '.
 import { resolveAgentSettings } from '../config/resolve';
 import { preparePlanningRun } from './planning-run';
 import { resolveFlowExecutors } from './flow-executors';
+import { resolveFlowPlanner, withPlannerProfile } from './flow-planner';
 import { RunModels } from './run-models';
 import { openRunSession } from './run-session';
 import { checkpointHook } from './checkpoint-hook';
@@ -52,9 +53,15 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
       : withRunProfile(loaded, input.agent, input.profile);
     // "Run again" with the settings the run recorded: its profile and agent settings, the
     // key from today's config (checked before the run was started; recorded-settings.ts)
-    const config = input.recorded
+    const asRecorded = input.recorded
       ? withRecordedSettings(today, input.recorded, (raw) => services.config.resolveApiKey(raw))
       : today;
+    // a flow's planner as a user agent: a missing one refuses the run; its profile is the planner's
+    const flowPlanner =
+      input.flow === 'planning'
+        ? resolveFlowPlanner(asRecorded, services.home, services.config.file)
+        : undefined;
+    const config = withPlannerProfile(asRecorded, flowPlanner);
     // a flow's executors, its user agents' definitions loaded: a missing one refuses the run
     const flowExecutors =
       input.flow === 'planning'
@@ -81,6 +88,7 @@ export function createRunFactory(services: RuntimeServices): RunFactory {
           models,
           opened.session,
           flowExecutors,
+          flowPlanner,
           {
             ...(lineage ? { resume: flowResumePoint(lineage, context) } : {}),
             ...optional('atStepBoundary', checkpointHook(services, config, context, opened)),
