@@ -26,6 +26,22 @@ function paintedMatches(page: Page) {
 
 const selectedRow = (page: Page) => page.locator('[data-item-id][aria-selected="true"]');
 
+/**
+ * The timeline is virtualized and follows the newest row, so a row above the view is not
+ * in the page: scroll from the top until it is shown (how much fits depends on the run
+ * view's header and panels above the list).
+ */
+async function scrollUntilShown(page: Page, text: string): Promise<void> {
+  const timeline = page.getByTestId('timeline');
+  await timeline.evaluate((el) => (el.scrollTop = 0));
+  for (let i = 0; i < 60; i++) {
+    if (await timeline.getByText(text).first().isVisible()) return;
+    await timeline.evaluate((el) => (el.scrollTop += el.clientHeight * 0.7));
+    await page.waitForTimeout(50);
+  }
+  await expect(timeline.getByText(text).first()).toBeVisible();
+}
+
 test('search highlights and counts the matches and steps through them', async ({
   page,
 }, testInfo) => {
@@ -41,7 +57,7 @@ test('search highlights and counts the matches and steps through them', async ({
   expect(rows).toBeGreaterThanOrEqual(4);
   // search no longer hides rows: the one reply without the word is still there
   const timeline = page.getByTestId('timeline');
-  await expect(timeline.getByText('Something different this time.').first()).toBeVisible();
+  await scrollUntilShown(page, 'Something different this time.');
   await expect.poll(async () => (await paintedMatches(page)).all).toBeGreaterThan(0);
 
   await search.press('Enter');
