@@ -19,6 +19,7 @@ import {
   openRoot,
   readlinkAt,
 } from '../util/dir-fd';
+import { pacer } from './file-regions';
 
 /** Folders open at once while walking (as the snapshot): deeper ones are not entered. */
 export const MAX_DEPTH = 256;
@@ -42,20 +43,27 @@ export interface LiveListing {
   tooDeep: number;
 }
 
-/**
- * Every entry below `root` (sorted by path), up to `maxEntries`. `onFile` is handed each
- * regular file open for reading, with its stat from the descriptor (to compare its bytes).
- */
-export function listLive(
+/** Which regular files the caller reads during the walk (to compare their bytes). */
+export interface LiveFileReader {
+  /** whether to open this one (from its lstat: most are not opened at all) */
+  wants(entry: LiveRawEntry): boolean;
+  /** the file open for reading, with its stat from the descriptor */
+  read(entry: LiveRawEntry, fd: number, stat: Stats): void;
+}
+
+/** Every entry below `root` (sorted by path), up to `maxEntries`. */
+export async function listLive(
   root: string,
   maxEntries: number,
-  onFile?: (entry: LiveRawEntry, fd: number, stat: Stats) => void,
-): LiveListing {
+  reader?: LiveFileReader,
+): Promise<LiveListing> {
   const rootFd = openRoot(root);
   const listing: LiveListing = { entries: [], isTruncated: false, tooDeep: 0 };
+  // gives way to the event loop every few ms: the run goes on in this process meanwhile
+  const pace = pacer();
   try {
     const dev = fstatSync(rootFd).dev;
-    const walk = (dirFd: number, prefix: string, depth: number): void => {
+    const walk = async (dirFd: number, prefix: string, depth: number): Promise<void> => {
       let names: string[];
       try {
         names = listDir(dirFd);
@@ -63,6 +71,7 @@ export function listLive(
         return; // removed meanwhile
       }
       for (const name of names.sort()) {
+        await pace();
         if (listing.entries.length >= maxEntries) {
           listing.isTruncated = true;
           return;
@@ -93,23 +102,23 @@ export function listLive(
           if (child === undefined) continue; // a link now: never followed
           try {
             const opened = fstatSync(child);
-            if (opened.isDirectory() && opened.dev === dev) walk(child, path, depth + 1);
+            if (opened.isDirectory() && opened.dev === dev) await walk(child, path, depth + 1);
           } finally {
             closeQuietly(child);
           }
-        } else if (entry.kind === 'file' && onFile) {
+        } else if (entry.kind === 'file' && reader?.wants(entry)) {
           const fd = openFileAt(dirFd, name);
           if (fd === undefined) continue; // a link now, or gone
           try {
             const opened = fstatSync(fd);
-            if (opened.isFile() && opened.dev === dev) onFile(entry, fd, opened);
+            if (opened.isFile() && opened.dev === dev) reader.read(entry, fd, opened);
           } finally {
             closeQuietly(fd);
           }
         }
       }
     };
-    walk(rootFd, '', 0);
+    await walk(rootFd, '', 0);
   } finally {
     closeQuietly(rootFd);
   }

@@ -82,18 +82,27 @@ export class LiveWorkspace {
     }
     let budget = COMPARE_BUDGET;
     let uncompared = 0;
-    const listing = listLive(where.dir, LIVE_ENTRY_LIMIT, (entry, fd, stat) => {
-      const old = cache.before?.entries.get(entry.path);
-      if (!old || old.kind !== 'f' || old.skipped !== undefined || old.size !== stat.size) return;
-      const hit = cache.compared.get(entry.path);
-      if (hit?.version === entry.version) return;
-      if (stat.size > COMPARE_FILE_LIMIT || stat.size > budget) {
-        uncompared++;
-        return;
-      }
-      budget -= stat.size;
-      const isChanged = !readUpTo(fd, stat.size).equals(this.input.history.read(old));
-      cache.compared.set(entry.path, { version: entry.version, isChanged });
+    const listing = await listLive(where.dir, LIVE_ENTRY_LIMIT, {
+      // only a file of the checkpoint's size not compared in this version yet is opened
+      wants: (entry) => {
+        const old = cache.before?.entries.get(entry.path);
+        if (!old || old.kind !== 'f' || old.skipped !== undefined || old.size !== entry.size) {
+          return false;
+        }
+        if (cache.compared.get(entry.path)?.version === entry.version) return false;
+        if (entry.size > COMPARE_FILE_LIMIT || entry.size > budget) {
+          uncompared++;
+          return false;
+        }
+        return true;
+      },
+      read: (entry, fd, stat) => {
+        const old = cache.before?.entries.get(entry.path);
+        if (!old || stat.size !== entry.size) return; // changed since its lstat: next time
+        budget -= stat.size;
+        const isChanged = !readUpTo(fd, stat.size).equals(this.input.history.read(old));
+        cache.compared.set(entry.path, { version: entry.version, isChanged });
+      },
     });
     const entries = listing.entries.map((e) => this.marked(e, cache));
     const seen = new Set(listing.entries.map((e) => e.path));
