@@ -114,3 +114,57 @@ test('the Files panel: the tree at step 1 and the last step, the fix as a diff, 
   await expect(viewer).toContainText('"Hello " + nme');
   await page.screenshot({ path: testInfo.outputPath('files-fork-at-step-1.png') });
 });
+
+test('the running step, live: the workspace now with a "live" label, a file as the agent left it', async ({
+  page,
+}, testInfo) => {
+  test.skip(unavailable !== null, unavailable ?? '');
+  test.setTimeout(180_000);
+  await page.goto(server.url);
+  await expect(page.getByTestId('app')).toHaveAttribute('data-app-state', 'ready');
+  await page.getByTestId('new-run').click();
+  await page.getByTestId('task-input').fill('show me what you do, live');
+  await page.getByTestId('agent-select').selectOption('swe');
+  // paused before its first bash call: the step that wrote the program is still running
+  await page.getByTestId('run-breakpoints-input').fill('tool:bash');
+  await page.getByTestId('run-start').click();
+  const bar = page.getByTestId('debugger-bar');
+  await expect(bar).toHaveAttribute('data-state', 'paused', { timeout: 120_000 });
+
+  await page.getByTestId('files-toggle').click();
+  const panel = page.getByTestId('files-panel');
+  await expect(panel).toHaveAttribute('data-live', 'true');
+  const label = panel.getByTestId('files-live');
+  await expect(label).toContainText('live');
+  await expect(label).toContainText('listed at');
+  // (the session's folder: an earlier run of this server's session may have left files)
+  await expect(panel.locator('[data-testid="files-entry"][data-path="notes"]')).toHaveCount(0);
+  // something writes into the workspace mid-step (here the terminal, in the container):
+  // the live listing shows it without asking, and the file opens as it is now
+  await page.getByTestId('terminal-toggle').click();
+  const terminal = page.getByTestId('terminal-panel');
+  await terminal
+    .getByTestId('terminal-input')
+    .fill('mkdir -p /workspace/notes && echo hello live > /workspace/notes/typed.txt');
+  await terminal.getByTestId('terminal-run').click();
+  const folder = panel.locator('[data-testid="files-entry"][data-path="notes"]');
+  await expect(folder).toBeVisible({ timeout: 30_000 });
+  await folder.locator('button').click();
+  await panel.locator('[data-testid="files-entry"][data-path="notes/typed.txt"] button').click();
+  const viewer = panel.getByTestId('files-viewer');
+  await expect(viewer).toHaveAttribute('data-kind', 'text');
+  await expect(viewer).toContainText('hello live');
+  await page.screenshot({ path: testInfo.outputPath('files-live-running-step.png') });
+
+  // run to the end: the panel goes back to the checkpoints
+  for (let i = 0; i < 60 && (await page.getByTestId('run-outcome').count()) === 0; i++) {
+    const state = await bar.getAttribute('data-state', { timeout: 1_000 }).catch(() => null);
+    if (state === 'paused') await page.getByTestId('debug-resume').click();
+    await page.waitForTimeout(1_000);
+  }
+  await expect(page.getByTestId('run-outcome')).toHaveAttribute('data-state', 'FINISHED', {
+    timeout: 60_000,
+  });
+  await expect(panel.getByTestId('files-live')).toHaveCount(0);
+  await expect(panel).not.toHaveAttribute('data-live', 'true');
+});

@@ -180,7 +180,9 @@
  *                              batch-list-item (`data-batch-id`)
  * files (issue 32):            files-panel (`data-step`, `data-as-of`), files-toggle, files-step
  *                              (the step input), files-entry (`data-path`, `data-kind`,
- *                              `data-change` = added | changed), files-note, files-viewer
+ *                              `data-change` = added | changed), files-note, files-live (the running
+ *                              step's live label: `data-listed-at`, `data-since`), files-live-note
+ *                              (why there is no live view), files-viewer
  *                              (`data-path`, `data-kind` = text | image | binary), files-download,
  *                              files-diff-button, step-diff (`data-step`), step-diff-file
  *                              (`data-path`, `data-change`), step-files-chip (on a step row),
@@ -541,6 +543,8 @@ export const TEST_IDS = {
   filesStep: 'files-step',
   filesEntry: 'files-entry',
   filesNote: 'files-note',
+  filesLive: 'files-live',
+  filesLiveNote: 'files-live-note',
   filesViewer: 'files-viewer',
   filesDownload: 'files-download',
   filesDiffButton: 'files-diff-button',

@@ -6,12 +6,12 @@
 import { z } from 'zod';
 import { isRunId } from './domain/ids';
 
-const runId = z
+export const runId = z
   .string()
   .refine(isRunId, 'must be a run id (1-200 letters, digits, . _ -; not only dots)');
 /** a step of a run (0: where it started, before its first step) */
 const step = z.number().int().min(0).max(1_000_000);
-const workspacePath = z
+export const workspacePath = z
   .string()
   .min(1)
   .max(4096)

@@ -12,6 +12,7 @@ import { isImageRef } from './image-ref';
 import { MCP_SERVER_TYPES } from './domain/settings-sections';
 import { breakpointSpec, debugEdit, toolName } from './debug-schemas';
 import { filesSchemas } from './files-schemas';
+import { filesLiveSchemas } from './files-live-schemas';
 import { playgroundSchemas } from './playground-schemas';
 import { agentsSchemas } from './agents-schemas';
 import { experimentsSchemas } from './experiments-schemas';
@@ -284,6 +285,7 @@ export const requestSchemas = {
     })
     .strict(),
   ...filesSchemas,
+  ...filesLiveSchemas,
   ...experimentsSchemas,
   'config:get': empty,
   'config:save': z

@@ -67,6 +67,7 @@ import type { GatewaySetInput, GatewayView } from './domain/gateway';
 import type * as Playground from './domain/playground';
 import type { TelemetryStatusView } from './domain/telemetry-status';
 import { AGENTS_API_METHODS, AGENTS_CHANNELS, type AgentsRequestMap } from './agents-contract';
+import * as Live from './domain/files-live';
 import type * as X from './domain/experiments';
 import { EXPERIMENT_CHANNELS, EXPERIMENT_METHODS } from './domain/experiments';
 
@@ -84,6 +85,7 @@ export * from './domain/mcp';
 export * from './domain/gateway';
 export * from './domain/telemetry-status';
 export * from './domain/files';
+export * from './domain/files-live';
 export * from './domain/terminal';
 export * from './domain/playground';
 export * from './domain/agent-editor';
@@ -92,7 +94,7 @@ export * from './domain/experiments';
 export type EmptyInput = Record<string, never>;
 
 /** request channel -> input and output */
-export interface RequestMap extends AgentsRequestMap {
+export interface RequestMap extends AgentsRequestMap, Live.FilesLiveRequestMap {
   'app:info': { input: EmptyInput; output: AppInfo };
   'run:start': { input: RunStartInput; output: { runId: string } };
   'run:stop': { input: { runId: string }; output: { stopped: boolean } };
@@ -308,6 +310,7 @@ export const REQUEST_CHANNELS = [
   'playground:save-prompt',
   'telemetry:status',
   ...AGENTS_CHANNELS,
+  ...Live.FILES_LIVE_CHANNELS,
   ...EXPERIMENT_CHANNELS,
 ] as const satisfies readonly RequestChannel[];
 export const PUSH_CHANNELS = [
@@ -379,6 +382,7 @@ export const API_METHODS = {
   savePlaygroundPrompt: 'playground:save-prompt',
   getTelemetryStatus: 'telemetry:status',
   ...AGENTS_API_METHODS,
+  ...Live.FILES_LIVE_METHODS,
   ...EXPERIMENT_METHODS,
 } as const satisfies Record<string, RequestChannel>;
 export const API_SUBSCRIPTIONS = {

@@ -100,6 +100,16 @@ describe('contract over WebSocket: malformed input gets a typed error for every 
         path: 'pairs.0.stepA',
       },
     ],
+    'runs:files-live': [
+      { input: { runId: '../r' }, path: 'runId' },
+      { input: { runId: 'r', step: 1 }, path: '(input)' },
+    ],
+    'runs:file-live': [
+      { input: { runId: 'r', path: '../../etc/passwd' }, path: 'path' },
+      { input: { runId: 'r', path: '/etc/passwd' }, path: 'path' },
+      { input: { runId: 'r', path: 'a\0b' }, path: 'path' },
+      { input: { runId: 'r', path: 'a', download: 'yes' }, path: 'download' },
+    ],
     'runs:change-counts': [
       { input: {}, path: 'runId' },
       { input: { runId: 'r', step: 1 }, path: '(input)' },

@@ -16,6 +16,7 @@ import {
 } from '@shared/ipc';
 import { AGENTS_CHANNELS } from '@shared/agents-contract';
 import { EXPERIMENT_METHODS } from '@shared/domain/experiments';
+import { FILES_LIVE_METHODS } from '@shared/domain/files-live';
 import { ScriptedOpenAiServer } from '../runtime/llm/testing/scripted-openai-server';
 import { readAppVersion } from './app-version';
 import { TEST_RUN_PNG_BASE64 } from './testing/test-runs';
@@ -495,6 +496,14 @@ describe('contract over WebSocket: one round trip per entry', () => {
     // runs:workspaces-first is asked through the UI's client there
     expect(other).toContain('api.firstWorkspaceDivergence(');
     mark(...channels, 'runs:workspaces-first');
+  });
+
+  it('runs:files-live, runs:file-live, round-tripped in files-live-contract.test.ts', () => {
+    const other = readFileSync(join(import.meta.dirname, 'files-live-contract.test.ts'), 'utf8');
+    for (const [method, channel] of Object.entries(FILES_LIVE_METHODS)) {
+      expect(other).toContain(`api.${method}(`);
+      mark(channel);
+    }
   });
 
   it('playground:open, playground:send, playground:save-prompt, round-tripped in playground-contract.test.ts', () => {

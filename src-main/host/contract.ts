@@ -32,6 +32,7 @@ import { createBatchHandlers } from './batch-handlers';
 import { createGatewayHandlers } from './gateway-handlers';
 import { createTelemetryHandlers } from './telemetry-handlers';
 import { createFilesHandlers } from './files-handlers';
+import { createFilesLiveHandlers } from './files-live-handlers';
 import { createExperimentsHandlers } from './experiments-handlers';
 import { createTerminalHandlers } from './terminal-handlers';
 import { createPlaygroundHandlers } from './playground-handlers';
@@ -233,6 +234,7 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
     ...createGatewayHandlers(runtime),
     ...createTelemetryHandlers(runtime),
     ...createFilesHandlers(runtime),
+    ...createFilesLiveHandlers(runtime),
     ...createTerminalHandlers(runtime),
     ...createPlaygroundHandlers(runtime, (delta) => deps.onPlaygroundDelta?.(delta)),
     ...createAgentsHandlers(runtime),

@@ -79,6 +79,8 @@ export interface Bridge {
     | 'diffRunWorkspaces'
     | 'getStepChangeCounts'
     | 'firstWorkspaceDivergence'
+    | 'getLiveFiles'
+    | 'getLiveFile'
   >;
   /** the run's terminal: commands typed into its session sandbox (issue 32) */
   terminal: Pick<AppApi, 'runSandboxCommand' | 'listSandboxCommands'>;

@@ -362,6 +362,8 @@ export function startBridge(api: BridgeApi, store: WorkbenchStore): Bridge {
       diffRunWorkspaces: (input) => api.diffRunWorkspaces(input),
       getStepChangeCounts: (input) => api.getStepChangeCounts(input),
       firstWorkspaceDivergence: (input) => api.firstWorkspaceDivergence(input),
+      getLiveFiles: (input) => api.getLiveFiles(input),
+      getLiveFile: (input) => api.getLiveFile(input),
     },
     agents: createAgentsCommands(api),
     terminal: {

@@ -18,7 +18,7 @@ import { StepChangeCounter } from './step-change-counts';
 import { WorkspaceHistoryError, type WorkspaceHistory } from './workspace-history';
 
 /** a text file shown past this many characters is cut */
-const TEXT_SHOWN = 2 * 1024 * 1024;
+export const TEXT_SHOWN = 2 * 1024 * 1024;
 /** a binary file's bytes are sent (a download) up to this */
 export const DOWNLOAD_LIMIT = 64 * 1024 * 1024;
 

@@ -1,8 +1,10 @@
 /**
- * One file as it was at a step: text highlighted by its name's language, an image, or
- * "binary, N bytes" with a download (its bytes are asked for only then).
+ * One file as it was at a step (or as it is now, for the running step: LiveFiles.tsx):
+ * text highlighted by its name's language, an image, or "binary, N bytes" with a
+ * download (its bytes are asked for only then).
  */
 import { useState } from 'react';
+import type { LiveFileView, WorkspaceFileView } from '@shared/ipc';
 import { TEST_IDS } from '../../test-ids';
 import { useBridge } from '../../store/StoreProvider';
 import { CodeBlock } from '../../components/content/CodeBlock';
@@ -12,10 +14,27 @@ import { useRequest } from './use-request';
 
 export function FileViewer({ runId, step, path }: { runId: string; step: number; path: string }) {
   const bridge = useBridge();
-  const [downloadError, setDownloadError] = useState<string | null>(null);
-  const file = useRequest(`${runId}/${step}/${path}`, () =>
-    bridge.files.getRunFile({ runId, step, path }),
+  return (
+    <FileView
+      path={path}
+      requestKey={`${runId}/${step}/${path}`}
+      load={(download) => bridge.files.getRunFile({ runId, step, path, download })}
+    />
   );
+}
+
+/** A file read by `load` (again whenever `requestKey` changes); `load(true)` is the download. */
+export function FileView({
+  path,
+  requestKey,
+  load,
+}: {
+  path: string;
+  requestKey: string;
+  load: (download: boolean) => Promise<WorkspaceFileView | LiveFileView>;
+}) {
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const file = useRequest(requestKey, () => load(false));
   if (file.status === 'loading') return <p className="muted">Loading {path}…</p>;
   if (file.status === 'failed') {
     return (
@@ -28,7 +47,7 @@ export function FileViewer({ runId, step, path }: { runId: string; step: number;
   const download = async () => {
     setDownloadError(null);
     try {
-      const full = await bridge.files.getRunFile({ runId, step, path, download: true });
+      const full = await load(true);
       const bytes = Uint8Array.from(atob(full.data ?? ''), (c) => c.charCodeAt(0));
       const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
       const link = document.createElement('a');
@@ -63,6 +82,9 @@ export function FileViewer({ runId, step, path }: { runId: string; step: number;
         <p className="error-note" role="alert">
           {downloadError}
         </p>
+      )}
+      {'linkTarget' in view && view.linkTarget !== undefined && (
+        <p className="muted">{`A symbolic link to ${view.linkTarget}: shown as its text, never followed.`}</p>
       )}
       {view.kind === 'text' && (
         <>
