@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { BatchGrid } from '@shared/ipc';
 import type { BatchCommands } from '../../store/batch-commands';
+import { coalescedReload } from '../../lib/coalesced-reload';
 
 export type GridState =
   { status: 'loading' } | { status: 'ready'; grid: BatchGrid } | { status: 'error'; error: string };
@@ -16,30 +17,20 @@ export function useBatchGrid(commands: BatchCommands, batchId: string): GridStat
   const setState = (state: GridState) => setLoaded({ batchId, state });
   useEffect(() => {
     let isLive = true;
-    let inFlight = false;
-    let again = false;
-    const load = async () => {
-      if (inFlight) {
-        again = true;
-        return;
-      }
-      inFlight = true;
-      try {
-        const grid = await commands.grid(batchId);
-        if (isLive) setState({ status: 'ready', grid });
-      } catch (error) {
-        if (isLive) setState({ status: 'error', error: (error as Error).message });
-      } finally {
-        inFlight = false;
-        if (again && isLive) {
-          again = false;
-          void load();
+    const load = coalescedReload(
+      async () => {
+        try {
+          const grid = await commands.grid(batchId);
+          if (isLive) setState({ status: 'ready', grid });
+        } catch (error) {
+          if (isLive) setState({ status: 'error', error: (error as Error).message });
         }
-      }
-    };
-    void load();
+      },
+      () => isLive,
+    );
+    load();
     const stop = commands.onProgress((progress) => {
-      if (progress.batchId === batchId) void load();
+      if (progress.batchId === batchId) load();
     });
     return () => {
       isLive = false;

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { ExperimentView } from '@shared/domain/experiments';
 import type { ExperimentCommands } from '../../store/experiment-commands';
+import { coalescedReload } from '../../lib/coalesced-reload';
 
 export type ExperimentState =
   | { status: 'loading' }
@@ -16,36 +17,26 @@ export function useExperiment(commands: ExperimentCommands, experimentId: string
   const [loaded, setLoaded] = useState<{ id: string; state: ExperimentState } | null>(null);
   useEffect(() => {
     let isLive = true;
-    let inFlight = false;
-    let again = false;
     let batchId: string | null = null;
     const set = (state: ExperimentState) => isLive && setLoaded({ id: experimentId, state });
-    const load = async () => {
-      if (inFlight) {
-        again = true;
-        return;
-      }
-      inFlight = true;
-      try {
-        // marks for the report bench (bench/experiment-ui.bench.ts): request and answer
-        performance.mark('wb:experiment:request');
-        const view = await commands.getExperiment({ experimentId });
-        performance.mark('wb:experiment:response');
-        batchId = view.summary.batchId;
-        set({ status: 'ready', view });
-      } catch (error) {
-        set({ status: 'error', error: (error as Error).message });
-      } finally {
-        inFlight = false;
-        if (again && isLive) {
-          again = false;
-          void load();
+    const load = coalescedReload(
+      async () => {
+        try {
+          // marks for the report bench (bench/experiment-ui.bench.ts): request and answer
+          performance.mark('wb:experiment:request');
+          const view = await commands.getExperiment({ experimentId });
+          performance.mark('wb:experiment:response');
+          batchId = view.summary.batchId;
+          set({ status: 'ready', view });
+        } catch (error) {
+          set({ status: 'error', error: (error as Error).message });
         }
-      }
-    };
-    void load();
+      },
+      () => isLive,
+    );
+    load();
     const stop = commands.onBatchProgress((progress) => {
-      if (progress.batchId === batchId) void load();
+      if (progress.batchId === batchId) load();
     });
     return () => {
       isLive = false;
