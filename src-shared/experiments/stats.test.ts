@@ -52,6 +52,10 @@ describe('experiment statistics against scipy', () => {
     const values = cases.bootstrap[0]?.values ?? [];
     expect(bootstrapInterval(values, 1)).not.toEqual(bootstrapInterval(values, 2));
     expect(bootstrapInterval([], 1)).toBeUndefined();
+    // the order the runs were listed in does not matter (under concurrency it varies)
+    const mixed = [0.5, 1, 0.5, 0.25, 1, 0.75, 0.5, 1, 0, 0.5, 1, 0.75];
+    expect(bootstrapInterval([...mixed].reverse(), 7)).toEqual(bootstrapInterval(mixed, 7));
+    expect(bootstrapInterval([...mixed].sort(), 7)).toEqual(bootstrapInterval(mixed, 7));
   });
 
   it('paired verdict: six of six items better is significant, five of six is noise', () => {

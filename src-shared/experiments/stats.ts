@@ -33,7 +33,9 @@ export const BOOTSTRAP_RESAMPLES = 2000;
  * Percentile bootstrap interval of the mean at 95 %: `resamples` resamples with
  * replacement drawn from a seeded generator, so the same scores and seed give the same
  * interval every time (scipy.stats.bootstrap method='percentile' agrees within the
- * resampling noise).
+ * resampling noise). The values are sorted first: the interval depends on the scores, not
+ * on the order the runs happened to be listed in (under concurrency that order varies, and
+ * a permutation resamples other indexes and rounds the sums differently).
  */
 export function bootstrapInterval(
   values: readonly number[],
@@ -42,11 +44,12 @@ export function bootstrapInterval(
 ): Interval | undefined {
   const n = values.length;
   if (n === 0) return undefined;
+  const sorted = Float64Array.from(values).sort();
   const random: Random = seededRandom(seed);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += values[Math.floor(random() * n)] ?? 0;
+    for (let i = 0; i < n; i++) sum += sorted[Math.floor(random() * n)] ?? 0;
     means[r] = sum / n;
   }
   means.sort();
