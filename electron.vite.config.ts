@@ -15,6 +15,8 @@ const electronPin = (
 ).devDependencies.electron;
 process.env['ELECTRON_MAJOR_VER'] ??= electronPin.split('.')[0];
 
+const BUNDLED_DEPS = ['openai', 'zod', 'diff', 'smol-toml', '@decimalturn/toml-patch'];
+
 const alias = { '@shared': resolve(root, 'src-shared') };
 
 // Three builds: the Electron main process (plus the `workbench` CLI, which shares the
@@ -25,10 +27,22 @@ export default defineConfig({
     resolve: { alias },
     build: {
       outDir: 'out/main',
+      // Bundled, not loaded from node_modules at run time (issue 27, start-up): Node 20's
+      // ESM loader pays per file (resolve, stat, read, compile, link), and these packages
+      // are ~280 files (openai 154, zod 95, diff 19, smol-toml 9) that `workbench run`
+      // loads before its first model request; bundled, each is part of one chunk.
+      externalizeDeps: { exclude: BUNDLED_DEPS },
       rolldownOptions: {
         input: {
           index: resolve(root, 'src-main/electron/main.ts'),
           cli: resolve(root, 'src-main/cli/main.ts'),
+        },
+        // The SDK in a chunk of its own, so it is loaded with the first model call and
+        // never with a module of ours that rolldown would otherwise group with it.
+        output: {
+          codeSplitting: {
+            groups: [{ name: 'openai-sdk', test: /node_modules[\\/]openai[\\/]/ }],
+          },
         },
       },
     },

@@ -33,13 +33,28 @@ function staticImports(file: string): string[] {
   ].map((m) => (m[1] ?? m[2])!);
 }
 
-/** Every package reached by static imports from `entry`, following our own chunks. */
+/**
+ * Packages bundled into a built chunk (electron.vite.config.ts BUNDLED_DEPS): rolldown
+ * heads each module it inlines with a `// path/to/node_modules/PKG/file.js` comment.
+ */
+function bundledPackages(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\/\/ \S*node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map(
+    (m) => m[1]!,
+  );
+}
+
+/**
+ * Every package reached by static imports from `entry`, following our own chunks: those
+ * imported from node_modules and those bundled into a chunk that is reached.
+ */
 function packagesReached(entry: string): Set<string> {
   const seen = new Set<string>();
   const packages = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
+    for (const name of bundledPackages(file)) packages.add(name);
     for (const spec of staticImports(file)) {
       if (spec.startsWith('.')) visit(join(file, '..', spec));
       else if (!spec.startsWith('node:')) {
@@ -63,6 +78,16 @@ describe('what workbench run loads at start', () => {
     const reached = packagesReached(join(out, 'chunks', runChunk!));
     expect(reached).toContain('zod'); // the graph is really followed
     expect([...reached].filter((p) => LATE.includes(p))).toEqual([]);
+  });
+
+  it('finds a package bundled into a chunk (the SDK is, issue 27), so the check above sees it', () => {
+    const chunks = readdirSync(join(out, 'chunks')).map((f) => join(out, 'chunks', f));
+    expect(chunks.flatMap(bundledPackages)).toContain('openai');
+    // ...in a chunk that is imported only dynamically
+    const sdk = chunks.filter((f) => bundledPackages(f).includes('openai'));
+    const reached = packagesReached(join(out, 'cli.js'));
+    expect(sdk.length).toBeGreaterThan(0);
+    expect(reached.has('openai')).toBe(false);
   });
 });
 
