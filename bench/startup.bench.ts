@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { report, type BenchResult } from './report';
+import { report, type BenchResult, type Figure } from './report';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(root, 'bin/workbench.js');
@@ -25,16 +25,25 @@ const FIRST_REQUEST = pathToFileURL(join(root, 'bench/support/first-request.mjs'
 const SERVE = join(root, 'src-main/runtime/llm/testing/serve-scripted.ts');
 const TSX = createRequire(import.meta.url).resolve('tsx');
 const RUNS = 7;
+/**
+ * Another build's `bin/workbench.js` (a checkout of the previous commit, built), measured
+ * in the same run for the before/after rows: WB_STARTUP_BEFORE=/path/bin/workbench.js.
+ */
+const BEFORE = process.env['WB_STARTUP_BEFORE'];
 
 interface Measured {
   firstLineMs: number;
   /** process start to its first model request (NaN: none) */
   firstRequestMs: number;
+  /** CPU time the process had used by its first model request (NaN: none) */
+  firstRequestCpuMs: number;
   /** Docker's client, ssh2, protobufjs or gRPC loaded by then */
   heavy: string;
   exitMs: number;
   code: number | null;
   maxRssKb: number;
+  /** CPU time used by the whole process */
+  cpuMs: number;
 }
 
 function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Measured> {
@@ -58,14 +67,17 @@ function measure(args: string[], env: NodeJS.ProcessEnv): Promise<Measured> {
     child.on('close', (code) => {
       const rss = /WB_MAX_RSS_KB=(\d+)/.exec(stderr);
       if (!rss) return reject(new Error(`no RSS reported (exit ${code}): ${stderr.slice(-500)}`));
-      const first = /WB_FIRST_REQUEST_MS=([\d.]+) WB_HEAVY=(\S*)/.exec(stderr);
+      const first =
+        /WB_FIRST_REQUEST_MS=([\d.]+) WB_HEAVY=(\S*) WB_FIRST_REQUEST_CPU_MS=([\d.]+)/.exec(stderr);
       resolve({
         firstLineMs,
         firstRequestMs: first ? Number(first[1]) : NaN,
+        firstRequestCpuMs: first ? Number(first[3]) : NaN,
         heavy: first?.[2] ?? '',
         exitMs: performance.now() - started,
         code,
         maxRssKb: Number(rss[1]),
+        cpuMs: Number(/WB_CPU_MS=([\d.]+)/.exec(stderr)?.[1] ?? NaN),
       });
     });
   });
@@ -136,19 +148,43 @@ export async function startupBench(): Promise<BenchResult> {
       for (let i = 0; i < runs; i++) out.push(await measure(args, env));
       return out;
     };
+    // Each CLI's runs alternate with the other's, so a change of load hits both alike.
+    const clis = BEFORE ? [CLI, BEFORE] : [CLI];
+    const alternating = async (args: (cli: string) => string[], runs = RUNS) => {
+      const out = clis.map((): Measured[] => []);
+      for (let i = 0; i < runs; i++) {
+        for (const [k, cli] of clis.entries()) out[k]!.push(await measure(args(cli), env));
+      }
+      return out;
+    };
     const nodeAlone = await samples(['-e', '0']);
     const help = await samples([CLI, '--help']);
-    const toolcall = await samples([CLI, 'run', '--agent', 'toolcall', '--jsonl', 'say hello']);
-    const manus = await samples([CLI, 'run', '--agent', 'manus', '--jsonl', 'say hello']);
-    for (const run of [...toolcall, ...manus]) {
+    const toolcalls = await alternating((cli) => [
+      cli,
+      'run',
+      '--agent',
+      'toolcall',
+      '--jsonl',
+      'say hello',
+    ]);
+    const manuses = await alternating((cli) => [
+      cli,
+      'run',
+      '--agent',
+      'manus',
+      '--jsonl',
+      'say hello',
+    ]);
+    for (const run of [...toolcalls.flat(), ...manuses.flat()]) {
       if (run.code !== 0) throw new Error(`a measured run exited with ${run.code}`);
     }
-    const long = await samples(
-      [CLI, 'run', '--agent', 'toolcall', '--max-steps', '1000', '--jsonl', 'keep going'],
+    const longs = await alternating(
+      (cli) => [cli, 'run', '--agent', 'toolcall', '--max-steps', '1000', '--jsonl', 'keep going'],
       3,
     );
-    if (long.some((r) => r.code !== 3))
+    if (longs.flat().some((r) => r.code !== 3))
       throw new Error('the 1,000-step run did not reach max steps');
+    const [toolcall, manus, long] = [toolcalls[0]!, manuses[0]!, longs[0]!];
 
     const baseStart = median(nodeAlone.map((r) => r.exitMs));
     const request = (runs: Measured[]) => median(runs.map((r) => r.firstRequestMs));
@@ -194,6 +230,13 @@ export async function startupBench(): Promise<BenchResult> {
           note: `goal < 250; loaded by then of Docker/ssh2/protobufjs/gRPC: ${heavy(manus)}`,
         },
         {
+          label: 'toolcall: CPU time by its first model request',
+          value: median(toolcall.map((r) => r.firstRequestCpuMs)),
+          unit: 'ms',
+          note: `node -e 0 uses ${median(nodeAlone.map((r) => r.cpuMs)).toFixed(0)} ms in all`,
+        },
+        ...(BEFORE ? beforeRows(toolcalls[1]!, manuses[1]!, longs[1]!) : []),
+        {
           label: 'toolcall: peak RSS of a short run',
           value: mib(median(toolcall.map((r) => r.maxRssKb))),
           unit: 'MiB',
@@ -214,4 +257,31 @@ export async function startupBench(): Promise<BenchResult> {
   } finally {
     server.stop();
   }
+}
+
+/** The same rows for the build in WB_STARTUP_BEFORE, measured alternately with this one. */
+function beforeRows(toolcall: Measured[], manus: Measured[], long: Measured[]): Figure[] {
+  const mib = (kb: number) => kb / 1024;
+  return [
+    {
+      label: 'before: toolcall, start to first model request',
+      value: median(toolcall.map((r) => r.firstRequestMs)),
+      unit: 'ms',
+    },
+    {
+      label: 'before: manus, start to first model request',
+      value: median(manus.map((r) => r.firstRequestMs)),
+      unit: 'ms',
+    },
+    {
+      label: 'before: toolcall, CPU time by its first model request',
+      value: median(toolcall.map((r) => r.firstRequestCpuMs)),
+      unit: 'ms',
+    },
+    {
+      label: 'before: 1,000-step toolcall run, peak RSS',
+      value: mib(median(long.map((r) => r.maxRssKb))),
+      unit: 'MiB',
+    },
+  ];
 }
