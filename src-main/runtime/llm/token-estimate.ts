@@ -72,10 +72,38 @@ function estimateToolTokens(tools: ToolSpec[] | undefined): number {
   return tokens;
 }
 
+interface RequestEstimate {
+  length: number;
+  last: Message | undefined;
+  tools: ToolSpec[] | undefined;
+  total: number;
+}
+
+/**
+ * A step estimates the same request three times (the `max_input_tokens` check before the
+ * call, the calibration on the reported usage after it, the agent's own count): the
+ * total is kept with the messages array it was made from, and used again while that
+ * array still has the same length, last message and tools. A new step builds a new
+ * array (toolcall-agent.ts requestMessages), so it is walked once a step, not three times.
+ */
+const requestCache = new WeakMap<readonly Message[], RequestEstimate>();
+
 /** Input tokens of a whole request, estimated: messages, their framing, tool declarations. */
 export function estimateRequestTokens(request: ChatRequest): number {
-  let total = REPLY_PRIMING + estimateToolTokens(request.tools);
-  for (const message of request.messages) total += estimateMessageTokens(message);
+  const { messages, tools } = request;
+  const last = messages[messages.length - 1];
+  const cached = requestCache.get(messages);
+  if (
+    cached !== undefined &&
+    cached.length === messages.length &&
+    cached.last === last &&
+    cached.tools === tools
+  ) {
+    return cached.total;
+  }
+  let total = REPLY_PRIMING + estimateToolTokens(tools);
+  for (const message of messages) total += estimateMessageTokens(message);
+  requestCache.set(messages, { length: messages.length, last, tools, total });
   return total;
 }
 
