@@ -2,8 +2,8 @@
  * Live export's half on the thread that runs the agent loop: the run manager's listener
  * only keeps the JSON line the run history was written with (already made for each event),
  * and a timer hands the lines over to the export thread (export-worker.ts) in one message
- * every `intervalMs`, and at once when a run finishes. Parsing, span building, encoding
- * and the network happen there. Counts come back by message (`stats`); `shutdown` sends
+ * every `intervalMs` (or every `batchLines` lines), and at once when a run finishes.
+ * Parsing, span building, encoding and the network happen there. Counts come back by message (`stats`); `shutdown` sends
  * what is left and waits, bounded, for the thread to flush it.
  */
 import { Worker } from 'node:worker_threads';
@@ -17,8 +17,8 @@ export interface ExportClientOptions extends ExportWorkerInit {
   onFailure?: (stats: ExportStats) => void;
   /** how often lines go to the export thread (default 150 ms) */
   intervalMs?: number;
-  /** lines kept when the export thread is gone or behind (default 20,000) */
-  maxLines?: number;
+  /** lines handed over at once without waiting for the timer (default 512) */
+  batchLines?: number;
   /** the thread's code (default: found by export-worker-entry.ts) */
   entry?: WorkerEntry;
 }
@@ -61,10 +61,11 @@ export class ExportClient {
       return;
     }
     this.lines.push(line);
-    if (this.lines.length > (this.options.maxLines ?? 20_000))
-      this.drop(this.lines.splice(0, 1).length);
-    if (event.type === 'run.finished') this.send();
-    else this.timer ??= setTimeout(this.sendNow, this.options.intervalMs ?? 150).unref();
+    // A model that answers at once never lets a timer run during the run: the count keeps
+    // the lines here bounded and the handover going all the same.
+    if (event.type === 'run.finished' || this.lines.length >= (this.options.batchLines ?? 512)) {
+      this.send();
+    } else this.timer ??= setTimeout(this.sendNow, this.options.intervalMs ?? 150).unref();
   }
 
   /** Sends what is queued, then waits (at most `timeoutMs`) for the thread to export it. */
@@ -97,9 +98,9 @@ export class ExportClient {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.lines.length === 0 || !this.worker) return;
-    const lines = this.lines;
+    const text = this.lines.join('\n');
     this.lines = [];
-    this.post({ type: 'lines', lines });
+    this.post({ type: 'lines', text });
   }
 
   private post(message: ToExportWorker): void {

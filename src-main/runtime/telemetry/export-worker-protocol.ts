@@ -14,8 +14,10 @@ export interface ExportWorkerInit {
 }
 
 export type ToExportWorker =
-  /** run events, each the JSON line the run history wrote, in publish order */
-  | { type: 'lines'; lines: string[] }
+  /** run events, the JSON lines the run history wrote, in publish order, joined by "\n"
+   * (JSON.stringify escapes every newline inside a value); one string is copied to the
+   * thread about three times faster than an array of hundreds of short ones */
+  | { type: 'lines'; text: string }
   /** send what is queued (at most `timeoutMs`), then answer `flushed` */
   | { type: 'flush'; timeoutMs: number };
 

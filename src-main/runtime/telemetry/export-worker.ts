@@ -27,7 +27,7 @@ const live = createLiveExport({
 
 port.on('message', (message: ToExportWorker) => {
   if (message.type === 'lines') {
-    for (const line of message.lines) {
+    for (const line of message.text.split('\n')) {
       try {
         live.onEvent(JSON.parse(line) as RunEvent);
       } catch (error) {
