@@ -212,7 +212,7 @@ export async function telemetryBench(): Promise<BenchResult> {
       label: 'run’s thread CPU per step, with - without',
       value: us(best(withExport, 'cpu')) - us(best(without, 'cpu')),
       unit: 'µs',
-      note: `${us(best(without, 'cpu')).toFixed(0)} / ${us(best(withExport, 'cpu')).toFixed(0)} µs (schedstat): whole-run A/B`,
+      note: `without ${us(best(without, 'cpu')).toFixed(0)} / with ${us(best(withExport, 'cpu')).toFixed(0)} µs (schedstat): whole-run A/B`,
     },
     {
       label: 'live export on the run’s thread per step',
