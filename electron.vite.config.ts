@@ -18,7 +18,7 @@ process.env['ELECTRON_MAJOR_VER'] ??= electronPin.split('.')[0];
 const alias = { '@shared': resolve(root, 'src-shared') };
 
 // Three builds: the Electron main process (plus the `workbench` CLI, which shares the
-// runtime but never loads Electron), the sandboxed preload (must be CommonJS: Electron's
+// runtime but never loads Electron, and live export's worker thread), the sandboxed preload (must be CommonJS: Electron's
 // sandboxed preloads cannot be ES modules), and the React renderer.
 export default defineConfig({
   main: {
@@ -29,6 +29,9 @@ export default defineConfig({
         input: {
           index: resolve(root, 'src-main/electron/main.ts'),
           cli: resolve(root, 'src-main/cli/main.ts'),
+          // live export's thread: a worker_threads Worker is started on a file of its own
+          // (src-main/runtime/telemetry/export-worker-entry.ts finds it next to these)
+          'otlp-export-worker': resolve(root, 'src-main/runtime/telemetry/export-worker.ts'),
         },
       },
     },

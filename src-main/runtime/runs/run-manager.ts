@@ -91,7 +91,7 @@ export class RunManager {
       run.lastSeq = event.seq;
       for (const listener of this.listeners) {
         try {
-          listener(event);
+          listener(event, line);
         } catch (error) {
           // A broken listener must not break the run or starve the others.
           console.error(`[workbench] run event listener failed: ${(error as Error).message}`);
