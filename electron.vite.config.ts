@@ -20,7 +20,7 @@ const BUNDLED_DEPS = ['openai', 'zod', 'diff', 'smol-toml', '@decimalturn/toml-p
 const alias = { '@shared': resolve(root, 'src-shared') };
 
 // Three builds: the Electron main process (plus the `workbench` CLI, which shares the
-// runtime but never loads Electron), the sandboxed preload (must be CommonJS: Electron's
+// runtime but never loads Electron, and live export's worker thread), the sandboxed preload (must be CommonJS: Electron's
 // sandboxed preloads cannot be ES modules), and the React renderer.
 export default defineConfig({
   main: {
@@ -36,6 +36,9 @@ export default defineConfig({
         input: {
           index: resolve(root, 'src-main/electron/main.ts'),
           cli: resolve(root, 'src-main/cli/main.ts'),
+          // live export's thread: a worker_threads Worker is started on a file of its own
+          // (src-main/runtime/telemetry/export-worker-entry.ts finds it next to these)
+          'otlp-export-worker': resolve(root, 'src-main/runtime/telemetry/export-worker.ts'),
         },
         // The SDK in a chunk of its own, so it is loaded with the first model call and
         // never with a module of ours that rolldown would otherwise group with it.

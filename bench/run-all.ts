@@ -25,6 +25,7 @@ import { telemetryBench } from './telemetry.bench';
 import { filesBench } from './files.bench';
 import { serveMemoryBench } from './serve-memory.bench';
 import { timelineFoldBench } from './timeline-fold.bench';
+import { firstPageBench } from './first-page.bench';
 
 const benches: Record<string, () => Promise<BenchResult>> = {
   loop: loopOverheadBench,
@@ -47,6 +48,7 @@ const benches: Record<string, () => Promise<BenchResult>> = {
   files: filesBench,
   'serve-memory': serveMemoryBench,
   'timeline-fold': timelineFoldBench,
+  'first-page': firstPageBench,
 };
 
 const wanted = process.argv.slice(2);

@@ -11,6 +11,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outputs = [
   'out/main/index.js',
   'out/main/cli.js',
+  'out/main/otlp-export-worker.js',
   'out/preload/index.cjs',
   'out/renderer/index.html',
 ];

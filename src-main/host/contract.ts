@@ -19,6 +19,7 @@ import { ProfileEditError } from '../runtime/config/profile-edits';
 import { ConfigError } from '../runtime/config/load';
 import { exportRun, importRun, RunTransferError } from '../runtime/runs/run-transfer';
 import { RunComparer, RunCompareError } from '../runtime/runs/run-compare';
+import { RunStartRefused } from '../runtime/runs/run-start-refused';
 import type { Runtime } from '../runtime/runtime';
 import type { DockerProbe, SandboxTracker } from './sandbox-status';
 import { createSettingsHandlers } from './settings-handlers';
@@ -135,7 +136,15 @@ export function createHandlers(runtime: Runtime, deps: HandlerDeps): Handlers {
       }
       // "Run again": the settings that run recorded, unless today's were asked for.
       const rerun = admitRerun(runtime, input);
-      return { runId: runs.start(input, rerun).runId };
+      try {
+        return { runId: runs.start(input, rerun).runId };
+      } catch (error) {
+        // the session's sandbox is held by a command typed into a run's terminal
+        if (error instanceof RunStartRefused) {
+          throw new HandlerError('conflict', `The run cannot start: ${error.message}`);
+        }
+        throw error;
+      }
     },
     'run:stop': async ({ runId }) => {
       if (!runs.get(runId) && !runs.isRunning(runId)) {

@@ -3,12 +3,14 @@
  * Docker and the scripted model, through the UI's own handlers: while a typed command
  * runs, resuming, stepping or editing the paused run and continuing the finished run are
  * refused with why (`conflict`), asked in the same tick as the command was typed (the
- * hold is taken before anything is awaited); once it returns they are taken; once the
+ * hold is taken before anything is awaited), and so is a new run in that session; once it
+ * returns they are taken; once the
  * agent runs again a typed command is refused.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '@shared/events';
 import type { Runtime } from '../runtime/runtime';
+import { RunStartRefused } from '../runtime/runs/run-start-refused';
 import { probeDocker } from '../runtime/sandbox/testing/docker-env';
 import {
   bashTurn,
@@ -84,6 +86,11 @@ describe.skipIf(!docker.available)('the terminal and the agent', () => {
       code: 'conflict',
       message: expect.stringContaining(STILL_RUNNING),
     });
+    // and against a new run in the same session (from New Run, a rerun, a batch of it)
+    const runsBefore = runtime.runs.list().length;
+    expect(() => runtime.runs.start({ task: 'another', agent: 'swe' })).toThrow(RunStartRefused);
+    expect(() => runtime.runs.start({ task: 'another', agent: 'swe' })).toThrow(STILL_RUNNING);
+    expect(runtime.runs.list()).toHaveLength(runsBefore);
     await expect(after).resolves.toMatchObject({ exitCode: 0, runState: 'finished' });
     const { runId: continued } = await timeTravel['runs:continue']({ runId, message: 'go on' });
     expect(continued).not.toBe(runId);

@@ -31,7 +31,7 @@ export interface ParsedPage extends ParsedLog {
 }
 
 /** Folds lines into a log, checking each against the run id and the seq before it. */
-class LogReader {
+export class LogReader {
   readonly log: ParsedLog = { events: [], lines: [], warnings: [], hasTornTail: false };
   private lastSeq: number;
 
@@ -101,6 +101,12 @@ export function parseRunLog(text: string, expectedRunId: string | null, source: 
 
 const SEQ_FIELD = /"seq":(\d+)[,}]/;
 
+/** The seq a line's start says (our lines carry it in their first 200 characters), if any. */
+export function seqAtLineStart(start: string): number | undefined {
+  const seq = SEQ_FIELD.exec(start.slice(0, 200))?.[1];
+  return seq === undefined ? undefined : Number(seq);
+}
+
 /**
  * A page of a log without parsing all of it: the lines before the page are skipped by
  * their seq alone (our lines carry it near the start; a line where it cannot be read is
@@ -118,8 +124,8 @@ export function parseRunLogPage(
   let line =
     window.startLine !== undefined && window.startLine <= raw.length ? window.startLine : 0;
   for (; line < raw.length; line++) {
-    const seq = SEQ_FIELD.exec((raw[line] ?? '').slice(0, 200))?.[1];
-    if (seq === undefined || Number(seq) > window.afterSeq) break;
+    const seq = seqAtLineStart(raw[line] ?? '');
+    if (seq === undefined || seq > window.afterSeq) break;
   }
   const reader = new LogReader(expectedRunId, source, window.afterSeq);
   for (; line < raw.length && reader.log.events.length < window.limit; line++) {
@@ -150,7 +156,7 @@ export function splitLog(text: string): SplitLog {
   return { raw: text.split('\n'), endsWithNewline: text.endsWith('\n') };
 }
 
-function parsesAsJson(line: string): boolean {
+export function parsesAsJson(line: string): boolean {
   try {
     JSON.parse(line);
     return true;

@@ -5,6 +5,7 @@
  * run history, then given to the listeners (host transports, CLI) in emission order, so
  * whatever a UI has shown is already on disk; `run.finished` is always last.
  */
+import { RunStartRefused, type SessionStartGate } from './run-start-refused';
 import { randomUUID } from 'node:crypto';
 import { createEventStamper, type RunEvent, type RunEventPayload } from '@shared/events';
 import type { CheckpointView, RunSnapshot, RunStartInput, RunSummary } from '@shared/ipc';
@@ -39,6 +40,7 @@ const MIN_SECRET_LENGTH = 8;
 export class RunManager {
   private readonly listeners = new Set<RunEventListener>();
   private readonly live = new Map<string, LiveRun>();
+  private readonly startGates: SessionStartGate[] = [];
   readonly history: RunHistory;
 
   constructor(
@@ -57,7 +59,16 @@ export class RunManager {
     return () => this.listeners.delete(listener);
   }
 
+  /** `gate` is asked before every run starts; a reason refuses it (RunStartRefused). */
+  refuseStartsWhen(gate: SessionStartGate): void {
+    this.startGates.push(gate);
+  }
+
   start(input: RunStartInput, options: RunStartOptions = {}): RunHandle {
+    for (const gate of this.startGates) {
+      const refused = gate(input.sessionId ?? this.defaultSessionId);
+      if (refused !== null) throw new RunStartRefused(refused);
+    }
     const runId = newRunId();
     const stamper = createEventStamper(runId);
     const controller = new AbortController();
@@ -80,7 +91,7 @@ export class RunManager {
       run.lastSeq = event.seq;
       for (const listener of this.listeners) {
         try {
-          listener(event);
+          listener(event, line);
         } catch (error) {
           // A broken listener must not break the run or starve the others.
           console.error(`[workbench] run event listener failed: ${(error as Error).message}`);

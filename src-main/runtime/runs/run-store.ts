@@ -32,15 +32,8 @@ import {
   releaseRun,
   writeFinishRecord,
 } from './run-owner';
-import {
-  parseRunLog,
-  parseRunLogPage,
-  splitLog,
-  type LogWindow,
-  type ParsedLog,
-  type ParsedPage,
-  type SplitLog,
-} from './run-log';
+import { readLogPage, type LogCursor } from './log-file-pager';
+import { parseRunLog, type LogWindow, type ParsedLog, type ParsedPage } from './run-log';
 
 interface Writer {
   log: RunLogWriter;
@@ -77,13 +70,8 @@ export class RunStore implements RunHistory {
   /** the next turn's write of queued events (append) */
   private flushTimer: NodeJS.Immediate | null = null;
   /** the log last read in pages, kept while its file is unchanged */
-  private pageCache: {
-    runId: string;
-    size: number;
-    mtimeMs: number;
-    log: SplitLog;
-    cursor: { afterSeq: number; line: number } | null;
-  } | null = null;
+  /** where the last page read ended (the next page of that run starts there) */
+  private pageCursor: { runId: string; cursor: LogCursor } | null = null;
   /** titles and import marks beside the logs, re-read with the folder */
   private readonly marks: RunMarks;
   /** run ids this process claimed before their first event (reserve): claimed once */
@@ -216,7 +204,7 @@ export class RunStore implements RunHistory {
     const existed = this.index.has(runId) || this.has(runId);
     removeRunFiles(this.dir, runId);
     this.marks.forget(runId);
-    if (this.pageCache?.runId === runId) this.pageCache = null;
+    if (this.pageCursor?.runId === runId) this.pageCursor = null;
     if (this.index.delete(runId)) this.indexFile.schedule();
     return existed;
   }
@@ -231,46 +219,18 @@ export class RunStore implements RunHistory {
   }
 
   /**
-   * Pages of one run are usually read in order (a UI opening a long run): the log is
-   * split once and kept while its file does not change, and each page starts where the
-   * previous one ended instead of scanning from the top.
+   * Pages of one run are usually read in order (a UI opening a long run): each page reads
+   * only its own bytes of the log (log-file-pager.ts), and starts where the previous one
+   * ended (its cursor) instead of scanning from the top.
    */
   readPage(runId: string, window: LogWindow): ParsedPage | undefined {
     if (!isRunId(runId)) return undefined;
     this.flushQueued();
-    const path = this.logPath(runId);
-    let stats;
-    try {
-      stats = statSync(path);
-    } catch {
-      return undefined;
-    }
-    let cached = this.pageCache;
-    if (
-      !cached ||
-      cached.runId !== runId ||
-      cached.size !== stats.size ||
-      cached.mtimeMs !== stats.mtimeMs
-    ) {
-      const text = this.logText(runId);
-      if (text === undefined) return undefined;
-      cached = {
-        runId,
-        size: stats.size,
-        mtimeMs: stats.mtimeMs,
-        log: splitLog(text),
-        cursor: null,
-      };
-      this.pageCache = cached;
-    }
-    const startLine = cached.cursor?.afterSeq === window.afterSeq ? cached.cursor.line : undefined;
-    const page = parseRunLogPage(cached.log, runId, `${runId}.jsonl`, {
-      ...window,
-      ...(startLine !== undefined ? { startLine } : {}),
-    });
-    const last = page.events.at(-1);
-    cached.cursor = last ? { afterSeq: last.seq, line: page.nextLine } : null;
-    return page;
+    const cursor = this.pageCursor?.runId === runId ? this.pageCursor.cursor : undefined;
+    const read = readLogPage(this.logPath(runId), runId, `${runId}.jsonl`, window, cursor);
+    if (!read) return undefined;
+    this.pageCursor = read.cursor ? { runId, cursor: read.cursor } : null;
+    return read.page;
   }
 
   private logText(runId: string): string | undefined {

@@ -129,7 +129,9 @@ export interface RecordedRun {
   isImported?: boolean;
 }
 
-export type RunEventListener = (event: RunEvent) => void;
+/** `line`: the event as the run history wrote it (JSON, secrets redacted), for listeners
+ * that pass events on (live export hands it to its thread without serializing again) */
+export type RunEventListener = (event: RunEvent, line: string) => void;
 
 export interface RunHandle {
   runId: string;

@@ -1,7 +1,7 @@
 /**
- * Live export (`[telemetry] otlp_endpoint`, docs/telemetry.md): every run's events are
- * turned into spans as they are published and queued for the background exporter. The
- * listener does no I/O: a step costs a few span updates, never a network wait.
+ * Live export's work (`[telemetry] otlp_endpoint`, docs/telemetry.md): every run's events
+ * are turned into spans and queued for the batching exporter. It runs on the export
+ * thread (export-worker.ts), never on the thread that runs the agent loop.
  */
 import type { RunEvent } from '@shared/events';
 import { OtlpExporter, type ExportStats, type OtlpExporterOptions } from './otlp-exporter';

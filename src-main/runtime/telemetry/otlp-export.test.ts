@@ -179,6 +179,9 @@ describe('live export ([telemetry] otlp_endpoint)', () => {
     expect(runtime.telemetry?.endpoint).toBe(r.url);
     const events: RunEvent[] = [];
     runtime.runs.onEvent((e) => events.push(e));
+    // From source the export thread first compiles its TypeScript (about a second on a
+    // busy machine); built, it starts in a few ms. Wait, so "while it runs" is measured.
+    await runtime.telemetry!.ready;
     const handle = runtime.runs.start({ agent: 'toolcall', task: 'live' });
     await handle.done;
     const finishedAt = events.find((e) => e.type === 'run.finished')!.ts;

@@ -33,6 +33,8 @@ export interface OtlpExporterOptions {
   timeoutMs?: number;
   /** called on each failure (the host prints the first ones) */
   onFailure?: (stats: ExportStats) => void;
+  /** called after each request the receiver accepted (live export's thread reports it) */
+  onExported?: (stats: ExportStats) => void;
 }
 
 /** The traces URL of an endpoint: `/v1/traces` added to a base URL, kept on a full one. */
@@ -117,6 +119,7 @@ export class OtlpExporter {
           ...(this.options.headers ? { headers: this.options.headers } : {}),
         });
         this.stats.exported += batch.length;
+        this.options.onExported?.(this.stats);
       } catch (error) {
         this.stats.failures++;
         this.stats.dropped += batch.length;

@@ -1,25 +1,26 @@
 /**
  * The runtime's side of live export: read `[telemetry]` once at start and, only when an
- * endpoint is set, load the exporter (a dynamic import: a runtime without telemetry loads
- * none of it) and give it every run event. Events published while it loads are kept and
- * handed over in order.
+ * endpoint is set, start the export thread (export-client.ts) and give it every run
+ * event's JSON line. A runtime without telemetry starts no thread and loads none of it.
  */
 import type { RunEvent } from '@shared/events';
 import type { TelemetrySettings } from '../config/schema';
 import type { ExportStats } from './otlp-exporter';
-import type { LiveExport } from './live-export';
+import { ExportClient } from './export-client';
 
 export interface RuntimeTelemetry {
   /** the traces URL spans go to */
   readonly endpoint: string;
   readonly stats: ExportStats;
-  /** sends what is queued (bounded), before the process ends */
-  shutdown(): Promise<void>;
+  /** the export thread has started (events before it wait for it, none are lost) */
+  readonly ready: Promise<void>;
+  /** sends what is queued (at most `timeoutMs`, default 3 s), before the process ends */
+  shutdown(timeoutMs?: number): Promise<void>;
 }
 
 export function startTelemetry(
   settings: TelemetrySettings | undefined,
-  onEvent: (listener: (event: RunEvent) => void) => void,
+  onEvent: (listener: (event: RunEvent, line: string) => void) => void,
   env: NodeJS.ProcessEnv,
   onFailure?: (stats: ExportStats, endpoint: string) => void,
 ): RuntimeTelemetry | undefined {
@@ -30,26 +31,18 @@ export function startTelemetry(
     const resolved = value.startsWith('env:') ? env[value.slice(4)] : value;
     if (resolved !== undefined) headers[name] = resolved;
   }
-  let live: LiveExport | undefined;
-  const pending: RunEvent[] = [];
-  onEvent((event) => (live ? live.onEvent(event) : pending.push(event)));
-  const ready = import('./live-export').then(({ createLiveExport }) => {
-    live = createLiveExport({
-      endpoint,
-      headers,
-      onFailure: (stats) => onFailure?.(stats, endpoint),
-    });
-    for (const event of pending.splice(0)) live.onEvent(event);
-    return live;
+  const client = new ExportClient({
+    endpoint,
+    headers,
+    onFailure: (stats) => onFailure?.(stats, endpoint),
   });
-  const empty: ExportStats = { exported: 0, failures: 0, dropped: 0 };
+  onEvent((event, line) => client.add(event, line));
   return {
     endpoint,
     get stats() {
-      return live?.stats ?? empty;
+      return client.stats;
     },
-    async shutdown() {
-      await (await ready).shutdown();
-    },
+    ready: client.ready,
+    shutdown: (timeoutMs) => client.shutdown(timeoutMs),
   };
 }

@@ -11,7 +11,8 @@
  * The terminal and the agent never share the sandbox at once: a command is refused while
  * an agent of that session runs (not paused), and while a typed command runs the session
  * is held, so resuming, stepping or editing the paused run, continuing or resuming a run
- * of that session is refused (`agentStartRefusal`) until it returns. The hold is taken in
+ * of that session is refused (`agentStartRefusal`), and so is starting any run in that
+ * session (`RunManager.start` asks `sessionRefusal`), until it returns. The hold is taken in
  * the same tick as the check, before anything is awaited, so no resume slips in between.
  */
 import { existsSync } from 'node:fs';
@@ -59,7 +60,10 @@ export class RunTerminal {
     private readonly services: RuntimeServices,
     private readonly log: UserActionsLog,
     private readonly workspacesDir: string,
-  ) {}
+  ) {
+    // every way a run starts (a new run in the session, a continue, a fork, a rerun)
+    runs.refuseStartsWhen((sessionId) => this.sessionRefusal(sessionId)?.message ?? null);
+  }
 
   /** The commands typed into the run's terminal so far, oldest first. */
   commands(runId: string): UserCommandRecord[] {
@@ -103,7 +107,12 @@ export class RunTerminal {
    */
   agentStartRefusal(runId: string): TerminalError | null {
     const sessionId = this.runs.get(runId)?.sessionId;
-    const busy = sessionId === undefined ? undefined : this.inFlight.get(sessionId);
+    return sessionId === undefined ? null : this.sessionRefusal(sessionId);
+  }
+
+  /** Why no agent may start in the session now (a typed command runs there), or null. */
+  sessionRefusal(sessionId: string): TerminalError | null {
+    const busy = this.inFlight.get(sessionId);
     if (!busy) return null;
     const seconds = Math.max(0, Math.round((Date.now() - busy.startedAt) / 1000));
     return new TerminalError(

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StepChangeCounter } from './step-change-counts';
+import { COUNTED_RUNS_KEPT, StepChangeCounter } from './step-change-counts';
 import { CheckpointedFolder } from './testing/checkpointed-folder';
 import { WorkspaceHistory } from './workspace-history';
 
@@ -53,5 +53,32 @@ describe('StepChangeCounter', () => {
   it('answers nothing for a run without checkpoints', () => {
     const run = new CheckpointedFolder(mkdtempSync(join(tmpdir(), 'wb-counts-none-')));
     expect(new StepChangeCounter(new WorkspaceHistory(run.store)).counts(run.runId)).toEqual([]);
+  });
+
+  it('keeps the counts of a bounded number of runs, the most recently asked', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'wb-counts-many-'));
+    const run = new CheckpointedFolder(folder);
+    writeFileSync(join(folder, 'a.txt'), 'a\n');
+    await run.checkpoint(1);
+    const history = new WorkspaceHistory(run.store);
+    let located = 0;
+    const stateAt = history.stateAt.bind(history);
+    history.stateAt = (...args: Parameters<typeof stateAt>) => {
+      located++;
+      return stateAt(...args);
+    };
+    const counter = new StepChangeCounter(history);
+    expect(counter.counts(run.runId)).toHaveLength(1);
+    // other runs asked (without checkpoints: nothing to count, an entry each)
+    for (let i = 0; i < COUNTED_RUNS_KEPT * 2; i++) counter.counts(`other-${i}`);
+    expect(counter.runsHeld).toBe(COUNTED_RUNS_KEPT);
+    // the first run was dropped: asked again, its step is counted again
+    const before = located;
+    expect(counter.counts(run.runId)).toEqual([{ step: 1, added: 1, changed: 0, deleted: 0 }]);
+    expect(located).toBeGreaterThan(before);
+    // and kept now: a second ask locates nothing
+    const after = located;
+    counter.counts(run.runId);
+    expect(located).toBe(after);
   });
 });

@@ -11,8 +11,15 @@ import type { StepChangeCount } from '@shared/domain/files';
 import { changedEntries } from './workspace-changes';
 import type { WorkspaceHistory } from './workspace-history';
 
+/**
+ * Runs whose counts are kept: the timelines a user has open, and many more; a `serve` or
+ * desktop session that opens thousands of runs over days keeps only the latest (a run
+ * dropped here is counted again if it is opened again).
+ */
+export const COUNTED_RUNS_KEPT = 256;
+
 export class StepChangeCounter {
-  /** runId -> the run folder it was counted in, and step -> count */
+  /** runId -> the run folder it was counted in, and step -> count; least recently asked first */
   private readonly counted = new Map<
     string,
     { folder: string; steps: Map<number, StepChangeCount> }
@@ -20,13 +27,21 @@ export class StepChangeCounter {
 
   constructor(private readonly history: WorkspaceHistory) {}
 
+  /** how many runs' counts are held (bounded by COUNTED_RUNS_KEPT) */
+  get runsHeld(): number {
+    return this.counted.size;
+  }
+
   counts(runId: string): StepChangeCount[] {
     const steps = this.history.steps(runId);
     const folder = this.history.folderId(runId) ?? '';
     let entry = this.counted.get(runId);
-    if (!entry || entry.folder !== folder) {
-      entry = { folder, steps: new Map() };
-      this.counted.set(runId, entry);
+    if (!entry || entry.folder !== folder) entry = { folder, steps: new Map() };
+    // the most recently asked run goes last; the least recently asked is dropped first
+    this.counted.delete(runId);
+    this.counted.set(runId, entry);
+    if (this.counted.size > COUNTED_RUNS_KEPT) {
+      this.counted.delete(this.counted.keys().next().value as string);
     }
     const known = entry.steps;
     const out: StepChangeCount[] = [];

@@ -142,7 +142,8 @@ export function saveAgent(
   context: DefinitionContext,
 ): AgentCheckResult {
   const file = existingUserAgent(home, name);
-  const { text, issues } = checkDraft(data, context);
+  const previous = readRegularFile(file, MAX_DEFINITION_BYTES, 'The agent definition');
+  const { text, issues } = checkDraft(data, context, previous);
   if (data.name !== name && !issues.some((i) => i.path === 'name')) {
     issues.push({
       path: 'name',

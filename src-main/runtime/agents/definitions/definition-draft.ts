@@ -8,7 +8,7 @@ import type { AgentDefinitionData } from '@shared/domain/agent-definition';
 import type { AgentFieldIssue, PromptTokens } from '@shared/domain/agent-editor';
 import { isAgentName } from '@shared/domain/agent';
 import { countTextTokens } from '../../llm/token-count';
-import { definitionToToml } from './definition-toml';
+import { definitionText } from './definition-text-edit';
 import { lenientDefinition } from './lenient-definition';
 import {
   AgentDefinitionError,
@@ -44,12 +44,16 @@ export function promptTokens(data: Pick<AgentDefinitionData, keyof PromptTokens>
   };
 }
 
-/** The text a definition is saved as, and its problems (none: it loads and runs). */
+/**
+ * The text a definition is saved as (in `previous`'s layout, comments kept, when it is the
+ * file's current text), and its problems (none: it loads and runs).
+ */
 export function checkDraft(
   data: AgentDefinitionData,
   context: DefinitionContext,
+  previous?: string,
 ): { text: string; issues: AgentFieldIssue[] } {
-  const text = definitionToToml(data);
+  const text = definitionText(data, previous);
   const issues: AgentFieldIssue[] = [];
   if (isAgentName(data.name)) {
     issues.push({

@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import { isAgentName } from '@shared/domain/agent';
 import type { AgentDefinitionData, RecordedAgentDefinition } from '@shared/domain/agent-definition';
 import { writeFileAtomic } from '../../config/atomic-write';
-import { agentsDir, recordVersion, resolveDefinition } from './agent-store';
+import { readRegularFile } from '../../util/read-regular-file';
+import { agentsDir, MAX_DEFINITION_BYTES, recordVersion, resolveDefinition } from './agent-store';
 import { AGENT_NAME_PATTERN } from './definition-schema';
-import { definitionToToml } from './definition-toml';
+import { definitionText } from './definition-text-edit';
 import {
   AgentDefinitionError,
   loadDefinitionText,
@@ -88,7 +89,12 @@ function write(
   data: AgentDefinitionData,
   isDuplicate: boolean,
 ): SavedPrompt {
-  const text = definitionToToml(data);
+  // saving into the user's own file keeps their comments and layout
+  const previous =
+    isDuplicate || !existsSync(path)
+      ? undefined
+      : readRegularFile(path, MAX_DEFINITION_BYTES, 'The agent definition');
+  const text = definitionText(data, previous);
   // the same checks as a run's: an unknown {{variable}} or an empty prompt is refused here
   loadDefinitionText(text, path, context);
   mkdirSync(agentsDir(home), { recursive: true });
