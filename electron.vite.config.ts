@@ -20,8 +20,9 @@ const BUNDLED_DEPS = ['openai', 'zod', 'diff', 'smol-toml', '@decimalturn/toml-p
 const alias = { '@shared': resolve(root, 'src-shared') };
 
 // Three builds: the Electron main process (plus the `workbench` CLI, which shares the
-// runtime but never loads Electron, and live export's worker thread), the sandboxed preload (must be CommonJS: Electron's
-// sandboxed preloads cannot be ES modules), and the React renderer.
+// runtime but never loads Electron, and live export's worker thread), the sandboxed
+// preload (must be CommonJS: Electron's sandboxed preloads cannot be ES modules), and the
+// React renderer.
 export default defineConfig({
   main: {
     resolve: { alias },
