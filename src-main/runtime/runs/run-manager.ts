@@ -73,7 +73,7 @@ export class RunManager {
     const stamper = createEventStamper(runId);
     const controller = new AbortController();
     const secrets = (this.options.secrets?.() ?? []).filter((v) => v.length >= MIN_SECRET_LENGTH);
-    const debug = new RunDebugger((payload) => publish(payload));
+    const debug = new RunDebugger((payload) => emit(payload));
     const run: LiveRun = { controller, summary: undefined, lastSeq: 0, debug };
     const duplicates = new DuplicateLedger();
     const publish = (payload: RunEventPayload) => {
@@ -97,6 +97,21 @@ export class RunManager {
           console.error(`[workbench] run event listener failed: ${(error as Error).message}`);
         }
       }
+    };
+    // run.started is the run's first event (seq 1: an export is imported by it, and every
+    // reader starts there), yet the run's setup can speak first (an MCP server connected
+    // to fetch a prompt logs as it starts): what comes before it is held and follows it.
+    let isStarted = false;
+    const early: RunEventPayload[] = [];
+    const emit = (payload: RunEventPayload) => {
+      if (!isStarted && payload.type !== 'run.started') {
+        early.push(payload);
+        return;
+      }
+      publish(payload);
+      if (isStarted) return;
+      isStarted = true;
+      for (const held of early.splice(0)) publish(held);
     };
     const resolved: ResolvedRunInput = {
       task: input.task,
@@ -146,7 +161,7 @@ export class RunManager {
       {
         runId,
         sessionId,
-        emit: publish,
+        emit,
         debug,
         readRun,
         ...this.imageAccess(runId),
