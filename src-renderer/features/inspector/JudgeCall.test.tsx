@@ -126,6 +126,10 @@ describe('Scores in the run view', () => {
     ) as { content: string; usage: { completion_tokens: number } };
     expect(reply.content).toBe('{"score": 0.9, "explanation": "correct and complete"}');
     expect(reply.usage.completion_tokens).toBe(12);
-    expect(tab('diff').hasAttribute('disabled')).toBe(true);
+    // one call per run: nothing to diff against
+    expect(tab('diff')).toBeUndefined();
+    expect(within(view).getByTestId('request-params').textContent).toContain(
+      'kept without its sampling parameters',
+    );
   });
 });

@@ -45,6 +45,8 @@ export function JudgeCallView({ scorer, judge }: { scorer: string; judge: ScoreJ
     figure: judgeFigure(judge),
     response,
     caller: 'judge',
+    noParamsNote: "The judge's call is kept without its sampling parameters; it offers no tools.",
+    isSingleCall: true,
   };
   const count = judge.request.length;
   return (

@@ -40,6 +40,10 @@ export interface ShownModelCall {
   playgroundSeq?: number | undefined;
   /** what the caller is, in "No earlier request of this …" */
   caller: string;
+  /** said when no parameters were recorded (absent: an agent's call of an older run) */
+  noParamsNote?: string;
+  /** the caller makes one call: no "Diff" tab */
+  isSingleCall?: boolean;
 }
 
 /** A step's request: the agent's model call of that step. */
@@ -132,7 +136,8 @@ export function ModelCallView({ call, messages }: { call: ShownModelCall; messag
         <Param name="tool_choice" value={call.toolChoice} />
         {!params && (
           <p className="muted">
-            Parameters and tools were not recorded: this run is older than the exact requests.
+            {call.noParamsNote ??
+              'Parameters and tools were not recorded: this run is older than the exact requests.'}
           </p>
         )}
       </dl>
@@ -160,7 +165,7 @@ export function ModelCallView({ call, messages }: { call: ShownModelCall; messag
         <p className="muted">The tool list of this request is not in the history.</p>
       )}
       <div className="request-tabs" role="tablist">
-        {(['messages', 'raw', 'diff', 'response'] as const).map((t) => (
+        {TABS.filter((t) => t !== 'diff' || !call.isSingleCall).map((t) => (
           <button
             key={t}
             type="button"
@@ -212,6 +217,8 @@ export function ModelCallView({ call, messages }: { call: ShownModelCall; messag
     </div>
   );
 }
+
+const TABS = ['messages', 'raw', 'diff', 'response'] as const;
 
 const TAB_LABELS: Record<Tab, (previousStep: number | undefined) => string> = {
   messages: () => 'Messages',
