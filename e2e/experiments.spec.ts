@@ -5,6 +5,8 @@
  * which items flipped and that three of three is not distinguishable from noise, a flipped
  * item opens the step-aligned compare of its two runs at the first divergence; the dataset
  * is edited (a new version) and run again, and the regression chart marks the change.
+ * The first experiment also has an LLM judge: a run it scored shows its scores in the run
+ * view, and the judge's score opens the judge's own request and reply in the inspector.
  * Screenshots of the report and of the regression chart in test-results/.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +18,12 @@ import { openWorkbench, startRun, waitForOutcome } from './support/workbench';
 const unavailable = browserUnavailableReason();
 const FAST = 'gpt-e2e-fast';
 
-async function runExperiment(page: Page, name: string, dataset: string): Promise<void> {
+async function runExperiment(
+  page: Page,
+  name: string,
+  dataset: string,
+  options: { judgeProfile?: string } = {},
+): Promise<void> {
   await page.getByTestId('nav-experiments').click();
   await page.getByTestId('experiment-name').fill(name);
   await page.getByTestId('experiment-dataset').selectOption(dataset);
@@ -24,6 +31,17 @@ async function runExperiment(page: Page, name: string, dataset: string): Promise
   await agents.nth(0).fill('toolcall');
   await agents.nth(1).fill('toolcall');
   await page.getByTestId('experiment-variant-profile').nth(1).selectOption('expfast');
+  if (options.judgeProfile !== undefined) {
+    // an LLM judge besides the answer scorer (the scripted server plays it: score 0.9)
+    await page.getByTestId('experiment-scorer-add').click();
+    const row = page.getByTestId('experiment-scorer').last();
+    await row.getByTestId('experiment-scorer-kind').selectOption('judge');
+    await row.getByTestId('experiment-scorer-name').fill('judge');
+    const field = (key: string) =>
+      row.locator(`[data-testid="experiment-scorer-field"][data-field="${key}"]`);
+    await field('profile').fill(options.judgeProfile);
+    await field('rubric').fill('1 when the answer names the model that answered, else 0');
+  }
   await page.getByTestId('experiment-concurrency').fill('3');
   await page.getByTestId('experiment-start').click();
   const report = page.getByTestId('experiment-report');
@@ -76,13 +94,18 @@ test('a dataset from three runs, an experiment from the GUI, a flipped item comp
     const firstVersion = (await editor.getAttribute('data-version')) ?? '';
     expect(firstVersion).toMatch(/^sha256:/);
 
-    // An experiment: A on the default model, B on another profile's; the answer scorer.
-    await runExperiment(page, `gui ${stamp}`, dataset);
-    const a = page.locator('[data-testid="experiment-score"][data-variant="A"]');
-    const b = page.locator('[data-testid="experiment-score"][data-variant="B"]');
-    await expect(a).toHaveAttribute('data-mean', '1');
-    await expect(b).toHaveAttribute('data-mean', '0');
-    const comparison = page.getByTestId('experiment-comparison');
+    // An experiment: A on the default model, B on another profile's; the answer scorer
+    // and an LLM judge (on the fast profile).
+    await runExperiment(page, `gui ${stamp}`, dataset, { judgeProfile: 'expfast' });
+    const score = (variant: string, scorer: string) =>
+      page.locator(
+        `[data-testid="experiment-score"][data-variant="${variant}"][data-scorer="${scorer}"]`,
+      );
+    await expect(score('A', 'answer')).toHaveAttribute('data-mean', '1');
+    await expect(score('B', 'answer')).toHaveAttribute('data-mean', '0');
+    await expect(score('A', 'judge')).toHaveAttribute('data-mean', '0.9');
+    await expect(score('B', 'judge')).toHaveAttribute('data-mean', '0.9');
+    const comparison = page.locator('[data-testid="experiment-comparison"][data-scorer="answer"]');
     await expect(comparison).toHaveAttribute('data-verdict', 'noise');
     await expect(comparison).toContainText('not distinguishable from noise (p = 0.250)');
     const flips = page.getByTestId('experiment-flipped');
@@ -95,6 +118,29 @@ test('a dataset from three runs, an experiment from the GUI, a flipped item comp
     await cellRun.click();
     await expect(page).toHaveURL(new RegExp(`#/run/${cellRunId}$`));
     await expect(page.getByTestId('run-outcome')).toHaveText('finished');
+    // Its scores in the run view, and the judge's own model call in the inspector.
+    const scores = page.getByTestId('run-score');
+    await expect(scores).toHaveCount(2);
+    await expect(scores.nth(0)).toHaveAttribute('data-scorer', 'answer');
+    await expect(scores.nth(0)).toHaveAttribute('data-passed', 'true');
+    await expect(scores.nth(0)).toContainText('Scores');
+    const judged = scores.nth(1);
+    await expect(judged).toHaveAttribute('data-scorer', 'judge');
+    await expect(judged).toHaveAttribute('data-score', '0.9');
+    await expect(judged).toContainText(`judged by ${FAST}: the answer names its model`);
+    await judged.getByTestId('run-score-judge').click();
+    const call = page.getByTestId('judge-call');
+    await expect(call).toHaveAttribute('data-model', FAST);
+    await expect(call).toHaveAttribute('data-profile', 'expfast');
+    const messages = call.getByTestId('context-message');
+    await expect(messages).toHaveCount(2);
+    await expect(messages.nth(0)).toHaveAttribute('data-role', 'system');
+    await expect(messages.nth(1)).toContainText('I am answering as gpt-4o-e2e.');
+    await call.locator('[data-testid="request-tab"][data-tab="raw"]').click();
+    await expect(call.getByTestId('request-raw')).toContainText('workbench score judge');
+    await call.locator('[data-testid="request-tab"][data-tab="response"]').click();
+    await expect(call.getByTestId('request-response')).toContainText('\\"score\\": 0.9');
+    await page.screenshot({ path: 'test-results/issue31-judge-call.png' });
     await page.goBack();
 
     // A flipped item opens the step-aligned compare of its two runs, at the first divergence.
@@ -120,15 +166,14 @@ test('a dataset from three runs, an experiment from the GUI, a flipped item comp
 
     // The regression view: one chart for the scorer, a line per variant, the change ringed.
     await page.getByTestId('experiment-trend-link').click();
-    const chart = page.getByTestId('regression-chart');
-    await expect(chart).toHaveCount(1);
-    await expect(chart).toHaveAttribute('data-scorer', 'answer');
-    await expect(page.getByTestId('regression-line')).toHaveCount(2);
-    await expect(page.locator('[data-testid="regression-line"][data-variant="A"]')).toHaveAttribute(
-      'data-points',
-      '2',
-    );
-    await expect(page.getByTestId('regression-change')).toHaveCount(2);
+    // (the judge ran in the first experiment only: its chart has one point per line)
+    await expect(page.getByTestId('regression-chart')).toHaveCount(2);
+    const chart = page.locator('[data-testid="regression-chart"][data-scorer="answer"]');
+    await expect(chart.getByTestId('regression-line')).toHaveCount(2);
+    await expect(
+      chart.locator('[data-testid="regression-line"][data-variant="A"]'),
+    ).toHaveAttribute('data-points', '2');
+    await expect(chart.getByTestId('regression-change')).toHaveCount(2);
     await expect(page.getByTestId('regression-view')).toContainText(`dataset ${firstVersion} →`);
     await page.screenshot({ path: 'test-results/issue31-regression-chart.png', fullPage: true });
   } finally {

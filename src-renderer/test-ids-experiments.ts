@@ -26,6 +26,9 @@
  * Add to dataset     add-to-dataset (run header), history-add-to-dataset (history
  *                    selection), add-to-dataset-name, add-to-dataset-answer,
  *                    add-to-dataset-confirm, add-to-dataset-result, add-to-dataset-error
+ * Run view scores    run-score (a timeline row: `data-scorer`, `data-scorer-kind`, `data-score`,
+ *                    `data-passed`, `data-error`), run-score-judge (its "judge's call" link),
+ *                    judge-call (the inspector's section of a selected judge score)
  * Regression         regression-view, regression-chart (`data-scorer`), regression-line
  *                    (`data-variant`, `data-points`), regression-change (a changed version)
  */
@@ -86,6 +89,9 @@ export const EXPERIMENT_TEST_IDS = {
   regressionChart: 'regression-chart',
   regressionLine: 'regression-line',
   regressionChange: 'regression-change',
+  runScore: 'run-score',
+  runScoreJudge: 'run-score-judge',
+  judgeCall: 'judge-call',
 } as const;
 
 /** a dataset item's field input: dataset-item-id, -task, -workspace, -expected, -check, -metadata */

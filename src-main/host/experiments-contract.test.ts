@@ -76,6 +76,14 @@ describe('contract over WebSocket: datasets:* and experiments:*', () => {
     expect(started).toMatchObject({ name: 'gui smoke', datasetVersion: saved.version });
     await until(() => pushes.find((p) => p.batchId === started.batchId && p.isComplete));
     expect(pushes.some((p) => p.batchId === started.batchId && p.running > 0)).toBe(true);
+    // the runs' facts were stored as they ended, before any report was asked for, so the
+    // report's first open reads one file (docs/experiments.md "The runs' facts file")
+    const factsPath = join(home, 'experiments', 'facts', `${started.experimentId}.json`);
+    const storedRuns = () =>
+      existsSync(factsPath)
+        ? (JSON.parse(readFileSync(factsPath, 'utf8')) as { runs: { runId: string }[] }).runs
+        : [];
+    await until(() => storedRuns().length === 12);
     // the experiment file it was run from is kept beside the records (CLI-runnable)
     const record = runtime.experiments.record(started.experimentId);
     expect(existsSync(record.file)).toBe(true);
@@ -121,6 +129,8 @@ describe('contract over WebSocket: datasets:* and experiments:*', () => {
       removed,
     );
     expect(after.report.variants[1]?.runs).toBe(5);
+    expect(storedRuns().map((r) => r.runId)).not.toContain(removed);
+    expect(storedRuns()).toHaveLength(11);
   });
 
   it('refuses what cannot run, each with a typed error', async () => {

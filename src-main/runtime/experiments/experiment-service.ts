@@ -25,6 +25,10 @@ import { AgentDefinitionError } from '../agents/definitions/load-definition';
 import { AgentChoiceError, resolveAgentChoice, type AgentChoice } from '../launch/agent-choice';
 import { loadDataset, type ResolvedDatasetItem } from './dataset-file';
 import { readExperimentFile, ExperimentFileError } from './experiment-file';
+import { factsKey, readFacts, writeFacts } from './experiment-facts';
+
+/** How long after a run of an experiment ends its facts are stored (a batch of pushes). */
+const FACTS_DELAY_MS = 500;
 
 export class ExperimentNotFoundError extends Error {}
 
@@ -39,8 +43,8 @@ export interface ExperimentListEntry {
 }
 
 export class ExperimentService {
-  /** the facts of ended runs, by run and place (see runFacts) */
-  private readonly endedFacts = new Map<string, ExperimentRunFacts>();
+  /** per experiment: the facts of its ended runs, by run and place (see runFacts) */
+  private readonly endedFacts = new Map<string, Map<string, ExperimentRunFacts>>();
 
   constructor(
     private readonly deps: {
@@ -98,12 +102,16 @@ export class ExperimentService {
     };
     mkdirSync(this.deps.dir, { recursive: true });
     writeFileAtomic(this.file(record.experimentId), `${JSON.stringify(record, null, 2)}\n`, 0o644);
+    this.keepFacts(record, started.done);
     return { experimentId: record.experimentId, batchId: started.batchId, done: started.done };
   }
 
   /** Goes on with an experiment's batch: only items without a finished run are run. */
   resume(experimentId: string): { batchId: string; done: Promise<BatchProgress> } {
-    return this.deps.batches.resume(this.record(experimentId).batchId);
+    const record = this.record(experimentId);
+    const resumed = this.deps.batches.resume(record.batchId);
+    this.keepFacts(record, resumed.done);
+    return resumed;
   }
 
   stop(experimentId: string): boolean {
@@ -132,32 +140,87 @@ export class ExperimentService {
   }
 
   /**
-   * The facts of every ended run of the experiment, from their histories. An ended run's
-   * history no longer changes, so its facts are kept once read (a report shown again, or
-   * refreshed while the experiment runs, reads only the runs that ended since); a run
-   * removed from the history is dropped.
+   * The facts of every ended run of the experiment. An ended run's history no longer
+   * changes, so its facts are read from it once and kept, in memory and in the
+   * experiment's facts file (experiment-facts.ts): a report opened again, or first opened
+   * by another process, reads only the runs that ended since; a run removed from the
+   * history, or no longer in the batch, is dropped.
    */
   runFacts(record: ExperimentRecord): ExperimentRunFacts[] {
     const grid = this.deps.batches.grid(record.batchId);
+    let known = this.endedFacts.get(record.experimentId);
+    if (!known) {
+      known = readFacts(this.deps.dir, record);
+      this.endedFacts.set(record.experimentId, known);
+    }
+    let isChanged = false;
+    const seen = new Set<string>();
     const facts: ExperimentRunFacts[] = [];
     for (const [itemIndex, row] of grid.cells.entries())
       for (const [variantIndex, cell] of row.entries())
         for (const run of cell.runs) {
           if (run.status !== 'done' || !run.runId) continue;
           const at = { itemIndex, variantIndex, repeat: run.repeat };
-          const key = `${run.runId}\0${itemIndex}\0${variantIndex}\0${run.repeat}`;
-          let fact = this.endedFacts.get(key);
+          const key = factsKey({ runId: run.runId, ...at });
+          seen.add(key);
+          let fact = known.get(key);
           if (fact && !this.deps.runs.get(run.runId)) {
-            this.endedFacts.delete(key);
+            known.delete(key);
             fact = undefined;
+            isChanged = true;
           } else if (!fact) {
             const events = this.deps.runs.history.read(run.runId)?.events;
             fact = events && runFactsOf(events, at);
-            if (fact) this.endedFacts.set(key, fact);
+            if (fact) {
+              known.set(key, fact);
+              isChanged = true;
+            }
           }
           if (fact) facts.push(fact);
         }
+    for (const key of known.keys())
+      if (!seen.has(key)) {
+        known.delete(key);
+        isChanged = true;
+      }
+    if (isChanged) {
+      try {
+        writeFacts(this.deps.dir, record, known.values());
+      } catch {
+        // (a full or read-only disk: the next report reads those histories again)
+      }
+    }
     return facts;
+  }
+
+  /**
+   * Keeps the facts file current while the experiment's batch runs: a run's facts are
+   * stored soon after it ends (a progress push), not when the report is first opened, so
+   * the first open of a large experiment reads one file instead of every history.
+   */
+  private keepFacts(record: ExperimentRecord, done: Promise<BatchProgress>): void {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => {
+      timer = undefined;
+      try {
+        this.runFacts(record);
+      } catch {
+        // (the batch's state unreadable now: the report reads the histories when shown)
+      }
+    };
+    const off = this.deps.batches.onProgress((progress) => {
+      if (progress.batchId !== record.batchId || timer) return;
+      // coalesced: at most one pass over the batch's grid per FACTS_DELAY_MS
+      timer = setTimeout(refresh, FACTS_DELAY_MS);
+      timer.unref?.();
+    });
+    void done
+      .finally(() => {
+        off();
+        if (timer) clearTimeout(timer);
+        refresh();
+      })
+      .catch(() => undefined);
   }
 
   /** The progress of one experiment's batch (undefined: its batch is gone). */

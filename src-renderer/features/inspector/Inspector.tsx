@@ -10,6 +10,7 @@ import { ContextAtStep } from './ContextAtStep';
 import { ItemDetails } from './ItemDetails';
 import { ForkFromStep } from './ForkFromStep';
 import { AgentDefinitionView } from './AgentDefinitionView';
+import { JudgeCallView } from './JudgeCallView';
 
 export function Inspector() {
   const runId = useWorkbench((s) => s.selectedRunId);
@@ -55,7 +56,9 @@ export function Inspector() {
   return (
     <aside className="inspector" data-testid={TEST_IDS.inspector} aria-label="Inspector">
       <ItemDetails item={item} />
-      {step ? (
+      {item.kind === 'score' && item.judge ? (
+        <JudgeCallView scorer={item.scorer} judge={item.judge} />
+      ) : step ? (
         <ContextAtStep timeline={timeline} step={step} selectedItemId={item.id} />
       ) : (
         <p className="muted inspector-note">

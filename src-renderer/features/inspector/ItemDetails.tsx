@@ -11,6 +11,7 @@ import { DebugDetails } from './DebugDetails';
 import { ImageDetails } from './ImageDetails';
 import { LiveOutputPanel } from '../../components/LiveOutput';
 import { AgentDefinitionView } from './AgentDefinitionView';
+import { ScoreDetails } from './ScoreDetails';
 
 function Field(props: { label: string; children: ReactNode }) {
   return (
@@ -64,6 +65,8 @@ function title(item: TimelineItem): string {
       return `Debugger: ${item.action}`;
     case 'user':
       return 'Your command (terminal)';
+    case 'score':
+      return `Score ${item.scorer} (${item.scorerKind})`;
   }
 }
 
@@ -191,5 +194,7 @@ function body(item: TimelineItem): ReactNode {
       );
     case 'debug':
       return <DebugDetails item={item} />;
+    case 'score':
+      return <ScoreDetails item={item} />;
   }
 }

@@ -3,7 +3,8 @@
  * parameters and tools sent, and three views of it: the messages (each expandable), the
  * raw JSON body (with copy) and the difference from the previous step's request.
  */
-import { useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import type { RequestParams } from '@shared/events';
 import { TEST_IDS } from '../../test-ids';
 import { formatCount } from '../../lib/format';
 import {
@@ -12,6 +13,7 @@ import {
   stepResponse,
   tokenFigure,
   type StepRequest,
+  type TokenFigure,
 } from '../../store/timeline/step-request';
 import type { StepItem, TimelineModel } from '../../store/timeline/types';
 import { CopyButton } from '../../components/CopyButton';
@@ -20,6 +22,31 @@ import { useWorkbench, useWorkbenchStore } from '../../store/StoreProvider';
 
 type Tab = 'messages' | 'raw' | 'diff' | 'response';
 
+/**
+ * One model call as the inspector shows it, whoever made it: an agent's step (RequestView
+ * below) or an experiment's LLM judge (JudgeCallView). The reply and the previous request
+ * are functions: they are computed only when their tab is open.
+ */
+export interface ShownModelCall {
+  model: string | undefined;
+  params?: RequestParams | undefined;
+  toolChoice?: 'auto' | 'required' | 'none' | undefined;
+  request: Pick<StepRequest, 'tools' | 'isToolListMissing' | 'body' | 'isRecorded'>;
+  figure: TokenFigure;
+  response: () => Record<string, unknown> | undefined;
+  /** the caller's request before this one, for the diff (absent: none) */
+  previous?: { step: number; body: () => Record<string, unknown> | undefined } | undefined;
+  /** the `llm.requested` seq to open in the playground (absent: not offered) */
+  playgroundSeq?: number | undefined;
+  /** what the caller is, in "No earlier request of this …" */
+  caller: string;
+  /** said when no parameters were recorded (absent: an agent's call of an older run) */
+  noParamsNote?: string;
+  /** the caller makes one call: no "Diff" tab */
+  isSingleCall?: boolean;
+}
+
+/** A step's request: the agent's model call of that step. */
 export function RequestView(props: {
   timeline: TimelineModel;
   step: StepItem;
@@ -27,29 +54,54 @@ export function RequestView(props: {
   messages: ReactNode;
 }) {
   const { timeline, step, request, messages } = props;
+  const previousStep = useMemo(() => previousRequestStep(timeline, step), [timeline, step]);
+  const previous = useMemo(
+    () =>
+      previousStep && {
+        step: previousStep.step,
+        body: () => stepRequest(timeline, previousStep)?.body,
+      },
+    // The previous step's request does not change once the step is over.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [previousStep],
+  );
+  const response = useCallback(() => stepResponse(timeline, step), [timeline, step]);
+  const call: ShownModelCall = {
+    model: step.request?.model,
+    params: step.request?.params,
+    toolChoice: step.request?.toolChoice,
+    request,
+    figure: tokenFigure(step, request),
+    response,
+    previous,
+    playgroundSeq: step.request?.seq,
+    caller: 'agent',
+  };
+  return <ModelCallView call={call} messages={messages} />;
+}
+
+export function ModelCallView({ call, messages }: { call: ShownModelCall; messages: ReactNode }) {
+  const { request, figure, previous } = call;
   const [tab, setTab] = useState<Tab>('messages');
-  const figure = tokenFigure(step, request);
-  const previous = useMemo(() => previousRequestStep(timeline, step), [timeline, step]);
   const raw = useMemo(
     () => (tab === 'messages' ? '' : JSON.stringify(request.body, null, 2)),
     [tab, request],
   );
   const previousRaw = useMemo(() => {
     if (tab !== 'diff' || !previous) return '';
-    const before = stepRequest(timeline, previous);
-    return before ? JSON.stringify(before.body, null, 2) : '';
-    // The previous step's request does not change once the step is over.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    const before = previous.body();
+    return before ? JSON.stringify(before, null, 2) : '';
   }, [tab, previous]);
   const response = useMemo(
-    () => (tab === 'response' ? stepResponse(timeline, step) : undefined),
-    [tab, timeline, step],
+    () => (tab === 'response' ? call.response() : undefined),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [tab, call.response],
   );
   const responseRaw = response ? JSON.stringify(response, null, 2) : '';
-  const params = step.request?.params;
+  const params = call.params;
   const store = useWorkbenchStore();
   const runId = useWorkbench((s) => s.selectedRunId);
-  const seq = step.request?.seq;
+  const seq = call.playgroundSeq;
   return (
     <div className="request-view" data-testid={TEST_IDS.requestView}>
       <p
@@ -77,14 +129,15 @@ export function RequestView(props: {
         </button>
       )}
       <dl className="request-params" data-testid={TEST_IDS.requestParams}>
-        <Param name="model" value={step.request?.model} />
+        <Param name="model" value={call.model} />
         <Param name="temperature" value={params?.temperature} />
         <Param name="max_tokens" value={params?.max_tokens} />
         <Param name="max_completion_tokens" value={params?.max_completion_tokens} />
-        <Param name="tool_choice" value={step.request?.toolChoice} />
+        <Param name="tool_choice" value={call.toolChoice} />
         {!params && (
           <p className="muted">
-            Parameters and tools were not recorded: this run is older than the exact requests.
+            {call.noParamsNote ??
+              'Parameters and tools were not recorded: this run is older than the exact requests.'}
           </p>
         )}
       </dl>
@@ -112,7 +165,7 @@ export function RequestView(props: {
         <p className="muted">The tool list of this request is not in the history.</p>
       )}
       <div className="request-tabs" role="tablist">
-        {(['messages', 'raw', 'diff', 'response'] as const).map((t) => (
+        {TABS.filter((t) => t !== 'diff' || !call.isSingleCall).map((t) => (
           <button
             key={t}
             type="button"
@@ -121,7 +174,9 @@ export function RequestView(props: {
             data-testid={TEST_IDS.requestTab}
             data-tab={t}
             disabled={t === 'diff' && !previous}
-            title={t === 'diff' && !previous ? 'No earlier request of this agent' : undefined}
+            title={
+              t === 'diff' && !previous ? `No earlier request of this ${call.caller}` : undefined
+            }
             onClick={() => setTab(t)}
           >
             {TAB_LABELS[t](previous?.step)}
@@ -162,6 +217,8 @@ export function RequestView(props: {
     </div>
   );
 }
+
+const TABS = ['messages', 'raw', 'diff', 'response'] as const;
 
 const TAB_LABELS: Record<Tab, (previousStep: number | undefined) => string> = {
   messages: () => 'Messages',

@@ -25,6 +25,7 @@ const DEFAULT_HEIGHT: Record<TimelineItemKind, number> = {
   stuck: 64,
   human: 52,
   finished: 48,
+  score: 44,
   debug: 30,
   user: 60,
 };
@@ -40,6 +41,7 @@ const KINDS: readonly TimelineItemKind[] = [
   'human',
   'finished',
   'debug',
+  'score',
   'user',
 ];
 const KIND_INDEX = new Map(KINDS.map((k, i) => [k, i]));

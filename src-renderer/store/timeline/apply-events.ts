@@ -15,6 +15,7 @@ import { requestExtras, withOutput } from './request-and-output';
 import { answeredTime, trackStepTime } from './step-waits';
 import { replayMarker } from './replay-text';
 import { sandboxCause } from './run-error-text';
+import { scoreItem } from './score-item';
 
 export function applyTimelineEvents(
   model: TimelineModel,
@@ -217,6 +218,8 @@ class Draft extends McpDraft {
         return;
       case 'mcp.log':
         return this.mcpLog(e);
+      case 'score.recorded':
+        return this.push(scoreItem(e, this.m.runAgent, this.items));
       case 'human.answered': {
         const position = this.m.index.human.get(e.toolCallId);
         const item = position === undefined ? undefined : this.items[position];

@@ -27,6 +27,8 @@ import type {
   SandboxStatus,
 } from '@shared/events';
 import type { RunVerdict } from '@shared/run-outcome';
+import type { ScoreJudgeCall } from '@shared/events';
+import type { ScorerKind } from '@shared/experiments/scorer-types';
 import type { HumanForm } from '@shared/elicitation';
 import type {
   ApprovalRule,
@@ -279,6 +281,27 @@ export interface FinishedItem extends ItemBase {
   verdict: RunVerdict;
 }
 
+/**
+ * An experiment's scorer judged the run (`score.recorded`, docs/experiments.md): one row
+ * per scorer, after the agent's last step and before the run's end, not part of a step.
+ */
+export interface ScoreItem extends ItemBase {
+  kind: 'score';
+  scorer: string;
+  scorerKind: ScorerKind;
+  /** in [0, 1] */
+  score: number;
+  passed: boolean;
+  explanation: string;
+  durationMs: number;
+  /** the scorer could not run: its score is 0 */
+  error?: string;
+  /** an LLM judge's own model call, shown in the inspector like any model call */
+  judge?: ScoreJudgeCall;
+  /** the first score of the run: its row heads the "Scores" section */
+  isFirstScore: boolean;
+}
+
 /** The debugger in the timeline: a pause, a resume, an edit, a change of breakpoints. */
 export interface DebugItem extends ItemBase {
   kind: 'debug';
@@ -310,6 +333,7 @@ export type TimelineItem =
   | MarkerItem
   | StuckItem
   | HumanItem
+  | ScoreItem
   | FinishedItem;
 
 export type TimelineItemKind = TimelineItem['kind'];

@@ -107,6 +107,8 @@ export function isError(item: TimelineItem): boolean {
       return item.tone !== 'info';
     case 'finished':
       return item.outcome === 'error';
+    case 'score':
+      return item.error !== undefined;
     case 'step':
       return item.hasError;
     default:
@@ -162,6 +164,8 @@ function rawText(item: TimelineItem): string {
       return `${item.outcome} ${item.error ?? ''} ${item.terminateStatus ?? ''}`;
     case 'debug':
       return item.text;
+    case 'score':
+      return `score ${item.scorer} ${item.scorerKind} ${item.explanation} ${item.error ?? ''}`;
     case 'user':
       return `user command ${item.command.command} ${item.command.output}`;
   }

@@ -8,6 +8,7 @@ import type { RowActions } from './row-props';
 import { DebugRow } from './DebugRow';
 import { PlanStepRow } from './PlanStepRow';
 import { UserActionRow } from './UserActionRow';
+import { ScoreRow } from './ScoreRow';
 
 export interface TimelineRowProps {
   item: TimelineItem;
@@ -46,6 +47,8 @@ export const TimelineRow = memo(function TimelineRow({
       return <HumanRow item={item} {...rest} />;
     case 'finished':
       return <FinishedRow item={item} {...rest} />;
+    case 'score':
+      return <ScoreRow item={item} {...rest} />;
     case 'debug':
       return <DebugRow item={item} {...rest} />;
     case 'user':
