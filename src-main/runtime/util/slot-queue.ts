@@ -87,6 +87,16 @@ export class SlotQueue {
     });
   }
 
+  /**
+   * A slot only if one is free with `keepFree` more left over and nobody waiting; never
+   * queues (a warm pool's spare must not take a place in line before a session).
+   */
+  tryAcquire(keepFree = 0): Slot | null {
+    if (this.waiters.length > 0 || this.inUse + keepFree >= this.capacity) return null;
+    this.inUse++;
+    return this.newSlot();
+  }
+
   private newSlot(): Slot {
     let isReleased = false;
     return {
