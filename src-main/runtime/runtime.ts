@@ -56,6 +56,11 @@ export interface RuntimeOptions {
    * the Docker client)
    */
   sweepAtStart?: boolean;
+  /**
+   * false: a batch run's sandbox is started when the run asks for it, as before the warm
+   * pool (sandbox/warm-pool.ts); the bench's baseline. Default true.
+   */
+  warmPool?: boolean;
   /** applied to the config each run reads (the CLI's per-run choices, e.g. --server-url) */
   configOverlay?: (config: WorkbenchConfig) => WorkbenchConfig;
   /** shows an MCP server's OAuth sign-in page (the host's browser opener; RuntimeServices) */
@@ -158,23 +163,27 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     dir: join(home, 'batches'),
     runs,
     closeSession: (id) => services.sessions.close(id),
-    warmPool: (batchId) =>
-      new WarmPool(
-        {
-          sandboxes: services.sandboxes,
-          sessions: services.sessions,
-          workspacesDir,
-          markersDir: warmPoolDir,
-          settings: () => {
-            try {
-              return services.loadConfig().sandbox;
-            } catch {
-              return undefined; // the runs report the bad config themselves
-            }
-          },
-        },
-        batchId,
-      ),
+    ...(options.warmPool === false
+      ? {}
+      : {
+          warmPool: (batchId: string) =>
+            new WarmPool(
+              {
+                sandboxes: services.sandboxes,
+                sessions: services.sessions,
+                workspacesDir,
+                markersDir: warmPoolDir,
+                settings: () => {
+                  try {
+                    return services.loadConfig().sandbox;
+                  } catch {
+                    return undefined; // the runs report the bad config themselves
+                  }
+                },
+              },
+              batchId,
+            ),
+        }),
   });
   const experiments = new ExperimentService({
     dir: join(home, 'experiments'),

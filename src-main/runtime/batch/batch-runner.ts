@@ -33,7 +33,7 @@ export class BatchRunner {
   private readonly listeners = new Set<BatchProgressListener>();
   /** item key -> the run filling it now */
   private readonly live = new Map<string, string>();
-  /** run id -> its session, for the runs live now */
+  /** run id -> the session it works in, for the runs live now */
   private readonly liveSessions = new Map<string, string>();
   private pool: BatchWarmPool | undefined;
   /** items not started yet */
@@ -94,7 +94,12 @@ export class BatchRunner {
     // The pool starts once a run of the batch used its sandbox (`sandbox.changed`).
     const unsubscribe = this.pool
       ? this.deps.runs.onEvent((event) => {
-          if (event.type !== 'sandbox.changed' || !this.liveSessions.has(event.runId)) return;
+          if (!this.liveSessions.has(event.runId)) return;
+          // a task's copy runs in a session of its own (`copy-<runId>`) unless it took a spare
+          if (event.type === 'run.started') this.liveSessions.set(event.runId, event.sessionId);
+          if (event.type !== 'sandbox.changed') return;
+          // (not at each command's busy / idle)
+          if (event.status !== 'creating' && event.status !== 'ready') return;
           this.pool?.demand();
           this.fillPool();
         })
@@ -189,8 +194,6 @@ export class BatchRunner {
     await this.deps.closeSession(sessionId).catch((error: unknown) => {
       console.error(`[workbench] batch ${this.batchId}: ${(error as Error).message}`);
     });
-    // its slot is free again: a spare for the runs still to come
-    this.fillPool();
     // A stopped run did not finish: a resume runs the item again.
     this.setItem(item.key, {
       status: outcome === 'cancelled' ? 'queued' : 'done',

@@ -189,10 +189,18 @@ export class SandboxManager {
           }),
         );
       }
-      const sandbox = await raceAbort(
-        session.use(SANDBOX_RESOURCE, () => this.create(session, settings)),
-        options.signal,
-      );
+      let sandbox: Sandbox;
+      try {
+        sandbox = await raceAbort(
+          session.use(SANDBOX_RESOURCE, () => this.create(session, settings)),
+          options.signal,
+        );
+      } catch (error) {
+        // A spare that failed to start after a run took it: the run starts its own, as
+        // without the pool (the failure, if it is the engine's, comes again then).
+        if (!this.adopted.delete(session.id) || options.signal?.aborted) throw error;
+        continue;
+      }
       const isStale = sandbox.policy !== wanted && !sandbox.isBusy;
       if (!sandbox.isGone && !isStale) {
         this.announceAdopted(session.id, sandbox, settings);
@@ -222,6 +230,17 @@ export class SandboxManager {
     if (session.has(SANDBOX_RESOURCE)) return null;
     if (!this.slots.tryReserveSpare(session, containerCap(settings), pool.keepFree)) return null;
     return session.use(SANDBOX_RESOURCE, () => this.create(session, settings, pool.label));
+  }
+
+  /** Whether the session's sandbox is being created or waits for a slot (or has none). */
+  isStarting(sessionId: string): boolean {
+    const status = this.lastStatus.get(sessionId)?.status;
+    return status === undefined || status === 'creating' || status === 'queued';
+  }
+
+  /** Whether `prestart` would find a slot now (a pool asks before it makes a folder). */
+  hasRoomForSpare(settings: SandboxSettings, keepFree: number): boolean {
+    return !this.isDisposed && this.slots.hasRoomForSpare(containerCap(settings), keepFree);
   }
 
   /**
@@ -385,6 +404,8 @@ export class SandboxManager {
       });
       this.live.add(sandbox);
       this.creating.delete(containerId);
+      // a run that took this spare while it started hears this `ready` itself
+      if (this.watchers.has(session.id)) this.adopted.delete(session.id);
       notify({
         status: 'ready',
         containerId,

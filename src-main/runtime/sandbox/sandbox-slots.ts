@@ -93,6 +93,12 @@ export class SandboxSlots {
     return true;
   }
 
+  /** Whether `tryReserveSpare` would give a slot now (nothing is taken). */
+  hasRoomForSpare(capacity: number, keepFree: number): boolean {
+    this.queue.setCapacity(capacity);
+    return this.queue.hasRoom(keepFree);
+  }
+
   /** A spare was handed to a run: from now on it counts as that run's sandbox. */
   adoptSpare(sessionId: string): void {
     const held = this.held.get(sessionId);

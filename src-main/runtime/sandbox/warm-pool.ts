@@ -14,11 +14,14 @@
  * copied into that folder before the agent starts (launch/run-session.ts).
  *
  * Bounds: at most `target` spares (the batch's concurrency, never more than its runs not
- * yet started), each in a `[sandbox] max_containers` slot that is free now with a slot
- * left over for every live run of the batch still to create its own; a spare never
- * queues, and is the first sandbox taken back when any session waits for a slot. The
- * pool starts only once a run of the batch has used its sandbox (a batch whose agent has
- * no sandbox tools never starts one), and stops after a spare fails to start.
+ * yet started), each in a `[sandbox] max_containers` slot that is free now; a spare never
+ * queues, and is the first sandbox taken back when any session waits for a slot. None
+ * starts while a live run of the batch waits for its own sandbox (a run that has not asked
+ * yet counts as waiting): spares never compete with a run's container start nor take the
+ * slot it is about to need. The pool starts only once a run of the batch has used its
+ * sandbox (a batch whose agent has no sandbox tools never starts one), and stops after a
+ * spare fails to start. A run takes a ready spare, else one still starting (nearer ready
+ * than a container not begun); if that one fails, the run starts its own.
  *
  * Cleanup: `close` (the batch ended or was stopped, or the app quits) removes the spares'
  * containers and folders. While a spare waits, a marker `warm-pool/<session>.json` names
@@ -77,13 +80,18 @@ export class WarmPool {
 
   /** Starts spares up to `target`, leaving a slot for each live session without a sandbox. */
   fill(target: number, liveSessions: readonly string[]): void {
-    if (!this.isWanted || this.isClosed || this.isBroken) return;
+    if (!this.isWanted || this.isClosed || this.isBroken || this.spares.size >= target) return;
     const settings = this.deps.settings();
     if (!settings?.use_sandbox) return;
+    // Spares never compete with a run's own sandbox: none starts while one of the batch's
+    // runs waits for its own (the engine starts containers slower the more start at once).
+    if (liveSessions.some((id) => this.deps.sandboxes.isStarting(id))) return;
+    // (and a slot is left for a live run whose sandbox is gone, for when it asks again)
     const keepFree = liveSessions.filter(
       (id) => !this.deps.sessions.get(id)?.has(SANDBOX_RESOURCE),
     ).length;
     while (this.spares.size < target) {
+      if (!this.deps.sandboxes.hasRoomForSpare(settings, keepFree)) return;
       const sessionId = `${this.batchId}-warm-${randomUUID().slice(0, 8)}`;
       const session = this.deps.sessions.open(sessionId);
       this.writeMarker(sessionId);
@@ -115,12 +123,15 @@ export class WarmPool {
   /** A started spare for the next run (its session, and the run's lease on it), if one is ready. */
   take(): { sessionId: string; release: () => void } | undefined {
     if (this.isClosed) return undefined;
-    for (const spare of this.spares.values()) {
-      if (!spare.sandbox) continue; // still starting: the next run gets it
+    // a ready one first; else one still starting is nearer ready than a container not begun
+    const spares = [...this.spares.values()].sort(
+      (a, b) => Number(a.sandbox === null) - Number(b.sandbox === null),
+    );
+    for (const spare of spares) {
       this.spares.delete(spare.sessionId);
       const session = this.deps.sessions.get(spare.sessionId);
       // taken back for a session that waited for a slot, or the container died
-      if (!session?.has(SANDBOX_RESOURCE) || spare.sandbox.isGone) {
+      if (!session?.has(SANDBOX_RESOURCE) || spare.sandbox?.isGone) {
         void this.discard(spare.sessionId);
         continue;
       }

@@ -92,9 +92,14 @@ export class SlotQueue {
    * queues (a warm pool's spare must not take a place in line before a session).
    */
   tryAcquire(keepFree = 0): Slot | null {
-    if (this.waiters.length > 0 || this.inUse + keepFree >= this.capacity) return null;
+    if (!this.hasRoom(keepFree)) return null;
     this.inUse++;
     return this.newSlot();
+  }
+
+  /** Whether `tryAcquire(keepFree)` would give a slot now. */
+  hasRoom(keepFree = 0): boolean {
+    return this.waiters.length === 0 && this.inUse + keepFree < this.capacity;
   }
 
   private newSlot(): Slot {
