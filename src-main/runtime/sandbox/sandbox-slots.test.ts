@@ -4,18 +4,16 @@ import { SandboxSlots } from './sandbox-slots';
 
 function slots(capacity: number) {
   const evicted: string[] = [];
-  let owner: SandboxSlots;
-  const s = new SandboxSlots(
+  const s: SandboxSlots = new SandboxSlots(
     {
       isBusy: () => false,
       evict: async (session) => {
         evicted.push(session.id);
-        owner.free(session.id);
+        s.free(session.id);
       },
     },
     capacity,
   );
-  owner = s;
   return { s, evicted };
 }
 
