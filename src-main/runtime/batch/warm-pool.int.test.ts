@@ -184,6 +184,18 @@ describe.skipIf(!engine.available)('the warm sandbox pool of a batch', () => {
     const typed = await runtime.terminal.runUserCommand(last.runId, 'cat out.txt; pwd');
     expect(typed.output).toContain('mine');
     await runtime.services.sessions.close(last.sessionId);
+    // a run whose task folder was copied into a spare's folder goes on there when continued
+    const seeded = adopted.filter((r) => r.task === 'seeded').at(-1);
+    if (!seeded) throw new Error('no seeded run took a spare');
+    const next = await runtime.runs.startFrom({
+      kind: 'continue',
+      runId: seeded.runId,
+      message: 'look again',
+    });
+    expect((await next.done).outcome).toBe('finished');
+    const again = events.find((e) => e.runId === next.runId && e.type === 'run.started');
+    expect(again).toMatchObject({ sessionId: seeded.sessionId });
+    await runtime.services.sessions.close(seeded.sessionId);
   }, 180_000);
 
   it('a stopped batch leaves no spare: containers and folders are removed', async () => {
