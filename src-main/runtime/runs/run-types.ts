@@ -92,7 +92,7 @@ export interface ResolvedRunInput {
   batch?: RunBatchTag;
   /**
    * `workspace` (a copy) is copied into the run's session folder, not a `copy-<runId>`
-   * one: the folder a batch's warm pool started a sandbox on (batch/warm-pool.ts)
+   * one: the folder a batch's warm pool started a sandbox on (sandbox/warm-pool.ts)
    */
   copyIntoSession?: boolean;
   /** the MCP prompt the task comes from (the mcp agent) */

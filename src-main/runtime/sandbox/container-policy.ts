@@ -70,7 +70,7 @@ export interface PolicyInput {
    * with `U`); learnt from the engine's answer (`isUnknownTmpfsOption`), default `uid`
    */
   tmpfsOwner?: TmpfsOwnerOption;
-  /** the batch whose warm pool starts this container ahead of its run (batch/warm-pool.ts) */
+  /** the batch whose warm pool starts this container ahead of its run (warm-pool.ts) */
   warmPool?: string;
 }
 

@@ -213,7 +213,7 @@ export class SandboxManager {
   }
 
   /**
-   * Starts the session's sandbox ahead of any run (a batch's warm pool, batch/warm-pool.ts):
+   * Starts the session's sandbox ahead of any run (a batch's warm pool, warm-pool.ts):
    * the very creation `acquire` does (same policy, user, labels, plus the pool's label),
    * but only in a slot free now with `keepFree` more left over, never queued, and only on
    * the local engine (the run's files are copied into the bound folder after the start,

@@ -80,7 +80,7 @@ export class SandboxSlots {
   }
 
   /**
-   * A slot for a warm pool's spare sandbox (batch/warm-pool.ts), only if one is free now
+   * A slot for a warm pool's spare sandbox (warm-pool.ts), only if one is free now
    * with `keepFree` more left for sessions about to need theirs, and nobody waits: a spare
    * never queues. Spares are the first taken back when a session waits (`evictIdle`).
    */
