@@ -260,7 +260,12 @@ function recompute(report: ExperimentReport, runs: HandRun[], scorers: string[],
   const done = runs.filter((r) => r.finished);
   expect(report.done).toBe(done.length);
   for (const [v, variant] of report.variants.entries()) {
-    const own = done.filter((r) => r.variant === v);
+    // in the report's order (the grid's: item, then repeat): the bootstrap resamples by
+    // index, so another order of the same values gives other sums (readdir's order is
+    // the file system's, and the runs' ids carry random parts)
+    const own = done
+      .filter((r) => r.variant === v)
+      .sort((a, b) => a.item - b.item || a.repeat - b.repeat);
     expect(variant.runs).toBe(own.length);
     for (const name of scorers) {
       const s = variant.scorers.find((x) => x.scorer === name)!;

@@ -20,6 +20,7 @@ import { RunStore } from './runs/run-store';
 import { CheckpointStore } from './runs/checkpoint-store';
 import type { RuntimeServices } from './agents/runtime-services';
 import { SandboxManager } from './sandbox/sandbox-manager';
+import { WarmPool, sweepWarmPoolFolders } from './sandbox/warm-pool';
 import { SessionRegistry } from './session/session';
 import { ScriptedProvider } from './demo/scripted-provider';
 import { BatchService } from './batch/batch-service';
@@ -55,6 +56,11 @@ export interface RuntimeOptions {
    * the Docker client)
    */
   sweepAtStart?: boolean;
+  /**
+   * false: a batch run's sandbox is started when the run asks for it, as before the warm
+   * pool (sandbox/warm-pool.ts); the bench's baseline. Default true.
+   */
+  warmPool?: boolean;
   /** applied to the config each run reads (the CLI's per-run choices, e.g. --server-url) */
   configOverlay?: (config: WorkbenchConfig) => WorkbenchConfig;
   /** shows an MCP server's OAuth sign-in page (the host's browser opener; RuntimeServices) */
@@ -125,6 +131,10 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       `[workbench] removed ${join(workspacesDir, orphan)}: the run it was made for never started (its process was killed)`,
     );
   }
+  // Spares of a batch's warm pool whose process died: their containers go with the
+  // orphan sweep (owner labels), their folders here (sandbox/warm-pool.ts).
+  const warmPoolDir = join(home, 'warm-pool');
+  sweepWarmPoolFolders(warmPoolDir, workspacesDir, services.sandboxes.owner);
   const userActions = new UserActionsLog(runsDir);
   const runs = new RunManager(options.factory ?? createRunFactory(services), {
     sessionId,
@@ -153,6 +163,27 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     dir: join(home, 'batches'),
     runs,
     closeSession: (id) => services.sessions.close(id),
+    ...(options.warmPool === false
+      ? {}
+      : {
+          warmPool: (batchId: string) =>
+            new WarmPool(
+              {
+                sandboxes: services.sandboxes,
+                sessions: services.sessions,
+                workspacesDir,
+                markersDir: warmPoolDir,
+                settings: () => {
+                  try {
+                    return services.loadConfig().sandbox;
+                  } catch {
+                    return undefined; // the runs report the bad config themselves
+                  }
+                },
+              },
+              batchId,
+            ),
+        }),
   });
   const experiments = new ExperimentService({
     dir: join(home, 'experiments'),

@@ -16,12 +16,15 @@ import type {
 import { batchGrid, batchProgress } from '@shared/batch-grid';
 import type { RunManager } from '../runs/run-manager';
 import type { BatchStore } from './batch-store';
+import type { BatchWarmPool } from './batch-warm-pool';
 
 export interface BatchRunnerDeps {
   runs: RunManager;
   store: BatchStore;
   /** releases a finished run's session (its container), so the next run gets the slot */
   closeSession(sessionId: string): Promise<void>;
+  /** sandboxes started ahead for the batch's runs (sandbox/warm-pool.ts); none: each run starts its own */
+  warmPool?(batchId: string): BatchWarmPool;
 }
 
 export type BatchProgressListener = (progress: BatchProgress) => void;
@@ -30,6 +33,11 @@ export class BatchRunner {
   private readonly listeners = new Set<BatchProgressListener>();
   /** item key -> the run filling it now */
   private readonly live = new Map<string, string>();
+  /** run id -> the session it works in, for the runs live now */
+  private readonly liveSessions = new Map<string, string>();
+  private pool: BatchWarmPool | undefined;
+  /** items not started yet */
+  private queue: BatchItem[] = [];
   private isStopping = false;
   private running: Promise<BatchProgress> | null = null;
 
@@ -80,14 +88,37 @@ export class BatchRunner {
     this.reconcile();
     this.update({ isStopped: false });
     const queue = this.plan.items.filter((item) => this.state.items[item.key]?.status !== 'done');
+    this.queue = queue;
     const workers = Math.min(Math.max(1, this.plan.concurrency), queue.length);
-    await Promise.all(
-      Array.from({ length: workers }, async () => {
-        for (let item = queue.shift(); item && !this.isStopping; item = queue.shift()) {
-          await this.runItem(item);
-        }
-      }),
-    );
+    this.pool = this.deps.warmPool?.(this.batchId);
+    // The pool starts once a run of the batch used its sandbox (`sandbox.changed`).
+    const unsubscribe = this.pool
+      ? this.deps.runs.onEvent((event) => {
+          if (!this.liveSessions.has(event.runId)) return;
+          // a task's copy runs in a session of its own (`copy-<runId>`) unless it took a spare
+          if (event.type === 'run.started') this.liveSessions.set(event.runId, event.sessionId);
+          if (event.type !== 'sandbox.changed') return;
+          // (not at each command's busy / idle)
+          if (event.status !== 'creating' && event.status !== 'ready') return;
+          this.pool?.demand();
+          this.fillPool();
+        })
+      : undefined;
+    try {
+      await Promise.all(
+        Array.from({ length: workers }, async () => {
+          for (let item = queue.shift(); item && !this.isStopping; item = queue.shift()) {
+            await this.runItem(item);
+          }
+        }),
+      );
+    } finally {
+      unsubscribe?.();
+      // ended or stopped: the spares no run took are removed (containers and folders)
+      await this.pool?.close().catch((error: unknown) => {
+        console.error(`[workbench] batch ${this.batchId}: ${(error as Error).message}`);
+      });
+    }
     const isComplete = this.plan.items.every((i) => this.state.items[i.key]?.status === 'done');
     this.update({ isComplete, isStopped: !isComplete && this.isStopping });
     this.isDone = true;
@@ -114,8 +145,11 @@ export class BatchRunner {
     const task = this.plan.tasks[item.taskIndex];
     const profile = this.plan.profiles[item.profileIndex];
     if (!task || profile === undefined) return;
-    // A fresh session per attempt: a re-run never inherits an interrupted run's files.
-    const sessionId = `${this.plan.batchId}-${item.key}-${randomUUID().slice(0, 4)}`;
+    // A fresh session per attempt: a re-run never inherits an interrupted run's files. With
+    // a warm pool, the session of a sandbox started ahead (its folder is still empty).
+    const spare = this.isStopping ? undefined : this.pool?.take();
+    const sessionId =
+      spare?.sessionId ?? `${this.plan.batchId}-${item.key}-${randomUUID().slice(0, 4)}`;
     const column = this.plan.agents?.[item.profileIndex];
     const agentRef = task.agentRef ?? (task.agent === undefined ? column?.agentRef : undefined);
     const handle = this.deps.runs.start(
@@ -129,6 +163,8 @@ export class BatchRunner {
         ...(task.workspace ? { workspace: { path: task.workspace, mode: 'copy' as const } } : {}),
       },
       {
+        // the task's files go into the spare's folder, the one its sandbox binds
+        ...(spare && task.workspace ? { copyIntoSession: true } : {}),
         // A batch runs unattended: saved breakpoints would pause it with nobody to resume.
         ignoreSavedBreakpoints: true,
         ...(profile !== null ? { profile } : {}),
@@ -144,12 +180,16 @@ export class BatchRunner {
       },
     );
     this.live.set(item.key, handle.runId);
+    this.liveSessions.set(handle.runId, sessionId);
     this.setItem(item.key, { status: 'running', runId: handle.runId });
+    this.fillPool();
     let outcome: string;
     try {
       outcome = (await handle.done).outcome;
     } finally {
       this.live.delete(item.key);
+      this.liveSessions.delete(handle.runId);
+      spare?.release();
     }
     await this.deps.closeSession(sessionId).catch((error: unknown) => {
       console.error(`[workbench] batch ${this.batchId}: ${(error as Error).message}`);
@@ -159,6 +199,13 @@ export class BatchRunner {
       status: outcome === 'cancelled' ? 'queued' : 'done',
       runId: handle.runId,
     });
+  }
+
+  /** Spares for the next runs: one per worker at most, never more than the runs left. */
+  private fillPool(): void {
+    if (!this.pool || this.isStopping) return;
+    const target = Math.min(Math.max(1, this.plan.concurrency), this.queue.length);
+    this.pool.fill(target, [...this.liveSessions.values()]);
   }
 
   private setItem(key: string, entry: BatchState['items'][string]): void {

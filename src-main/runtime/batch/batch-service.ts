@@ -8,6 +8,7 @@ import type { RunManager } from '../runs/run-manager';
 import { createBatchPlan, type BatchPlanInput } from './batch-plan';
 import { BatchRunner, type BatchProgressListener } from './batch-runner';
 import { BatchStore } from './batch-store';
+import type { BatchWarmPool } from './batch-warm-pool';
 
 export class BatchConflictError extends Error {}
 
@@ -21,6 +22,8 @@ export class BatchService {
       dir: string;
       runs: RunManager;
       closeSession(sessionId: string): Promise<void>;
+      /** a warm sandbox pool per batch (sandbox/warm-pool.ts) */
+      warmPool?(batchId: string): BatchWarmPool;
     },
   ) {
     this.store = new BatchStore(deps.dir);
@@ -92,6 +95,12 @@ export class BatchService {
   }
 
   private runnerDeps() {
-    return { runs: this.deps.runs, store: this.store, closeSession: this.deps.closeSession };
+    const { warmPool } = this.deps;
+    return {
+      runs: this.deps.runs,
+      store: this.store,
+      closeSession: this.deps.closeSession,
+      ...(warmPool ? { warmPool: (batchId: string) => warmPool(batchId) } : {}),
+    };
   }
 }

@@ -28,8 +28,17 @@ export async function openRunSession(
     return { session: services.sessions.open(context.sessionId), release: async () => undefined };
   }
   const copyOf = input.lineage?.workspaceCopyOf;
+  // a batch run on a warm pool's sandbox: the task's files go into the folder it binds
+  const into =
+    input.copyIntoSession && input.workspace.mode === 'copy'
+      ? services.sessions.open(context.sessionId)
+      : undefined;
   const opened = await openWorkspace(
-    { ...input.workspace, ...(copyOf !== undefined ? { reuseCopyOf: copyOf } : {}) },
+    {
+      ...input.workspace,
+      ...(copyOf !== undefined ? { reuseCopyOf: copyOf } : {}),
+      ...(into ? { into } : {}),
+    },
     {
       runId: context.runId,
       home: services.home,

@@ -43,6 +43,11 @@ export type WorkspaceRequest = WorkspaceChoice & {
    * `path` again; `path` is only the original's name, for the record
    */
   reuseCopyOf?: string;
+  /**
+   * a copy goes into this session's own folder (made empty with its sandbox by a batch's
+   * warm pool) instead of a fresh `copy-<runId>` folder and session
+   */
+  into?: Session;
 };
 
 export interface OpenWorkspaceContext extends WorkspaceGateContext {
@@ -67,13 +72,13 @@ export async function openWorkspace(
     return { session, workspace: { path, mode: 'mount' }, isPerRun: false };
   }
   const id = `copy-${context.runId}`;
-  const copyPath = join(context.workspacesDir, id);
+  const copyPath = request.into?.workspaceDir ?? join(context.workspacesDir, id);
   // Walked by open descriptors: links copied as links, never followed, also while an
   // agent of another session swaps the folder's names (copy-folder.ts).
   copyFolder(path, copyPath);
   // When the app runs as root the sandbox user is not: the copy is handed to it.
   if (process.getuid?.() === 0 && context.sandboxUser) chownTree(copyPath, context.sandboxUser);
-  const session = context.sessions.openAt(id, copyPath, { isUserFolder: false });
+  const session = request.into ?? context.sessions.openAt(id, copyPath, { isUserFolder: false });
   return { session, workspace: { path, mode: 'copy', copyPath }, isPerRun: true };
 }
 

@@ -7,6 +7,7 @@
  * session and workspace. What needs the config, the checkpoints or the file system is
  * checked next, still before anything is recorded (launch/lineage-admission.ts).
  */
+import { basename } from 'node:path';
 import { isAgentName } from '@shared/domain/agent';
 import type { RunEvent } from '@shared/events';
 import type { RunContinueInput, RunForkInput, RunStartInput, RunSummary } from '@shared/ipc';
@@ -174,8 +175,26 @@ function sameWorkspace(
   const workspace = started.workspace;
   return {
     sessionId: started.sessionId,
-    ...(workspace ? { workspace: { path: workspace.path, mode: workspace.mode } } : {}),
+    // a copy in the session's own folder goes on in that session, as a run without one
+    ...(workspace && !isCopyInSession(started)
+      ? { workspace: { path: workspace.path, mode: workspace.mode } }
+      : {}),
   };
+}
+
+/**
+ * A batch run that took a warm pool's sandbox had its task folder copied into its
+ * session's own folder (`workspaces/<session>`, sandbox/warm-pool.ts), not into a
+ * `copy-<runId>` session: that session is where its files are.
+ */
+function isCopyInSession(started: Extract<RunEvent, { type: 'run.started' }>): boolean {
+  const copyPath = started.workspace?.copyPath;
+  return (
+    started.workspace?.mode === 'copy' &&
+    !started.sessionId.startsWith('copy-') &&
+    copyPath !== undefined &&
+    basename(copyPath) === started.sessionId
+  );
 }
 
 function copyOf(
@@ -183,7 +202,9 @@ function copyOf(
   runId: string,
   started: Extract<RunEvent, { type: 'run.started' }>,
 ): { workspaceCopyOf?: string } {
-  return started.workspace?.mode === 'copy' ? { workspaceCopyOf: copyOwner(history, runId) } : {};
+  return started.workspace?.mode === 'copy' && !isCopyInSession(started)
+    ? { workspaceCopyOf: copyOwner(history, runId) }
+    : {};
 }
 
 function forkInput(

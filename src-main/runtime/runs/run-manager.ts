@@ -136,6 +136,7 @@ export class RunManager {
       ...(options.check !== undefined ? { check: options.check } : {}),
       ...(options.scoring ? { scoring: options.scoring } : {}),
       ...(options.batch ? { batch: options.batch } : {}),
+      ...(options.copyIntoSession ? { copyIntoSession: true } : {}),
     };
     const sessionId = input.sessionId ?? this.defaultSessionId;
     // Listed from the first moment; replaced by the real summary at run.started.

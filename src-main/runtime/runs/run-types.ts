@@ -90,6 +90,11 @@ export interface ResolvedRunInput {
   scoring?: RunScoring;
   /** the batch cell this run fills, recorded on run.started */
   batch?: RunBatchTag;
+  /**
+   * `workspace` (a copy) is copied into the run's session folder, not a `copy-<runId>`
+   * one: the folder a batch's warm pool started a sandbox on (sandbox/warm-pool.ts)
+   */
+  copyIntoSession?: boolean;
   /** the MCP prompt the task comes from (the mcp agent) */
   prompt?: McpPromptChoice;
   /** a user's agent: a name, NAME@VERSION or a definition file (agents/definitions) */
@@ -105,6 +110,8 @@ export interface RunStartOptions {
   check?: string;
   scoring?: RunScoring;
   batch?: RunBatchTag;
+  /** see ResolvedRunInput.copyIntoSession */
+  copyIntoSession?: boolean;
   /** a fork or a resume: where it starts from (run-lineage.ts) */
   lineage?: RunLineage;
   /** "Run again" with the settings the repeated run recorded (launch/recorded-settings.ts) */

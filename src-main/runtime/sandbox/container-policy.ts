@@ -28,6 +28,8 @@ export const LABELS = {
   pid: 'agent-workbench.pid',
   pidStart: 'agent-workbench.pid-start',
   policy: 'agent-workbench.policy',
+  /** started ahead by a batch's warm pool (its batch id); the session label names the run's session */
+  warmPool: 'agent-workbench.warm-pool',
 } as const;
 
 export const TMP_SIZE_BYTES = 256 * 1024 * 1024;
@@ -68,6 +70,8 @@ export interface PolicyInput {
    * with `U`); learnt from the engine's answer (`isUnknownTmpfsOption`), default `uid`
    */
   tmpfsOwner?: TmpfsOwnerOption;
+  /** the batch whose warm pool starts this container ahead of its run (warm-pool.ts) */
+  warmPool?: string;
 }
 
 export type TmpfsOwnerOption = 'uid' | 'U';
@@ -157,6 +161,7 @@ export function buildContainerSpec(input: PolicyInput): ContainerSpec {
       [LABELS.pid]: String(input.owner.pid),
       [LABELS.pidStart]: input.owner.pidStart,
       [LABELS.policy]: policyHash(input),
+      ...(input.warmPool !== undefined ? { [LABELS.warmPool]: input.warmPool } : {}),
     },
     Hostname: 'sandbox',
     ExposedPorts: {},

@@ -82,6 +82,8 @@ export class SandboxManager {
   private readonly swept = new Map<PoolMember, Promise<unknown>>();
   /** `[sandbox] max_containers`: the cap and the queue of sessions waiting for a slot */
   private readonly slots: SandboxSlots;
+  /** warm spares handed to a run whose `ready` the run has not seen yet (`announceAdopted`) */
+  private readonly adopted = new Set<string>();
 
   constructor(options: SandboxManagerOptions = {}) {
     // dockerode loads on first use (lazy-engine.ts): a run without the sandbox never loads it
@@ -187,15 +189,78 @@ export class SandboxManager {
           }),
         );
       }
-      const sandbox = await raceAbort(
-        session.use(SANDBOX_RESOURCE, () => this.create(session, settings)),
-        options.signal,
-      );
+      let sandbox: Sandbox;
+      try {
+        sandbox = await raceAbort(
+          session.use(SANDBOX_RESOURCE, () => this.create(session, settings)),
+          options.signal,
+        );
+      } catch (error) {
+        // A spare that failed to start after a run took it: the run starts its own, as
+        // without the pool (the failure, if it is the engine's, comes again then).
+        if (!this.adopted.delete(session.id) || options.signal?.aborted) throw error;
+        continue;
+      }
       const isStale = sandbox.policy !== wanted && !sandbox.isBusy;
-      if (!sandbox.isGone && !isStale) return sandbox;
+      if (!sandbox.isGone && !isStale) {
+        this.announceAdopted(session.id, sandbox, settings);
+        return sandbox;
+      }
+      this.adopted.delete(session.id);
       await session.release(SANDBOX_RESOURCE).catch(() => undefined);
     }
     throw new SandboxError('internal', 'The sandbox could not be created; see the error above');
+  }
+
+  /**
+   * Starts the session's sandbox ahead of any run (a batch's warm pool, warm-pool.ts):
+   * the very creation `acquire` does (same policy, user, labels, plus the pool's label),
+   * but only in a slot free now with `keepFree` more left over, never queued, and only on
+   * the local engine (the run's files are copied into the bound folder after the start,
+   * which an engine on another machine would not see). Null when it is not started; the
+   * slot is taken before this returns, so successive calls see each other's.
+   */
+  prestart(
+    session: Session,
+    settings: SandboxSettings,
+    pool: { label: string; keepFree: number },
+  ): Promise<Sandbox> | null {
+    if (!settings.use_sandbox || settings.engines.length > 0 || this.isDisposed) return null;
+    this.engine.configure(settings.engines);
+    if (session.has(SANDBOX_RESOURCE)) return null;
+    if (!this.slots.tryReserveSpare(session, containerCap(settings), pool.keepFree)) return null;
+    return session.use(SANDBOX_RESOURCE, () => this.create(session, settings, pool.label));
+  }
+
+  /** Whether the session's sandbox is being created or waits for a slot (or has none). */
+  isStarting(sessionId: string): boolean {
+    const status = this.lastStatus.get(sessionId)?.status;
+    return status === undefined || status === 'creating' || status === 'queued';
+  }
+
+  /** Whether `prestart` would find a slot now (a pool asks before it makes a folder). */
+  hasRoomForSpare(settings: SandboxSettings, keepFree: number): boolean {
+    return !this.isDisposed && this.slots.hasRoomForSpare(containerCap(settings), keepFree);
+  }
+
+  /**
+   * A spare started by `prestart` now belongs to the run that took its session: it holds
+   * its slot as any session's sandbox, and the run hears `ready` on its first `acquire`.
+   */
+  adoptSpare(sessionId: string): void {
+    this.slots.adoptSpare(sessionId);
+    this.adopted.add(sessionId);
+  }
+
+  /** A run that took a warm spare records `ready` (with the container) as a created one does. */
+  private announceAdopted(sessionId: string, sandbox: Sandbox, settings: SandboxSettings): void {
+    if (!this.adopted.delete(sessionId)) return;
+    this.publish(sessionId, {
+      type: 'sandbox.changed',
+      status: 'ready',
+      containerId: sandbox.id,
+      image: settings.image,
+    });
   }
 
   /** Sends `sandbox.changed` events of a session to the listener until unsubscribed. */
@@ -258,7 +323,11 @@ export class SandboxManager {
     }
   }
 
-  private async create(session: Session, settings: SandboxSettings): Promise<Sandbox> {
+  private async create(
+    session: Session,
+    settings: SandboxSettings,
+    warmPool?: string,
+  ): Promise<Sandbox> {
     const signal = this.lifetime.signal;
     const notify = (update: Omit<SandboxChangedEvent, 'type' | 'image'>) =>
       this.publish(session.id, { type: 'sandbox.changed', image: settings.image, ...update });
@@ -273,6 +342,9 @@ export class SandboxManager {
       await this.sweepOnce(member, signal);
       const target = member.engine;
       const engine = await target.ping({ signal });
+      if (warmPool !== undefined && !engine.isLocal) {
+        throw new SandboxError('internal', 'A warm pool starts sandboxes on the local engine only');
+      }
       await this.retryPendingRemovals();
       await ensureImage(
         target,
@@ -290,6 +362,7 @@ export class SandboxManager {
           user,
           owner: this.owner,
           tmpfsOwner,
+          ...(warmPool !== undefined ? { warmPool } : {}),
         });
       const tried = this.tmpfsOwners.get(member) ?? 'uid';
       let spec = specFor(tried);
@@ -324,12 +397,15 @@ export class SandboxManager {
         notify,
         onDisposed: (s, isRemoved) => {
           this.live.delete(s);
+          this.adopted.delete(s.sessionId);
           this.slots.free(s.sessionId);
           if (!isRemoved) this.pendingRemovals.add(s.id);
         },
       });
       this.live.add(sandbox);
       this.creating.delete(containerId);
+      // a run that took this spare while it started hears this `ready` itself
+      if (this.watchers.has(session.id)) this.adopted.delete(session.id);
       notify({
         status: 'ready',
         containerId,

@@ -31,7 +31,10 @@ interface PendingReservation {
 
 export class SandboxSlots {
   private readonly queue: SlotQueue;
-  private readonly held = new Map<string, { slot: Slot; session: Session; lastUsed: number }>();
+  private readonly held = new Map<
+    string,
+    { slot: Slot; session: Session; lastUsed: number; isSpare?: boolean }
+  >();
   private readonly pending = new Map<string, PendingReservation>();
   private readonly leases = new Map<string, number>();
   private isEvicting = false;
@@ -74,6 +77,32 @@ export class SandboxSlots {
       signal?.removeEventListener('abort', leave);
       if (!signal?.aborted) pending.waiters--;
     }
+  }
+
+  /**
+   * A slot for a warm pool's spare sandbox (warm-pool.ts), only if one is free now
+   * with `keepFree` more left for sessions about to need theirs, and nobody waits: a spare
+   * never queues. Spares are the first taken back when a session waits (`evictIdle`).
+   */
+  tryReserveSpare(session: Session, capacity: number, keepFree: number): boolean {
+    this.queue.setCapacity(capacity);
+    if (this.held.has(session.id) || this.pending.has(session.id)) return false;
+    const slot = this.queue.tryAcquire(keepFree);
+    if (!slot) return false;
+    this.held.set(session.id, { slot, session, lastUsed: Date.now(), isSpare: true });
+    return true;
+  }
+
+  /** Whether `tryReserveSpare` would give a slot now (nothing is taken). */
+  hasRoomForSpare(capacity: number, keepFree: number): boolean {
+    this.queue.setCapacity(capacity);
+    return this.queue.hasRoom(keepFree);
+  }
+
+  /** A spare was handed to a run: from now on it counts as that run's sandbox. */
+  adoptSpare(sessionId: string): void {
+    const held = this.held.get(sessionId);
+    if (held) held.isSpare = false;
   }
 
   /** The session's sandbox is gone: its slot goes to the next waiter. */
@@ -130,7 +159,10 @@ export class SandboxSlots {
     if (this.isEvicting || this.queue.waiting === 0) return;
     const idle = [...this.held.entries()]
       .filter(([id]) => !this.leases.has(id) && !this.owner.isBusy(id))
-      .sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0];
+      // a spare first: nobody's files or shell are lost with it
+      .sort(
+        (a, b) => Number(!a[1].isSpare) - Number(!b[1].isSpare) || a[1].lastUsed - b[1].lastUsed,
+      )[0];
     if (!idle) return;
     this.isEvicting = true;
     try {

@@ -87,6 +87,21 @@ export class SlotQueue {
     });
   }
 
+  /**
+   * A slot only if one is free with `keepFree` more left over and nobody waiting; never
+   * queues (a warm pool's spare must not take a place in line before a session).
+   */
+  tryAcquire(keepFree = 0): Slot | null {
+    if (!this.hasRoom(keepFree)) return null;
+    this.inUse++;
+    return this.newSlot();
+  }
+
+  /** Whether `tryAcquire(keepFree)` would give a slot now. */
+  hasRoom(keepFree = 0): boolean {
+    return this.waiters.length === 0 && this.inUse + keepFree < this.capacity;
+  }
+
   private newSlot(): Slot {
     let isReleased = false;
     return {
