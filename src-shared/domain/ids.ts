@@ -16,3 +16,9 @@ export function isPathSafeId(id: string, maxLength: number): boolean {
 
 export const isSessionId = (id: string): boolean => isPathSafeId(id, MAX_SESSION_ID_LENGTH);
 export const isRunId = (id: string): boolean => isPathSafeId(id, MAX_RUN_ID_LENGTH);
+
+/** A batch warm pool's spare session: `<batchId>-warm-<8 hex>` (sandbox/warm-pool.ts). */
+export const warmPoolSessionId = (batchId: string, suffix: string): string =>
+  `${batchId}-warm-${suffix}`;
+export const isWarmPoolSessionId = (id: string): boolean =>
+  isSessionId(id) && /-warm-[0-9a-f]{8}$/.test(id);

@@ -9,6 +9,7 @@
  */
 import { basename } from 'node:path';
 import { isAgentName } from '@shared/domain/agent';
+import { isWarmPoolSessionId } from '@shared/domain/ids';
 import type { RunEvent } from '@shared/events';
 import type { RunContinueInput, RunForkInput, RunStartInput, RunSummary } from '@shared/ipc';
 import { lastActiveStep } from '@shared/step-progress';
@@ -185,13 +186,17 @@ function sameWorkspace(
 /**
  * A batch run that took a warm pool's sandbox had its task folder copied into its
  * session's own folder (`workspaces/<session>`, sandbox/warm-pool.ts), not into a
- * `copy-<runId>` session: that session is where its files are.
+ * `copy-<runId>` session: that session is where its files are. Only a batch run in a
+ * pool's session is taken for one; any other history that says its copy is some
+ * session's folder goes the copy's way (its own `copy-<runId>`, or refused), never into
+ * the session it names (host-folder-entry-points.test.ts).
  */
 function isCopyInSession(started: Extract<RunEvent, { type: 'run.started' }>): boolean {
   const copyPath = started.workspace?.copyPath;
   return (
     started.workspace?.mode === 'copy' &&
-    !started.sessionId.startsWith('copy-') &&
+    started.batch !== undefined &&
+    isWarmPoolSessionId(started.sessionId) &&
     copyPath !== undefined &&
     basename(copyPath) === started.sessionId
   );

@@ -32,7 +32,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isSessionId } from '@shared/domain/ids';
+import { isWarmPoolSessionId, warmPoolSessionId } from '@shared/domain/ids';
 import type { SandboxSettings } from '../config/schema';
 import { LABELS, type OwnerLabels } from './container-policy';
 import { ownerVerdict } from './owner';
@@ -92,7 +92,7 @@ export class WarmPool {
     ).length;
     while (this.spares.size < target) {
       if (!this.deps.sandboxes.hasRoomForSpare(settings, keepFree)) return;
-      const sessionId = `${this.batchId}-warm-${randomUUID().slice(0, 8)}`;
+      const sessionId = warmPoolSessionId(this.batchId, randomUUID().slice(0, 8));
       const session = this.deps.sessions.open(sessionId);
       this.writeMarker(sessionId);
       const starting = this.deps.sandboxes.prestart(session, settings, {
@@ -207,7 +207,7 @@ export function sweepWarmPoolFolders(
   const removed: string[] = [];
   for (const name of names) {
     const sessionId = name.replace(/\.json$/, '');
-    if (!name.endsWith('.json') || !isSessionId(sessionId) || !sessionId.includes('-warm-')) {
+    if (!name.endsWith('.json') || !isWarmPoolSessionId(sessionId)) {
       continue;
     }
     let labels: Record<string, string>;
