@@ -6,7 +6,7 @@ import { estimateTokens, formatTokens } from '../../store/timeline/tokens';
 import type { StepItem, TimelineModel } from '../../store/timeline/types';
 import { CopyButton } from '../../components/CopyButton';
 import { RequestView } from './RequestView';
-import { RequestMessageRow as MessageRow } from './RequestMessageRow';
+import { RecordedMessageList, RequestMessageRow as MessageRow } from './RequestMessageRow';
 
 /**
  * "Context at this step": the step's model request in full. Each message opens in place
@@ -35,18 +35,7 @@ export function ContextAtStep(props: {
   const { context } = request;
   const jump = (itemId: number) => store.getState().jumpTo(itemId);
   const list = request.isRecorded ? (
-    <ol className="context-list">
-      {request.messages.map((m, i) => (
-        <MessageRow
-          key={i}
-          index={i}
-          role={m.role}
-          content={m.content}
-          toolCalls={m.tool_calls}
-          isCurrent={false}
-        />
-      ))}
-    </ol>
+    <RecordedMessageList messages={request.messages} />
   ) : (
     <>
       {context.system !== undefined && (

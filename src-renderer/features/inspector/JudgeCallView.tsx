@@ -10,7 +10,7 @@ import { TEST_IDS } from '../../test-ids';
 import { estimateTokens } from '../../store/timeline/tokens';
 import type { TokenFigure } from '../../store/timeline/step-request';
 import { ModelCallView, type ShownModelCall } from './RequestView';
-import { RequestMessageRow } from './RequestMessageRow';
+import { RecordedMessageList } from './RequestMessageRow';
 
 export function JudgeCallView({ scorer, judge }: { scorer: string; judge: ScoreJudgeCall }) {
   const request = useMemo(
@@ -65,23 +65,7 @@ export function JudgeCallView({ scorer, judge }: { scorer: string; judge: ScoreJ
         <span className="mono">{judge.profile}</span>)
         {judge.reply === null ? ' · the call failed: no reply' : ''}
       </p>
-      <ModelCallView
-        call={call}
-        messages={
-          <ol className="context-list">
-            {judge.request.map((m, i) => (
-              <RequestMessageRow
-                key={i}
-                index={i}
-                role={m.role}
-                content={m.content}
-                toolCalls={m.tool_calls}
-                isCurrent={false}
-              />
-            ))}
-          </ol>
-        }
-      />
+      <ModelCallView call={call} messages={<RecordedMessageList messages={judge.request} />} />
     </section>
   );
 }

@@ -64,3 +64,23 @@ export function RequestMessageRow(props: {
     </li>
   );
 }
+
+/** Messages recorded exactly as sent (an agent's step, the judge's call), one row each. */
+export function RecordedMessageList(props: {
+  messages: readonly { role: string; content: string | null; tool_calls?: ToolCall[] }[];
+}) {
+  return (
+    <ol className="context-list">
+      {props.messages.map((m, i) => (
+        <RequestMessageRow
+          key={i}
+          index={i}
+          role={m.role}
+          content={m.content}
+          toolCalls={m.tool_calls}
+          isCurrent={false}
+        />
+      ))}
+    </ol>
+  );
+}
