@@ -9,7 +9,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchBenchBrowser } from './support/bench-browser';
 import { agentsDir } from '../src-main/runtime/agents/definitions/agent-store';
 import { builtinDefinition } from '../src-main/runtime/agents/definitions/builtin-definitions';
 import { definitionToToml } from '../src-main/runtime/agents/definitions/definition-toml';
@@ -18,7 +19,6 @@ import { startServe, type PageGlobals } from './ui-load.bench';
 
 const AGENTS = 200;
 const ROUNDS = 5;
-const CHROMIUM = process.env['WORKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
 
 function homeWithAgents(count: number): string {
   const home = mkdtempSync(join(tmpdir(), 'wb-bench-agents-page-'));
@@ -110,10 +110,7 @@ async function measureHome(
 }
 
 export async function agentsPageBench(): Promise<BenchResult> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchBenchBrowser();
   try {
     const baseline = await measureHome(browser, 0);
     const full = await measureHome(browser, AGENTS);

@@ -22,7 +22,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { benchProgress, launchBenchBrowser } from './support/bench-browser';
 import { diffRuns, digestRun, headRun } from '../src-shared/compare/diff-runs';
 import { digestFilesOf, logStamp, saveDigests } from '../src-main/runtime/runs/compare-digests';
 import { RunComparer } from '../src-main/runtime/runs/run-compare';
@@ -31,9 +32,7 @@ import type { RunEvent } from '../src-shared/events';
 import { longRun } from '../src-renderer/testing/run-script';
 import { report, type BenchResult, type Figure } from './report';
 import { heapAfterGc, startServe, type PageGlobals } from './ui-load.bench';
-import { keepTrace, longestTask } from './support/trace-tasks';
-
-const CHROMIUM = process.env['WORKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
+import { keepTrace, longestTask, traceCategories } from './support/trace-tasks';
 
 /** Another model from step 3 on: every reply is worded differently, the tool work is the same. */
 function reworded(runId: string, steps: number, startTs: number): RunEvent[] {
@@ -131,6 +130,7 @@ async function measureCompare(
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
   try {
+    benchProgress('diff', `compare ${a} with ${b}: opening`);
     await page.goto(url);
     await page.locator('[data-app-state="ready"]').waitFor();
     await page.getByTestId('history-compare-toggle').click();
@@ -157,11 +157,15 @@ async function measureCompare(
     );
     const rows = Number(await page.getByTestId('compare-list').getAttribute('data-count'));
 
+    benchProgress(
+      'diff',
+      `compare ${a} with ${b}: first rows in ${(painted - started).toFixed(0)} ms; scrolling`,
+    );
     const list = page.getByTestId('compare-list');
     await list.evaluate((el) => (el.scrollTop = 0));
     await page.waitForTimeout(200);
     await browser.startTracing(page, {
-      categories: ['toplevel', 'disabled-by-default-devtools.timeline'],
+      categories: traceCategories(),
     });
     const scrollFrames = await list.evaluate(
       (el, maxFrames) =>
@@ -275,10 +279,7 @@ async function renderFigures(): Promise<Figure[]> {
     writeRun(dir, reworded('cmp-100k-b', 100_000, now - 60_000), true);
   }
   const { url, child } = await startServe(home);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchBenchBrowser();
   try {
     await measureCompare(browser, url, 'cmp-1k-a', 'cmp-1k-b'); // warm-up: bundle compile
     const small = await measureCompare(browser, url, 'cmp-1k-a', 'cmp-1k-b');

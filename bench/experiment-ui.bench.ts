@@ -23,14 +23,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchBenchBrowser } from './support/bench-browser';
 import WebSocket from 'ws';
 import { createWsApi } from '../src-renderer/api/ws-api';
 import { writeExperiment } from './experiment-home';
 import { report, type BenchResult } from './report';
 import { startServe, type PageGlobals } from './ui-load.bench';
-
-const CHROMIUM = process.env['WORKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
 
 interface Opened {
   total: number;
@@ -103,10 +102,7 @@ export async function experimentUiBench(): Promise<BenchResult> {
   // of an older version left it (the host reads every history, then writes the file)
   writeExperiment(home, 'x-bench-1000-old', 250, 2);
   const { url, child } = await startServe(home);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchBenchBrowser();
   try {
     // warm-up: the first page load pays for compiling the bundle, the host for its imports
     await openReport(browser, url, 'x-bench-100');

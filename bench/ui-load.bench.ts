@@ -22,14 +22,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { benchProgress, launchBenchBrowser } from './support/bench-browser';
 import { longRunInChunks } from '../src-renderer/testing/run-script';
 import { IMAGE_EVERY, writeImages } from './support/screenshots';
 import { report, type BenchResult, type Figure } from './report';
-import { keepTrace, longestTask } from './support/trace-tasks';
+import { keepTrace, longestTask, traceCategories } from './support/trace-tasks';
 
 const TOKEN = 'bench-token-0123456789abcdef';
-const CHROMIUM = process.env['WORKBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
 
 interface Measure {
   events: number;
@@ -123,7 +123,7 @@ async function measureRun(
     await item.waitFor();
 
     await browser.startTracing(page, {
-      categories: ['toplevel', 'disabled-by-default-devtools.timeline', 'blink.user_timing'],
+      categories: traceCategories('blink.user_timing'),
     });
     const { started, painted } = await item.evaluate(
       (el) =>
@@ -163,6 +163,7 @@ async function measureRun(
     };
     const rows = Number(await page.getByTestId('timeline').getAttribute('data-count'));
 
+    benchProgress('ui', `${runId}: first paint ${timing.firstPaintMs.toFixed(0)} ms; scrolling`);
     const scrolled = await traceScroll(browser, page, maxScrollFrames, runId);
     const heapMb = await heapAfterGc(page);
     return {
@@ -192,7 +193,7 @@ async function traceScroll(browser: Browser, page: Page, maxFrames: number, labe
   await page.getByTestId('timeline').evaluate((el) => (el.scrollTop = 0));
   await page.waitForTimeout(200);
   await browser.startTracing(page, {
-    categories: ['toplevel', 'disabled-by-default-devtools.timeline'],
+    categories: traceCategories(),
   });
   const scrollStarted = performance.now();
   const scrollFrames = await page.getByTestId('timeline').evaluate(
@@ -249,16 +250,7 @@ export async function uiLoadBench(): Promise<BenchResult> {
   const loadAtStart = loadavg()[0]!.toFixed(2);
   const counts = writeHistory(home, runs);
   const { url, child } = await startServe(home);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchBenchBrowser();
   try {
     // warm-up: the first page load pays for compiling the bundle
     await measureRun(browser, url, 'bench-1k', counts[0]!);

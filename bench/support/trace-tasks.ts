@@ -17,6 +17,19 @@ export function keepTrace(trace: Buffer, name: string): void {
 }
 
 /**
+ * The trace categories of a measured phase. WORKBENCH_BENCH_TRACE_DETAIL=1 adds what a
+ * person needs to see inside a long task (scripts, style, layout, paint, GC), at the cost
+ * of tracing overhead in the figures, so it is off unless asked for.
+ */
+export function traceCategories(...extra: string[]): string[] {
+  const detail =
+    process.env['WORKBENCH_BENCH_TRACE_DETAIL'] === '1'
+      ? ['devtools.timeline', 'v8', 'disabled-by-default-v8.gc', 'blink.user_timing']
+      : [];
+  return [...new Set(['toplevel', 'disabled-by-default-devtools.timeline', ...extra, ...detail])];
+}
+
+/**
  * Max duration of the renderer main thread's tasks in a Chromium trace, and the sums of
  * their wall and CPU (thread) time; with `afterMark`, only tasks that start after the
  * task holding that performance mark.
