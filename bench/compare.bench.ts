@@ -32,7 +32,7 @@ import type { RunEvent } from '../src-shared/events';
 import { longRun } from '../src-renderer/testing/run-script';
 import { report, type BenchResult, type Figure } from './report';
 import { heapAfterGc, startServe, type PageGlobals } from './ui-load.bench';
-import { keepTrace, longestTask, traceCategories } from './support/trace-tasks';
+import { scrollUnderTrace } from './support/scroll-trace';
 
 /** Another model from step 3 on: every reply is worded differently, the tool work is the same. */
 function reworded(runId: string, steps: number, startTs: number): RunEvent[] {
@@ -162,40 +162,15 @@ async function measureCompare(
       `compare ${a} with ${b}: first rows in ${(painted - started).toFixed(0)} ms; scrolling`,
     );
     const list = page.getByTestId('compare-list');
-    await list.evaluate((el) => (el.scrollTop = 0));
-    await page.waitForTimeout(200);
-    await browser.startTracing(page, {
-      categories: traceCategories(),
-    });
-    const scrollFrames = await list.evaluate(
-      (el, maxFrames) =>
-        new Promise<number>((resolve) => {
-          const w = globalThis as unknown as PageGlobals;
-          let frames = 0;
-          const step = () => {
-            frames++;
-            if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1 || frames > maxFrames) {
-              resolve(frames);
-              return;
-            }
-            el.scrollTop += el.clientHeight;
-            w.requestAnimationFrame(step);
-          };
-          w.requestAnimationFrame(step);
-        }),
-      maxScrollFrames,
-    );
-    const trace = await browser.stopTracing();
-    keepTrace(trace, `compare-scroll-${a}`);
-    const scroll = longestTask(trace);
+    const scroll = await scrollUnderTrace(browser, page, list, maxScrollFrames, `compare-${a}`);
     return {
       firstRowsMs: painted - started,
       diffMs: (marks['wb:compare:response'] ?? NaN) - (marks['wb:compare:request'] ?? NaN),
       uiMs: painted - (marks['wb:compare:response'] ?? NaN),
       rows,
-      longestScrollTaskMs: scroll.maxMs,
-      longScrollTasks: scroll.over50,
-      scrollFrames,
+      longestScrollTaskMs: scroll.longestTaskMs,
+      longScrollTasks: scroll.longTasks,
+      scrollFrames: scroll.scrollFrames,
       heapMb: await heapAfterGc(page),
     };
   } finally {

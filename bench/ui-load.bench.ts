@@ -27,7 +27,8 @@ import { benchProgress, launchBenchBrowser } from './support/bench-browser';
 import { longRunInChunks } from '../src-renderer/testing/run-script';
 import { IMAGE_EVERY, writeImages } from './support/screenshots';
 import { report, type BenchResult, type Figure } from './report';
-import { keepTrace, longestTask, traceCategories } from './support/trace-tasks';
+import { longestTask, traceCategories } from './support/trace-tasks';
+import { scrollUnderTrace } from './support/scroll-trace';
 
 const TOKEN = 'bench-token-0123456789abcdef';
 
@@ -164,7 +165,8 @@ async function measureRun(
     const rows = Number(await page.getByTestId('timeline').getAttribute('data-count'));
 
     benchProgress('ui', `${runId}: first paint ${timing.firstPaintMs.toFixed(0)} ms; scrolling`);
-    const scrolled = await traceScroll(browser, page, maxScrollFrames, runId);
+    const timeline = page.getByTestId('timeline');
+    const scrolled = await scrollUnderTrace(browser, page, timeline, maxScrollFrames, runId);
     const heapMb = await heapAfterGc(page);
     return {
       events,
@@ -186,48 +188,6 @@ async function waitForMarks(page: Page, names: string[]): Promise<Record<string,
     if (names.every((n) => marks[n] !== undefined)) return marks;
     await page.waitForTimeout(50);
   }
-}
-
-/** Scrolls the timeline top to bottom, one viewport per frame, under a trace. */
-async function traceScroll(browser: Browser, page: Page, maxFrames: number, label: string) {
-  await page.getByTestId('timeline').evaluate((el) => (el.scrollTop = 0));
-  await page.waitForTimeout(200);
-  await browser.startTracing(page, {
-    categories: traceCategories(),
-  });
-  const scrollStarted = performance.now();
-  const scrollFrames = await page.getByTestId('timeline').evaluate(
-    (el, maxFrames) =>
-      new Promise<number>((resolve) => {
-        const w = globalThis as unknown as PageGlobals;
-        let frames = 0;
-        const step = () => {
-          frames++;
-          const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
-          if (atEnd || frames > maxFrames) {
-            resolve(frames);
-            return;
-          }
-          el.scrollTop += el.clientHeight;
-          w.requestAnimationFrame(step);
-        };
-        w.requestAnimationFrame(step);
-      }),
-    maxFrames,
-  );
-  const scrollWallMs = performance.now() - scrollStarted;
-  const trace = await browser.stopTracing();
-  keepTrace(trace, `scroll-${label}`);
-  const { maxMs, over50, maxCpuMs, wallMs, cpuMs } = longestTask(trace);
-  return {
-    longestTaskMs: maxMs,
-    longestTaskCpuMs: maxCpuMs,
-    longTasks: over50,
-    scrollFrames,
-    scrollBusyMs: wallMs,
-    scrollCpuMs: cpuMs,
-    scrollWallMs,
-  };
 }
 
 export async function heapAfterGc(page: Page): Promise<number> {
