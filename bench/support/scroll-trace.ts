@@ -2,11 +2,13 @@
  * Scrolls a list top to bottom, one viewport per frame, under a Chromium trace, and
  * returns its main-thread task figures (trace-tasks.ts).
  *
- * The trace is taken in segments of SEGMENT_FRAMES frames. One trace over a 10,000-row
- * scroll grew to hundreds of MB of events, and twice on 2 December the renderer's main
- * thread then sat blocked (futex wait, no CPU) with the scroll half done: the trace
- * buffer's writers wait for room that only the end of the trace makes. A segment's trace
- * stays small; between segments the page is idle, which adds no task to the figures.
+ * The trace is taken in segments of SEGMENT_FRAMES frames: one trace over a 10,000-row
+ * scroll grew to hundreds of MB. On 2 December Chromium also stopped sending frames to
+ * the page mid-scroll (headless and headed under Xvfb; every thread of the renderer idle,
+ * no CPU used), and the scroll waited on requestAnimationFrame forever. Each frame now
+ * also has a timer: after a second without a frame the scroll goes on from the timer, and
+ * the count of such frames is printed and returned, so a figure from a stalled scroll
+ * says so.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { keepTrace, longestTask, traceCategories } from './trace-tasks';
@@ -24,10 +26,18 @@ export interface ScrollFigures {
   scrollCpuMs: number;
   /** the scroll's wall time, segments' trace hand-overs excluded */
   scrollWallMs: number;
+  /**
+   * frames that came from the fallback timer: Chromium sent no frame for a second (it
+   * stopped sending any, headless and headed, mid-scroll, on 2 December); their scroll
+   * still runs its tasks, but they are not painted frames
+   */
+  stalledFrames: number;
 }
 
 interface FrameGlobals {
   requestAnimationFrame(cb: () => void): number;
+  setTimeout(cb: () => void, ms: number): number;
+  clearTimeout(id: number): void;
   performance: { now(): number };
 }
 
@@ -48,6 +58,7 @@ export async function scrollUnderTrace(
     scrollBusyMs: 0,
     scrollCpuMs: 0,
     scrollWallMs: 0,
+    stalledFrames: 0,
   };
   let kept: { trace: Buffer; maxMs: number } | null = null;
   for (;;) {
@@ -55,22 +66,42 @@ export async function scrollUnderTrace(
     await browser.startTracing(page, { categories: traceCategories() });
     const segment = await list.evaluate(
       (el, budget) =>
-        new Promise<{ frames: number; atEnd: boolean; wallMs: number }>((resolve) => {
-          const w = globalThis as unknown as FrameGlobals;
-          const started = w.performance.now();
-          let frames = 0;
-          const step = () => {
-            const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
-            if (atEnd || frames >= budget) {
-              resolve({ frames, atEnd, wallMs: w.performance.now() - started });
-              return;
-            }
-            frames++;
-            el.scrollTop += el.clientHeight;
-            w.requestAnimationFrame(step);
-          };
-          w.requestAnimationFrame(step);
-        }),
+        new Promise<{ frames: number; stalled: number; atEnd: boolean; wallMs: number }>(
+          (resolve) => {
+            const w = globalThis as unknown as FrameGlobals;
+            const started = w.performance.now();
+            let frames = 0;
+            let stalled = 0;
+            const step = () => {
+              const atEnd = el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+              if (atEnd || frames >= budget) {
+                resolve({ frames, stalled, atEnd, wallMs: w.performance.now() - started });
+                return;
+              }
+              frames++;
+              el.scrollTop += el.clientHeight;
+              next();
+            };
+            // the next frame, or a timer when Chromium sends no frame for STALL_MS
+            const next = () => {
+              let done = false;
+              const timer = w.setTimeout(() => {
+                if (done) return;
+                done = true;
+                stalled++;
+                step();
+              }, stallMs);
+              w.requestAnimationFrame(() => {
+                if (done) return;
+                done = true;
+                w.clearTimeout(timer);
+                step();
+              });
+            };
+            const stallMs = 1_000;
+            next();
+          },
+        ),
       budget,
     );
     const trace = await browser.stopTracing();
@@ -82,10 +113,15 @@ export async function scrollUnderTrace(
     total.scrollCpuMs += tasks.cpuMs;
     total.scrollFrames += segment.frames;
     total.scrollWallMs += segment.wallMs;
+    total.stalledFrames += segment.stalled;
     // the segment with the longest task is the one a person will want to open
     if (!kept || tasks.maxMs > kept.maxMs) kept = { trace, maxMs: tasks.maxMs };
     if (segment.atEnd || total.scrollFrames >= maxFrames) break;
   }
   if (kept) keepTrace(kept.trace, `scroll-${label}`);
+  if (total.stalledFrames > 0)
+    console.error(
+      `[bench] ${label}: ${total.stalledFrames} of ${total.scrollFrames} frames came from the fallback timer (Chromium sent no frame for 1 s)`,
+    );
   return total;
 }
