@@ -71,7 +71,9 @@ export const useFilesView = create<FilesViewState>((set, get) => ({
   changeCounts: {},
   loadChangeCounts: (runId, step, isEnded, fetch) => {
     const now = get().changeCounts[runId] ?? NO_COUNTS;
-    const wants = step > now.askedStep || (isEnded && !now.askedEnded);
+    // an ended run's one answer covers every step: the rows a scroll brings in later ask
+    // nothing (each new step row of a 10,000-step run used to send a request as it mounted)
+    const wants = isEnded ? !now.askedEnded : step > now.askedStep;
     const patch = (change: Partial<RunChangeCounts>) =>
       set({
         changeCounts: {
