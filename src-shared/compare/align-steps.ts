@@ -65,6 +65,9 @@ export class StepTables {
   private readonly shapeChildren: Map<number, number>[] = [new Map()];
   /** each shape's field names, in order */
   readonly shapeNames: string[][] = [[]];
+  /** per node: the name last followed from it, and to which child */
+  private readonly lastName: string[] = [];
+  private readonly lastChild: number[] = [];
   /** key hash -> its first key id; further keys of one hash are chained in `keyNext` */
   private readonly keyByHash = new Map<number, number>();
   private readonly keyNext: number[] = [];
@@ -119,6 +122,9 @@ export class StepTables {
   }
 
   private shapeChild(node: number, name: string): number {
+    // consecutive steps mostly have the same fields: a name equal to the one last seen at
+    // this node needs no lookup (each parsed head has its own copies of the names)
+    if (this.lastName[node] === name) return this.lastChild[node]!;
     const nameId = intern(this.names, name);
     const children = this.shapeChildren[node]!;
     let child = children.get(nameId);
@@ -128,6 +134,8 @@ export class StepTables {
       this.shapeChildren.push(new Map());
       this.shapeNames.push([...this.shapeNames[node]!, name]);
     }
+    this.lastName[node] = name;
+    this.lastChild[node] = child;
     return child;
   }
 
