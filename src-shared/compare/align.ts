@@ -23,12 +23,14 @@
  * length difference), which keeps two unrelated 10,000-step runs near-linear.
  */
 import {
-  differingFields,
-  dissimilarity,
-  signatureOf,
-  stepFields,
-  type StepFields,
-} from './step-fields';
+  changedFields,
+  changedShare,
+  INF,
+  StepTables,
+  type FieldList,
+  type Prepared,
+} from './align-steps';
+import { signatureOf, stepFields } from './step-fields';
 import type { AlignedRow, StepDigest, StepKind } from './types';
 
 /** What the alignment reads of a step besides its fields (a digest or a stored head). */
@@ -39,10 +41,11 @@ export interface AlignableStep {
 }
 
 /**
- * A step's comparable fields (name -> text, or a hash of the text: only equality is
- * compared) and its signature (step-fields.ts `signatureOf`).
+ * A step's comparable fields (name and text, or a hash of the text: only equality is
+ * compared; a Map or a list of pairs, read once) and its signature (step-fields.ts
+ * `signatureOf`).
  */
-export type StepView<S> = (step: S) => { fields: StepFields; signature: string };
+export type StepView<S> = (step: S) => { fields: FieldList; signature: string };
 
 const digestView: StepView<StepDigest> = (step) => ({
   fields: stepFields(step),
@@ -70,98 +73,16 @@ export interface AlignOptions {
 
 /** 1,000 × 1,000 steps exactly; beyond, a band around the diagonal (±50 steps for 10,000) */
 const DEFAULT_CELL_BUDGET = 1_000_000;
-const INF = 1_000_000_000;
-const KINDS = { start: 0, step: 1, interlude: 1, end: 2 } as const;
 
-interface Prepared {
-  fields: StepFields[];
-  key: Int32Array;
-  sig: Int32Array;
-  kind: Uint8Array;
-  /** field names of each step, interned: equal shape = same field names in order */
-  shape: Int32Array;
-  /** each field's text, interned, in the order of its names */
-  values: Int32Array[];
-}
-
-function intern(table: Map<string, number>, text: string): number {
-  let id = table.get(text);
-  if (id === undefined) {
-    id = table.size;
-    table.set(text, id);
-  }
-  return id;
-}
-
-function prepare<S extends AlignableStep>(
-  steps: readonly S[],
-  view: StepView<S>,
-  tables: Map<string, number>[],
-): Prepared {
-  const [keys, sigs, shapes, texts] = tables as [
-    Map<string, number>,
-    Map<string, number>,
-    Map<string, number>,
-    Map<string, number>,
-  ];
-  const n = steps.length;
-  const out: Prepared = {
-    fields: new Array<StepFields>(n),
-    key: new Int32Array(n),
-    sig: new Int32Array(n),
-    kind: new Uint8Array(n),
-    shape: new Int32Array(n),
-    values: new Array<Int32Array>(n),
-  };
-  steps.forEach((step, i) => {
-    const { fields, signature } = view(step);
-    out.fields[i] = fields;
-    const values = new Int32Array(fields.size);
-    let names = '';
-    let k = 0;
-    for (const [name, text] of fields) {
-      names += `${name}\u0001`;
-      values[k++] = intern(texts, text);
-    }
-    const shape = intern(shapes, names);
-    out.shape[i] = shape;
-    out.values[i] = values;
-    // equal keys = same kind, agent, field names and texts (texts compared once, by interning)
-    out.key[i] = intern(keys, `${step.kind}|${step.agent}|${shape}|${values.join(',')}`);
-    out.sig[i] = intern(sigs, signature);
-    out.kind[i] = KINDS[step.kind];
-  });
-  return out;
-}
-
-/**
- * The cost of pairing A's step i with B's step j (see the table above), as a closure
- * over plain typed arrays: the dynamic programme calls it for every cell of a band.
- */
-function pairCosts(a: Prepared, b: Prepared): (i: number, j: number) => number {
-  const { key: keyA, kind: kindA, sig: sigA, shape: shapeA, values: valuesA, fields: fieldsA } = a;
-  const { key: keyB, kind: kindB, sig: sigB, shape: shapeB, values: valuesB, fields: fieldsB } = b;
-  const { same, otherSignature, changedBase, changedSpan } = ALIGNMENT_COSTS;
-  return (i, j) => {
-    if (keyA[i] === keyB[j]) return same;
-    if (kindA[i] !== kindB[j]) return INF;
-    if (sigA[i] !== sigB[j]) return otherSignature;
-    let share: number;
-    if (shapeA[i] === shapeB[j]) {
-      const va = valuesA[i]!;
-      const vb = valuesB[j]!;
-      let differing = 0;
-      for (let k = 0; k < va.length; k++) if (va[k] !== vb[k]) differing++;
-      share = va.length === 0 ? 0 : differing / va.length;
-    } else {
-      share = dissimilarity(fieldsA[i]!, fieldsB[j]!);
-    }
-    return changedBase + Math.round(changedSpan * share);
-  };
+/** The cost of pairing A's step i with B's step j whose keys differ (see the table above). */
+function changedCost(a: Prepared, i: number, b: Prepared, j: number): number {
+  if (a.kind[i] !== b.kind[j]) return INF;
+  if (a.sig[i] !== b.sig[j]) return ALIGNMENT_COSTS.otherSignature;
+  const share = changedShare(a, i, b, j);
+  return ALIGNMENT_COSTS.changedBase + Math.round(ALIGNMENT_COSTS.changedSpan * share);
 }
 
 type Pair = [a: number, b: number];
-type Task = { region: [number, number, number, number] } | { pair: Pair };
 
 export function alignSteps(
   stepsA: readonly StepDigest[],
@@ -170,6 +91,37 @@ export function alignSteps(
 ): AlignedRow[] {
   return alignWith(stepsA, stepsB, digestView, options);
 }
+
+/**
+ * The rows found so far, as two flat lists of step indexes (-1: no step on that side):
+ * no array per pair while aligning.
+ */
+class PairList {
+  readonly a: number[] = [];
+  readonly b: number[] = [];
+  push(i: number, j: number): void {
+    this.a.push(i);
+    this.b.push(j);
+  }
+  get length(): number {
+    return this.a.length;
+  }
+  /** Reverses the pairs from `from` on (a traceback adds them last first). */
+  reverseFrom(from: number): void {
+    for (let x = from, y = this.a.length - 1; x < y; x++, y--) {
+      const i = this.a[x]!;
+      const j = this.b[x]!;
+      this.a[x] = this.a[y]!;
+      this.b[x] = this.b[y]!;
+      this.a[y] = i;
+      this.b[y] = j;
+    }
+  }
+}
+
+/** Pending work, last first: five numbers a task (REGION i0 i1 j0 j1, or PAIR i j 0 0). */
+const REGION = 0;
+const PAIR = 1;
 
 /**
  * The alignment over any form of steps that says their fields: the digests themselves,
@@ -181,11 +133,11 @@ export function alignWith<S extends AlignableStep>(
   view: StepView<S>,
   options: AlignOptions = {},
 ): AlignedRow[] {
-  const tables = [new Map(), new Map(), new Map(), new Map()] as Map<string, number>[];
-  const a = prepare(stepsA, view, tables);
-  const b = prepare(stepsB, view, tables);
+  const tables = new StepTables();
+  const a = tables.prepare(stepsA, view);
+  const b = tables.prepare(stepsB, view);
   const budget = options.cellBudget ?? DEFAULT_CELL_BUDGET;
-  const pairs: Pair[] = [];
+  const pairs = new PairList();
   const shared: number[] = [];
 
   let a0 = 0;
@@ -196,69 +148,68 @@ export function alignWith<S extends AlignableStep>(
     while (a0 < stepsA.length && inPrefix(stepsA[a0]!)) {
       const next = stepsB[b0];
       if (next && inPrefix(next) && next.kind === stepsA[a0]!.kind) {
-        pairs.push([a0, b0++]);
+        pairs.push(a0, b0++);
       } else {
         shared.push(pairs.length);
-        pairs.push([a0, -1]);
+        pairs.push(a0, -1);
       }
       a0++;
     }
   }
 
-  const cost = pairCosts(a, b);
-  const stack: Task[] = [{ region: [a0, stepsA.length, b0, stepsB.length] }];
-  const counts = new KeyCounter(tables[0]!.size);
+  const stack: number[] = [REGION, a0, stepsA.length, b0, stepsB.length];
+  const counts = new KeyCounter(tables.keyCount);
   while (stack.length > 0) {
-    const task = stack.pop()!;
-    if ('pair' in task) {
-      pairs.push(task.pair);
+    let j1 = stack.pop()!;
+    let j0 = stack.pop()!;
+    let i1 = stack.pop()!;
+    let i0 = stack.pop()!;
+    if (stack.pop()! === PAIR) {
+      pairs.push(i0, i1);
       continue;
     }
-    let [i0, i1, j0, j1] = task.region;
     // equal steps at the start: output now (this task is the earliest pending output)
-    while (i0 < i1 && j0 < j1 && a.key[i0] === b.key[j0]) pairs.push([i0++, j0++]);
+    while (i0 < i1 && j0 < j1 && a.key[i0] === b.key[j0]) pairs.push(i0++, j0++);
     // equal steps at the end: output after the middle (pushed first, popped last)
     while (i0 < i1 && j0 < j1 && a.key[i1 - 1] === b.key[j1 - 1]) {
       i1--;
       j1--;
-      stack.push({ pair: [i1, j1] });
+      stack.push(PAIR, i1, j1, 0, 0);
     }
     if (i0 === i1 || j0 === j1) {
-      for (let i = i0; i < i1; i++) pairs.push([i, -1]);
-      for (let j = j0; j < j1; j++) pairs.push([-1, j]);
+      for (let i = i0; i < i1; i++) pairs.push(i, -1);
+      for (let j = j0; j < j1; j++) pairs.push(-1, j);
       continue;
     }
     const anchors = uniqueAnchors(a.key, i0, i1, b.key, j0, j1, counts);
     if (anchors.length === 0) {
-      for (const pair of alignBand(cost, i0, i1, j0, j1, budget)) pairs.push(pair);
+      alignBand(a, b, i0, i1, j0, j1, budget, pairs);
       continue;
     }
     // regions between anchors, in order, pushed in reverse so the first pops first
-    const tasks: Task[] = [];
-    let pi = i0;
-    let pj = j0;
-    for (const [ai, bj] of anchors) {
-      tasks.push({ region: [pi, ai, pj, bj] }, { pair: [ai, bj] });
-      pi = ai + 1;
-      pj = bj + 1;
+    stack.push(REGION, anchors.at(-1)![0] + 1, i1, anchors.at(-1)![1] + 1, j1);
+    for (let t = anchors.length - 1; t >= 0; t--) {
+      const [ai, bj] = anchors[t]!;
+      const pi = t > 0 ? anchors[t - 1]![0] + 1 : i0;
+      const pj = t > 0 ? anchors[t - 1]![1] + 1 : j0;
+      stack.push(PAIR, ai, bj, 0, 0, REGION, pi, ai, pj, bj);
     }
-    tasks.push({ region: [pi, i1, pj, j1] });
-    for (let t = tasks.length - 1; t >= 0; t--) stack.push(tasks[t]!);
   }
 
   const isShared = new Set(shared);
-  return pairs.map(([i, j], index): AlignedRow => {
-    if (isShared.has(index)) return { status: 'shared', a: i, b: null };
-    if (j < 0) return { status: 'only-a', a: i, b: null };
-    if (i < 0) return { status: 'only-b', a: null, b: j };
-    if (a.key[i] === b.key[j]) return { status: 'same', a: i, b: j };
-    return {
-      status: 'changed',
-      a: i,
-      b: j,
-      fields: differingFields(a.fields[i]!, b.fields[j]!),
-    };
-  });
+  const rows = new Array<AlignedRow>(pairs.length);
+  for (let index = 0; index < pairs.length; index++) {
+    const i = pairs.a[index]!;
+    const j = pairs.b[index]!;
+    if (isShared.has(index)) rows[index] = { status: 'shared', a: i, b: null };
+    else if (j < 0) rows[index] = { status: 'only-a', a: i, b: null };
+    else if (i < 0) rows[index] = { status: 'only-b', a: null, b: j };
+    else if (a.key[i] === b.key[j]) rows[index] = { status: 'same', a: i, b: j };
+    else {
+      rows[index] = { status: 'changed', a: i, b: j, fields: changedFields(tables, a, i, b, j) };
+    }
+  }
+  return rows;
 }
 
 /** Counts keys per region without clearing arrays between regions (a generation stamp). */
@@ -337,20 +288,25 @@ function uniqueAnchors(
 }
 
 /**
- * Exact alignment of a stretch, or, past the budget, in a band around its diagonal.
- * Ties prefer pairing, then A's step alone, so equal inputs give equal outputs.
+ * Exact alignment of a stretch, or, past the budget, in a band around its diagonal; its
+ * pairs are added to `out`. Ties prefer pairing, then A's step alone, so equal inputs
+ * give equal outputs.
  */
 function alignBand(
-  pairCost: (i: number, j: number) => number,
+  a: Prepared,
+  b: Prepared,
   i0: number,
   i1: number,
   j0: number,
   j1: number,
   budget: number,
-): Pair[] {
+  out: PairList,
+): void {
   const n = i1 - i0;
   const m = j1 - j0;
-  const gap = ALIGNMENT_COSTS.gap;
+  const { gap, same } = ALIGNMENT_COSTS;
+  const keyA = a.key;
+  const keyB = b.key;
   const isFull = (n + 1) * (m + 1) <= budget;
   const width = isFull ? m : Math.max(Math.ceil(budget / (2 * (n + 1))), Math.ceil(m / n) + 2);
   const lo = new Int32Array(n + 1);
@@ -376,11 +332,14 @@ function alignBand(
     const rowLo = lo[i]!;
     const rowHi = hi[i]!;
     const base = offset[i]! - rowLo;
+    const ai = i0 + i - 1;
+    const keyI = keyA[ai]!;
     for (let j = rowLo; j <= rowHi; j++) {
       let best = INF;
       let move = 0;
       if (j > 0 && j - 1 >= plo && j - 1 <= phi && prev[j - 1]! < INF) {
-        const c = pairCost(i0 + i - 1, j0 + j - 1);
+        const bj = j0 + j - 1;
+        const c = keyI === keyB[bj] ? same : changedCost(a, ai, b, bj);
         if (c < INF) {
           best = prev[j - 1]! + c;
           move = 1;
@@ -399,14 +358,14 @@ function alignBand(
     }
     [prev, cur] = [cur, prev];
   }
-  const out: Pair[] = [];
+  const from = out.length;
   let i = n;
   let j = m;
   while (i > 0 || j > 0) {
     const move = i === 0 ? 3 : moves[offset[i]! - lo[i]! + j]!;
-    if (move === 1) out.push([i0 + --i, j0 + --j]);
-    else if (move === 2) out.push([i0 + --i, -1]);
-    else out.push([-1, j0 + --j]);
+    if (move === 1) out.push(i0 + --i, j0 + --j);
+    else if (move === 2) out.push(i0 + --i, -1);
+    else out.push(-1, j0 + --j);
   }
-  return out.reverse();
+  out.reverseFrom(from);
 }

@@ -59,8 +59,12 @@ export const refOf = (step: StepRef): StepRef => ({
   agent: step.agent,
 });
 
-/** The alignment's view of a head: the hashes stand for the texts (equal iff equal). */
+/**
+ * The alignment's view of a head: the hashes stand for the texts (equal iff equal). The
+ * stored pairs themselves, no Map per step (align-steps.ts makes one only for the rare
+ * pair of steps whose field names differ).
+ */
 export const headView: StepView<StepHead> = (head) => ({
-  fields: new Map(head.fields),
+  fields: head.fields,
   signature: head.signature,
 });
