@@ -28,11 +28,12 @@ import { longRunInChunks } from '../src-renderer/testing/run-script';
 import { IMAGE_EVERY, writeImages } from './support/screenshots';
 import { report, type BenchResult, type Figure } from './report';
 import { longestTask, traceCategories } from './support/trace-tasks';
-import { scrollUnderTrace } from './support/scroll-trace';
+import { scrollUnderTrace, type ScrollFigures } from './support/scroll-trace';
 
 const TOKEN = 'bench-token-0123456789abcdef';
 
-interface Measure {
+/** the load's figures, then the scroll's (support/scroll-trace.ts) */
+interface Measure extends ScrollFigures {
   events: number;
   rows: number;
   firstPaintMs: number;
@@ -47,17 +48,6 @@ interface Measure {
   /** the main thread's tasks from the click to the last slice: busy wall time, own CPU time */
   loadBusyMs: number;
   loadCpuMs: number;
-  longestTaskMs: number;
-  /** the most CPU time any of those tasks used */
-  longestTaskCpuMs: number;
-  longTasks: number;
-  scrollFrames: number;
-  /** the scroll's main-thread tasks: busy wall time, own CPU time, and the scroll's wall time */
-  scrollBusyMs: number;
-  scrollCpuMs: number;
-  scrollWallMs: number;
-  /** scroll frames that came from the stall timer (support/scroll-trace.ts) */
-  stalledFrames: number;
   heapMb: number;
 }
 
