@@ -3,7 +3,8 @@
  * with a change from the list fed last (no filter on: the timeline's own change) cost
  * their new and replaced rows, not the run. `minimapMarks` read every row, twice a second
  * while a 100,000-step run loaded (310,000 rows a scan, ~45 ms each: issue 27). The marks
- * are bucketed from the marked rows, which are few, so a render costs them, not the rows.
+ * are bucketed by kind, a binary search per bucket for its first marked row, so a draw
+ * costs the buckets (a rich 100,000-step run has 71,000 marked rows), not the rows.
  */
 import { markOf, type MarkKind, type MinimapMark } from './overview';
 import type { TimelineItem } from './types';
@@ -22,10 +23,8 @@ export class MinimapFeed {
   private itemAt: (row: number) => TimelineItem | undefined = () => undefined;
   /** the list fed last was not read yet (no change to follow): read whole when asked */
   private isStale = false;
-  /** the marked rows, ascending, with their mark and item id */
-  private rows: number[] = [];
-  private kinds: MarkKind[] = [];
-  private ids: number[] = [];
+  /** per mark kind: its rows, ascending, and their items' ids */
+  private byKind = new Map<MarkKind, { rows: number[]; ids: number[] }>();
   /** rows read since the start (tests count them) */
   rowsRead = 0;
 
@@ -59,25 +58,39 @@ export class MinimapFeed {
   marks(buckets: number): MinimapMark[] {
     if (this.isStale) this.readWhole();
     const count = this.count;
-    const byKey = new Map<string, MinimapMark>();
-    for (let i = 0; i < this.rows.length; i++) {
-      const row = this.rows[i]!;
-      const kind = this.kinds[i]!;
-      const bucket = Math.min(buckets - 1, Math.floor((row / count) * buckets));
-      const k = `${kind}:${bucket}`;
-      const mark = byKey.get(k);
-      if (mark) mark.count += 1;
-      else byKey.set(k, { kind, bucket, itemId: this.ids[i]!, count: 1 });
+    // as minimapMarks: monotonic in the row, so each bucket's rows are found by bisection
+    const bucketOf = (row: number) => Math.min(buckets - 1, Math.floor((row / count) * buckets));
+    const found: { mark: MinimapMark; row: number }[] = [];
+    for (const [kind, { rows, ids }] of this.byKind) {
+      let at = 0;
+      while (at < rows.length) {
+        const bucket = bucketOf(rows[at]!);
+        // the first row past this bucket
+        let lo = at + 1;
+        let hi = rows.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (bucketOf(rows[mid]!) <= bucket) lo = mid + 1;
+          else hi = mid;
+        }
+        found.push({ mark: { kind, bucket, itemId: ids[at]!, count: lo - at }, row: rows[at]! });
+        at = lo;
+      }
     }
-    return [...byKey.values()];
+    // minimapMarks's order: by each mark's first row
+    return found.sort((a, b) => a.row - b.row).map((f) => f.mark);
   }
 
   private readWhole(): void {
-    this.rows = [];
-    this.kinds = [];
-    this.ids = [];
+    this.byKind = new Map();
     for (let row = 0; row < this.count; row++) this.append(row);
     this.isStale = false;
+  }
+
+  private marked(kind: MarkKind): { rows: number[]; ids: number[] } {
+    let marked = this.byKind.get(kind);
+    if (!marked) this.byKind.set(kind, (marked = { rows: [], ids: [] }));
+    return marked;
   }
 
   private append(row: number): void {
@@ -85,9 +98,9 @@ export class MinimapFeed {
     const item = this.itemAt(row);
     const kind = item ? markOf(item) : null;
     if (!item || !kind) return;
-    this.rows.push(row);
-    this.kinds.push(kind);
-    this.ids.push(item.id);
+    const marked = this.marked(kind);
+    marked.rows.push(row);
+    marked.ids.push(item.id);
   }
 
   /** A row before the appended ones whose item is another object now. */
@@ -95,22 +108,21 @@ export class MinimapFeed {
     this.rowsRead++;
     const item = this.itemAt(row);
     const kind = item ? markOf(item) : null;
-    const at = lowerBound(this.rows, row);
-    const isMarked = this.rows[at] === row;
-    if (item && kind) {
-      if (isMarked) {
-        this.kinds[at] = kind;
-        this.ids[at] = item.id;
-      } else {
-        this.rows.splice(at, 0, row);
-        this.kinds.splice(at, 0, kind);
-        this.ids.splice(at, 0, item.id);
+    for (const [k, marked] of this.byKind) {
+      const at = lowerBound(marked.rows, row);
+      if (marked.rows[at] !== row) continue;
+      if (k === kind) {
+        marked.ids[at] = item!.id;
+        return;
       }
-    } else if (isMarked) {
-      this.rows.splice(at, 1);
-      this.kinds.splice(at, 1);
-      this.ids.splice(at, 1);
+      marked.rows.splice(at, 1);
+      marked.ids.splice(at, 1);
     }
+    if (!item || !kind) return;
+    const marked = this.marked(kind);
+    const at = lowerBound(marked.rows, row);
+    marked.rows.splice(at, 0, row);
+    marked.ids.splice(at, 0, item.id);
   }
 }
 
