@@ -2,10 +2,11 @@
  * The density minimap beside the timeline's scrollbar: where the errors, stuck
  * detections, duplicates and edits are among the rows. A mark jumps to its first row.
  */
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { useThrottled } from '../../lib/use-throttled';
 import { TEST_IDS } from '../../test-ids';
-import { minimapMarks, type MarkKind } from '../../store/timeline/overview';
+import type { MarkKind } from '../../store/timeline/overview';
+import { MinimapFeed, type MarkedRowsChange } from '../../store/timeline/minimap-feed';
 import type { TimelineItem } from '../../store/timeline/types';
 
 const BUCKETS = 200;
@@ -20,19 +21,23 @@ const KIND_TEXT: Record<MarkKind, string> = {
 export const Minimap = memo(function Minimap(props: {
   count: number;
   itemAt: (row: number) => TimelineItem | undefined;
+  /** what changed since the rows before (no filter on): then only those rows are read */
+  change?: MarkedRowsChange | undefined;
   onJump(itemId: number): void;
 }) {
-  // a scan of every row: at most twice a second while a long run streams or loads
-  const latest = useMemo(
-    () => ({ count: props.count, itemAt: props.itemAt }),
-    [props.count, props.itemAt],
-  );
-  const rows = useThrottled(latest, 500);
-  const { count, itemAt } = rows;
+  // Every list is fed: one with a change from the last reads its new and replaced rows
+  // only (minimap-feed.ts); any other is read whole when drawn. The marks (bucketed from
+  // the marked rows) follow at most twice a second.
+  const [feed] = useState(() => new MinimapFeed());
+  const fed = useMemo(() => {
+    feed.update(props.count, props.itemAt, props.change);
+    return {};
+  }, [feed, props.count, props.itemAt, props.change]);
+  const shown = useThrottled(fed, 500);
   const marks = useMemo(
-    () =>
-      minimapMarks(count, itemAt, BUCKETS).sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind]),
-    [count, itemAt],
+    () => feed.marks(BUCKETS).sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind]),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `shown` stands for the feed's state
+    [feed, shown],
   );
   return (
     <div

@@ -179,7 +179,7 @@ export function Timeline({ runId }: { runId: string }) {
           <PendingCalls runId={runId} isLive={isLive} />
         </div>
       </div>
-      <Minimap count={count} itemAt={itemAt} onJump={actions.jumpTo} />
+      <Minimap count={count} itemAt={itemAt} change={rowsChange} onJump={actions.jumpTo} />
     </div>
   );
 }

@@ -9,7 +9,7 @@ import { memo, useMemo, useState } from 'react';
 import { useThrottled } from '../../lib/use-throttled';
 import { TEST_IDS } from '../../test-ids';
 import { formatDuration } from '../../lib/format';
-import { waterfallBars, type WaterfallBar } from '../../store/timeline/overview';
+import type { WaterfallBar } from '../../store/timeline/overview';
 import { StepTimingsFeed } from '../../store/timeline/step-timings-feed';
 import type { TimelineModel } from '../../store/timeline/types';
 
@@ -50,7 +50,8 @@ export const Waterfall = memo(function Waterfall(props: {
   onJump(stepId: number): void;
 }) {
   // Every model is fed: one made from the last costs its new and changed items only
-  // (step-timings-feed.ts). The bars (a pass over the steps) follow at most twice a second.
+  // (step-timings-feed.ts). The bars follow at most twice a second, each draw making only
+  // the changed steps' timings and the bars from the first of them on.
   const [feed] = useState(() => new StepTimingsFeed());
   const version = useMemo(() => {
     feed.update(props.timeline);
@@ -58,7 +59,7 @@ export const Waterfall = memo(function Waterfall(props: {
   }, [feed, props.timeline]);
   const shown = useThrottled(version, 500);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `shown` stands for the feed's state
-  const bars = useMemo(() => waterfallBars(feed.timings(), MAX_BARS), [feed, shown]);
+  const bars = useMemo(() => feed.waterfallBars(MAX_BARS), [feed, shown]);
   if (bars.length === 0) return null;
   const longest = Math.max(1, ...bars.map((b) => b.modelMs + b.toolMs + b.waitMs + b.loopMs));
   const pct = (ms: number) => `${(ms / longest) * 100}%`;

@@ -127,10 +127,28 @@ export interface WaterfallBar extends TimeSplit {
 
 /** Steps merged into at most `bars` bars (sums), so every step has a place on screen. */
 export function waterfallBars(timings: readonly StepTiming[], bars: number): WaterfallBar[] {
-  const per = Math.max(1, Math.ceil(timings.length / bars));
   const out: WaterfallBar[] = [];
+  barsFrom(timings, stepsPerBar(timings.length, bars), 0, out);
+  return out;
+}
+
+/** How many steps a bar merges when `steps` steps have at most `bars` bars. */
+export function stepsPerBar(steps: number, bars: number): number {
+  return Math.max(1, Math.ceil(steps / bars));
+}
+
+/**
+ * Appends to `out` the bars from the bar at `first` on, `per` steps each: a bar is summed
+ * in step order, so a bar made again from the same timings is the same to the last bit.
+ */
+export function barsFrom(
+  timings: readonly StepTiming[],
+  per: number,
+  first: number,
+  out: WaterfallBar[],
+): void {
   let bar: WaterfallBar | undefined;
-  for (let i = 0; i < timings.length; i++) {
+  for (let i = first * per; i < timings.length; i++) {
     const t = timings[i]!;
     if (i % per === 0) {
       // a literal, not a spread: the sums below stay fast property writes
@@ -165,5 +183,4 @@ export function waterfallBars(timings: readonly StepTiming[], bars: number): Wat
     bar.retries += t.retries;
     bar.hasError ||= t.hasError;
   }
-  return out;
 }
